@@ -1,0 +1,77 @@
+/**
+ * The dependency direction of DESIGN.md §2:
+ *   cli, server → app → {pipeline, planner, runner, engines, store, changes, credits} → core → schemas
+ * The middle modules do not import each other; nothing imports cli or server.
+ */
+const MIDDLE = ["pipeline", "planner", "runner", "engines", "store", "changes", "credits"];
+
+const middleRules = MIDDLE.map((name) => ({
+  name: `${name}-stays-in-its-lane`,
+  comment: `src/${name} may import only core (and its own files); it must not reach into another module or upward`,
+  severity: "error",
+  from: { path: `^src/${name}/` },
+  to: { path: `^src/(?!${name}/|core/)[^/]+/` },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-cycles",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "core-depends-on-nothing",
+      comment: "src/core holds types, errors and ports; it imports no other module",
+      severity: "error",
+      from: { path: "^src/core/" },
+      to: { path: "^src/(?!core/)[^/]+/" },
+    },
+    ...middleRules,
+    {
+      name: "app-does-not-import-frontends",
+      severity: "error",
+      from: { path: "^src/app/" },
+      to: { path: "^src/(cli|server)/" },
+    },
+    {
+      name: "nothing-imports-server",
+      severity: "error",
+      from: { pathNot: "^src/server/" },
+      to: { path: "^src/server/" },
+    },
+    {
+      name: "nothing-imports-cli",
+      severity: "error",
+      from: { pathNot: "^src/cli/" },
+      to: { path: "^src/cli/" },
+    },
+    {
+      name: "cli-goes-through-app",
+      comment: "cli reaches the pipeline, engines, store and the rest only through app (and core types)",
+      severity: "error",
+      from: { path: "^src/cli/" },
+      to: { path: "^src/(?!app/|core/|cli/)[^/]+/" },
+    },
+    {
+      name: "server-goes-through-app",
+      severity: "error",
+      from: { path: "^src/server/" },
+      to: { path: "^src/(?!app/|core/|server/)[^/]+/" },
+    },
+    {
+      name: "no-unresolvable",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "\\.test\\.ts$" },
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: [".ts", ".js", ".json"] },
+  },
+};

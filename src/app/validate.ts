@@ -1,0 +1,40 @@
+import { readFile } from "node:fs/promises";
+import { hasErrors, type Diagnostic } from "../core/index.js";
+import { loadPipeline, type LoadResult } from "../pipeline/index.js";
+import { expandPipelinePaths } from "./files.js";
+
+export interface ValidateReport {
+  files: LoadResult[];
+  diagnostics: Diagnostic[];
+  /** File text by path, for quoting source lines in diagnostics. */
+  sources: Map<string, string>;
+  valid: boolean;
+}
+
+export interface ValidateOptions {
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Treat warnings as failures. */
+  strict?: boolean;
+}
+
+/** Validates every pipeline under the given paths; all problems at once, nothing thrown. */
+export async function validatePipelines(paths: readonly string[], options: ValidateOptions = {}): Promise<ValidateReport> {
+  const files = await expandPipelinePaths(paths);
+  const results = await Promise.all(files.map((file) => loadPipeline(file, options.env ? { env: options.env } : {})));
+  const diagnostics = results.flatMap((r) => r.diagnostics);
+  const sources = new Map<string, string>();
+  await Promise.all(
+    results
+      .filter((r) => r.diagnostics.length > 0)
+      .map(async (r) => {
+        const text = await readFile(r.file, "utf8").catch(() => undefined);
+        if (text !== undefined) sources.set(r.file, text);
+      }),
+  );
+  const valid = !hasErrors(diagnostics) && !(options.strict && diagnostics.length > 0);
+  if (files.length === 0) {
+    diagnostics.push({ file: paths.join(" "), line: 1, column: 1, length: 1, severity: "error", code: "no-pipelines", message: `no pipeline files (*.yaml, *.yml) found in ${paths.join(", ")}` });
+    return { files: results, diagnostics, sources, valid: false };
+  }
+  return { files: results, diagnostics, sources, valid };
+}

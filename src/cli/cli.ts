@@ -1,0 +1,45 @@
+import yargs from "yargs";
+import { EXIT } from "./exit-codes.js";
+import { planCommand } from "./commands/plan.js";
+import { schemaCommand } from "./commands/schema.js";
+import { validateCommand } from "./commands/validate.js";
+import { processIo, type Io } from "./output.js";
+
+/** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
+export async function runCli(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
+  let usageError: string | undefined;
+  const parser = yargs([...argv])
+    .scriptName("scrapeline")
+    .usage("$0 <command> [options]\n\nRun web-data pipelines written as YAML files.")
+    .command(validateCommand(io, setExit))
+    .command(planCommand(io, setExit))
+    .command(schemaCommand(io, setExit))
+    .demandCommand(1, "name a command")
+    .strict()
+    .recommendCommands()
+    .example("$0 validate pipelines/", "check every pipeline in a directory")
+    .example("$0 plan pipelines/docs.yaml", "show what a pipeline would run")
+    .epilog("Exit codes: 0 success, 1 a step failed, 2 invalid pipeline or usage, 3 budget exhausted, 130 interrupted.")
+    .help()
+    .alias("h", "help")
+    .version()
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .exitProcess(false)
+    .fail((message, error) => {
+      if (error) throw error;
+      usageError = message;
+    });
+  const output = await new Promise<string>((resolve, reject) => {
+    parser.parseAsync([...argv], {}, (err, _argv, text) => (err && !usageError ? reject(err) : resolve(text))).catch(reject);
+  });
+  if (usageError) {
+    io.stderr(`${output ? `${output}\n\n` : ""}error: ${usageError}\n`);
+    return EXIT.invalid;
+  }
+  if (output) io.stdout(`${output}\n`);
+  return exitCode;
+}

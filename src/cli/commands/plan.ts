@@ -1,0 +1,33 @@
+import type { CommandModule } from "yargs";
+import { stringify } from "yaml";
+import { planFile } from "../../app/index.js";
+import { EXIT } from "../exit-codes.js";
+import { chooseFormat, printDiagnostics, type Io } from "../output.js";
+
+interface Args {
+  file: string;
+  format: string;
+}
+
+export function planCommand(io: Io, setExit: (code: number) => void): CommandModule<object, Args> {
+  return {
+    command: "plan <file>",
+    describe: "Show the normalized pipeline: steps in run order with their resolved bodies",
+    builder: (y) =>
+      y
+        .positional("file", { type: "string", demandOption: true, describe: "pipeline file" })
+        .option("format", { choices: ["yaml", "json"], default: "yaml", describe: "output format" })
+        .example("$0 plan pipelines/prices.yaml", "what would run, with every default filled in") as never,
+    handler: async (args) => {
+      const report = await planFile(args.file);
+      printDiagnostics(io, report.diagnostics, chooseFormat(undefined, { ...io, isTTY: io.color || io.isTTY }), report.sources, io.stderr);
+      if (!report.plan) {
+        setExit(EXIT.invalid);
+        return;
+      }
+      if (args.format === "json") io.stdout(`${JSON.stringify(report.plan, null, 2)}\n`);
+      else io.stdout(`# plan of ${report.plan.file}: ${report.plan.steps.length} steps in ${report.plan.stages} stages\n${stringify(report.plan, { lineWidth: 0 })}`);
+      setExit(EXIT.ok);
+    },
+  };
+}

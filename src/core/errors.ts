@@ -1,0 +1,37 @@
+import type { Diagnostic } from "./diagnostic.js";
+
+/**
+ * The error taxonomy. Every failure the tool reports carries one of these kinds, so callers
+ * (the runner deciding retries, the CLI choosing an exit code) decide by class, never by message.
+ */
+export type ErrorKind =
+  | "invalid-input" // a pipeline, option or argument that can never succeed as written
+  | "network" // connection refused, reset, DNS failure
+  | "timeout" // a deadline passed
+  | "too-large" // a body over the size cap
+  | "blocked" // refused by the private-network gate or threat protection
+  | "http-status" // the target answered with an error status
+  | "rate-limited" // 429 whose wait exceeds the step's patience
+  | "budget" // the run would spend more than budget.maxCredits
+  | "cancelled" // interrupted by the user
+  | "internal"; // a bug: reported with its stack
+
+export class ScrapelineError extends Error {
+  readonly kind: ErrorKind;
+  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ScrapelineError";
+    this.kind = kind;
+  }
+}
+
+/** A pipeline file (or several) that did not pass validation; carries every finding. */
+export class InvalidPipelineError extends ScrapelineError {
+  readonly diagnostics: readonly Diagnostic[];
+  constructor(diagnostics: readonly Diagnostic[]) {
+    const errors = diagnostics.filter((d) => d.severity === "error").length;
+    super("invalid-input", `pipeline is invalid: ${errors} error${errors === 1 ? "" : "s"}`);
+    this.name = "InvalidPipelineError";
+    this.diagnostics = diagnostics;
+  }
+}

@@ -1,0 +1,1021 @@
+/* Generated from schemas/ by scripts/gen-types.mjs (npm run gen:types). Do not edit. */
+
+/**
+ * One output format of a scrape: a format name, or an object for formats with options. v1 names json, extract and screenshot@fullPage are accepted and mapped to their v2 object forms.
+ */
+export type FormatItem = (("markdown" | "html" | "rawHtml" | "links" | "summary" | "images" | "screenshot" | "changeTracking" | "json" | "extract" | "screenshot@fullPage") | FormatObject)
+/**
+ * A format in object form, selected by type.
+ */
+export type FormatObject = (SimpleFormat | JsonFormat | ScreenshotFormat | ChangeTrackingFormat)
+/**
+ * Output formats to return.
+ */
+export type Formats = FormatItem[]
+/**
+ * Tags to include (CSS selectors); everything else is discarded.
+ */
+export type IncludeTags = string[]
+/**
+ * Tags to exclude (CSS selectors).
+ */
+export type ExcludeTags = string[]
+/**
+ * Parsers applied to fetched files: pdf converts PDFs to markdown (1 credit per page); [] returns PDFs base64-encoded (flat 1 credit).
+ */
+export type Parsers = ("pdf" | PdfParser)[]
+/**
+ * One browser action, performed on the page before its content is taken. Every action has a required type.
+ */
+export type Action = (Wait | Screenshot | Click | Write | Press | Scroll | Scrape | ExecuteJavascript | Pdf)
+/**
+ * Waits a number of milliseconds, or until an element matching a selector is present. At least one of milliseconds and selector is required.
+ */
+export type Wait = (({
+milliseconds: unknown
+} | {
+selector: unknown
+}) & {
+/**
+ * Action type.
+ */
+type: "wait"
+/**
+ * Time to wait, in milliseconds.
+ */
+milliseconds?: number
+/**
+ * Query selector of the element to wait for.
+ */
+selector?: string
+})
+/**
+ * Actions performed on the page before content is taken.
+ * 
+ * @maxItems 50
+ */
+export type Actions = Action[]
+/**
+ * A step: an id and exactly one body key naming its kind (scrape, crawl, map, extract), plus runner settings.
+ */
+export type Step = ({
+id: StepId
+scrape?: ScrapeBody
+crawl?: CrawlBody
+map?: MapBody
+extract?: ExtractBody
+/**
+ * Steps that must finish before this one starts.
+ */
+needs?: StepId[]
+retry?: Retry1
+/**
+ * Time limit of the whole step, in milliseconds.
+ */
+timeoutMs?: number
+/**
+ * Keep running the other steps when this step fails.
+ */
+continueOnError?: boolean
+} & Step1 & {
+id: StepId
+scrape?: ScrapeBody
+crawl?: CrawlBody
+map?: MapBody
+extract?: ExtractBody
+/**
+ * Steps that must finish before this one starts.
+ */
+needs?: StepId[]
+retry?: Retry1
+/**
+ * Time limit of the whole step, in milliseconds.
+ */
+timeoutMs?: number
+/**
+ * Keep running the other steps when this step fails.
+ */
+continueOnError?: boolean
+} & Step1)
+/**
+ * Id of a step: a letter, then letters, digits, underscores and hyphens.
+ */
+export type StepId = string
+/**
+ * A scrape step: the body of POST /v2/scrape (url plus every ScrapeOptions field), or urls to scrape several pages with the same options.
+ */
+export type ScrapeBody = (({
+url: unknown
+} | {
+urls: unknown
+}) & {
+/**
+ * URL of the page to scrape. Exactly one of url and urls.
+ */
+url?: string
+/**
+ * Several pages scraped with the same options: a list of URLs, or URLs taken from an earlier step. Exactly one of url and urls.
+ */
+urls?: ([string, ...(string)[]] | UrlSource)
+formats?: Formats
+changeTrackingOptions?: ChangeTrackingOptions
+/**
+ * Return only the main content, without headers, navs, footers.
+ */
+onlyMainContent?: boolean
+includeTags?: IncludeTags
+excludeTags?: ExcludeTags
+/**
+ * Milliseconds: a cached page younger than this is returned; an older cached page is re-scraped; 0 disables caching.
+ */
+maxAge?: number
+headers?: Headers
+/**
+ * Delay in milliseconds before fetching content.
+ */
+waitFor?: number
+/**
+ * Emulate a mobile device.
+ */
+mobile?: boolean
+/**
+ * Skip TLS certificate verification.
+ */
+skipTlsVerification?: boolean
+/**
+ * Request timeout in milliseconds.
+ */
+timeout?: number
+/**
+ * @deprecated
+ * v1: use parsers. true: PDF converted to markdown, billed 1 credit per page; false: PDF returned base64-encoded, flat 1 credit.
+ */
+parsePDF?: boolean
+parsers?: Parsers
+jsonOptions?: JsonOptions
+actions?: Actions
+location?: Location
+/**
+ * Remove base64 images: alt text stays, the URL becomes a placeholder.
+ */
+removeBase64Images?: boolean
+/**
+ * Ad-blocking and cookie-popup blocking.
+ */
+blockAds?: boolean
+/**
+ * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails.
+ */
+proxy?: ("basic" | "enhanced" | "auto")
+/**
+ * Store the page in the index and cache; using actions or headers forces it to false.
+ */
+storeInCache?: boolean
+threatProtection?: ThreatProtectionOverride
+})
+export type Step1 = ({
+scrape: unknown
+} | {
+crawl: unknown
+} | {
+map: unknown
+} | {
+extract: unknown
+})
+
+/**
+ * A scrapeline pipeline file: steps (scrape, crawl, map, extract) whose bodies are request bodies of the web data extraction service, run on an engine with bounded concurrency and retries.
+ */
+export interface PipelineFile {
+/**
+ * Version of the pipeline file format.
+ */
+version: 1
+/**
+ * Name of the pipeline: letters, digits, dot, underscore and hyphen, starting with a letter or digit.
+ */
+name: string
+/**
+ * What the pipeline is for.
+ */
+description?: string
+/**
+ * Engine that runs the steps: local (embedded: fetches and converts pages itself) or firecrawl (the hosted or self-hosted service over HTTP); a name or an object with settings.
+ */
+engine?: (("local" | "firecrawl") | EngineObject)
+/**
+ * Requests in flight for the whole run.
+ */
+concurrency?: number
+/**
+ * Requests in flight per host.
+ */
+perHostConcurrency?: number
+retry?: Retry
+/**
+ * Spending limit of a run.
+ */
+budget?: {
+/**
+ * The run stops before it would spend more credits than this.
+ */
+maxCredits?: number
+}
+/**
+ * Let the local engine fetch loopback and private network addresses.
+ */
+allowPrivateNetwork?: boolean
+/**
+ * Defaults for every step.
+ */
+defaults?: {
+scrapeOptions?: ScrapeOptionsFile
+}
+/**
+ * The steps of the pipeline.
+ * 
+ * @minItems 1
+ */
+steps: [Step, ...(Step)[]]
+}
+/**
+ * Engine with settings.
+ */
+export interface EngineObject {
+/**
+ * local (embedded) or firecrawl (the service over HTTP).
+ */
+kind: ("local" | "firecrawl")
+/**
+ * Base address of the service (firecrawl engine).
+ */
+baseUrl?: string
+/**
+ * Name of the environment variable holding the API key (firecrawl engine).
+ */
+apiKeyEnv?: string
+/**
+ * When the local engine uses a browser: auto (only when a page needs one), always, never.
+ */
+browser?: ("auto" | "always" | "never")
+}
+/**
+ * Retries of failed requests, with exponential backoff.
+ */
+export interface Retry {
+/**
+ * Maximum number of attempts, the first included.
+ */
+attempts?: number
+/**
+ * Delay before the first retry, in milliseconds.
+ */
+initialDelayMs?: number
+/**
+ * Longest delay between attempts, in milliseconds.
+ */
+maxDelayMs?: number
+}
+/**
+ * Scrape options every scrape, crawl and extract step starts from; a step's own options win.
+ */
+export interface ScrapeOptionsFile {
+formats?: Formats
+changeTrackingOptions?: ChangeTrackingOptions
+/**
+ * Return only the main content, without headers, navs, footers.
+ */
+onlyMainContent?: boolean
+includeTags?: IncludeTags
+excludeTags?: ExcludeTags
+/**
+ * Milliseconds: a cached page younger than this is returned; an older cached page is re-scraped; 0 disables caching.
+ */
+maxAge?: number
+headers?: Headers
+/**
+ * Delay in milliseconds before fetching content.
+ */
+waitFor?: number
+/**
+ * Emulate a mobile device.
+ */
+mobile?: boolean
+/**
+ * Skip TLS certificate verification.
+ */
+skipTlsVerification?: boolean
+/**
+ * Request timeout in milliseconds.
+ */
+timeout?: number
+/**
+ * @deprecated
+ * v1: use parsers. true: PDF converted to markdown, billed 1 credit per page; false: PDF returned base64-encoded, flat 1 credit.
+ */
+parsePDF?: boolean
+parsers?: Parsers
+jsonOptions?: JsonOptions
+actions?: Actions
+location?: Location
+/**
+ * Remove base64 images: alt text stays, the URL becomes a placeholder.
+ */
+removeBase64Images?: boolean
+/**
+ * Ad-blocking and cookie-popup blocking.
+ */
+blockAds?: boolean
+/**
+ * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails.
+ */
+proxy?: ("basic" | "enhanced" | "auto")
+/**
+ * Store the page in the index and cache; using actions or headers forces it to false.
+ */
+storeInCache?: boolean
+threatProtection?: ThreatProtectionOverride
+}
+/**
+ * A format without options, in object form.
+ */
+export interface SimpleFormat {
+/**
+ * Format name.
+ */
+type: ("markdown" | "html" | "rawHtml" | "links" | "summary" | "images")
+}
+/**
+ * Structured data extracted by an LLM, guided by a prompt and/or a JSON Schema.
+ */
+export interface JsonFormat {
+/**
+ * Format name.
+ */
+type: "json"
+/**
+ * Guides the extraction.
+ */
+prompt?: string
+/**
+ * JSON Schema defining the shape of the extracted data.
+ */
+schema?: {
+
+}
+}
+/**
+ * A screenshot of the page (a URL to the image).
+ */
+export interface ScreenshotFormat {
+/**
+ * Format name.
+ */
+type: "screenshot"
+/**
+ * Capture the full page instead of the viewport.
+ */
+fullPage?: boolean
+/**
+ * Image quality, 1 to 100 (100 best).
+ */
+quality?: number
+viewport?: Viewport
+}
+/**
+ * Viewport size of a screenshot, in pixels.
+ */
+export interface Viewport {
+/**
+ * Viewport width in pixels.
+ */
+width: number
+/**
+ * Viewport height in pixels.
+ */
+height: number
+}
+/**
+ * Compares the page with the previous scrape of the same URL and tag. markdown must also be in formats.
+ */
+export interface ChangeTrackingFormat {
+/**
+ * Format name.
+ */
+type: "changeTracking"
+/**
+ * git-diff: detailed diff of the markdown; json: compares extracted JSON.
+ */
+modes?: ("git-diff" | "json")[]
+/**
+ * JSON Schema of the data compared in json mode.
+ */
+schema?: {
+
+}
+/**
+ * Prompt used in json mode; a default prompt when omitted.
+ */
+prompt?: string
+/**
+ * Separates change-tracking history into branches: a tagged scrape is compared only with scrapes of the same tag.
+ */
+tag?: (string | null)
+}
+/**
+ * @deprecated
+ * v1: use a changeTracking object in formats ({type: changeTracking, modes, schema, prompt, tag}). Applies only when changeTracking is in formats; markdown must then also be in formats.
+ */
+export interface ChangeTrackingOptions {
+/**
+ * git-diff: detailed diff; json: compares extracted JSON.
+ */
+modes?: ("git-diff" | "json")[]
+/**
+ * JSON Schema for json mode.
+ */
+schema?: {
+
+}
+/**
+ * Prompt used in json mode; a default prompt when omitted.
+ */
+prompt?: string
+/**
+ * Separates change-tracking history into branches: a tagged scrape is compared only with scrapes of the same tag.
+ */
+tag?: (string | null)
+}
+/**
+ * Headers sent with the request (cookies, user-agent, etc.).
+ */
+export interface Headers {
+[k: string]: string | undefined
+}
+/**
+ * PDF parser with options.
+ */
+export interface PdfParser {
+/**
+ * Parser type.
+ */
+type: "pdf"
+/**
+ * PDF parsing mode: fast, auto or ocr.
+ */
+mode?: ("fast" | "auto" | "ocr")
+/**
+ * Maximum number of pages parsed.
+ */
+maxPages?: number
+}
+/**
+ * @deprecated
+ * v1: use a json object in formats ({type: json, prompt, schema}). Options of the json (v1 extract) format.
+ */
+export interface JsonOptions {
+/**
+ * JSON Schema of the extracted data.
+ */
+schema?: {
+
+}
+/**
+ * System prompt of the extraction.
+ */
+systemPrompt?: string
+/**
+ * Prompt of the extraction, used for extraction without a schema.
+ */
+prompt?: string
+}
+/**
+ * Takes a screenshot; result links are returned in actions.screenshots.
+ */
+export interface Screenshot {
+/**
+ * Action type.
+ */
+type: "screenshot"
+/**
+ * Capture the full page instead of the viewport.
+ */
+fullPage?: boolean
+/**
+ * Image quality, 1 to 100 (100 best).
+ */
+quality?: number
+viewport?: Viewport
+}
+/**
+ * Clicks an element.
+ */
+export interface Click {
+/**
+ * Action type.
+ */
+type: "click"
+/**
+ * Query selector of the element to click.
+ */
+selector: string
+/**
+ * Click every matching element; no error when nothing matches.
+ */
+all?: boolean
+}
+/**
+ * Types text into the focused input, text area or contenteditable element, character by character. Focus the element first with a click action.
+ */
+export interface Write {
+/**
+ * Action type.
+ */
+type: "write"
+/**
+ * Text to type.
+ */
+text: string
+}
+/**
+ * Presses a key.
+ */
+export interface Press {
+/**
+ * Action type.
+ */
+type: "press"
+/**
+ * Key to press (e.g. Enter).
+ */
+key: string
+}
+/**
+ * Scrolls the page or an element.
+ */
+export interface Scroll {
+/**
+ * Action type.
+ */
+type: "scroll"
+/**
+ * Scroll direction.
+ */
+direction?: ("up" | "down")
+/**
+ * Query selector of the element to scroll; the page when omitted.
+ */
+selector?: string
+}
+/**
+ * Returns the current URL and HTML.
+ */
+export interface Scrape {
+/**
+ * Action type.
+ */
+type: "scrape"
+}
+/**
+ * Runs JavaScript in the page.
+ */
+export interface ExecuteJavascript {
+/**
+ * Action type.
+ */
+type: "executeJavascript"
+/**
+ * JavaScript code to run.
+ */
+script: string
+}
+/**
+ * Renders the page as a PDF; the result is returned in actions.pdfs.
+ */
+export interface Pdf {
+/**
+ * Action type.
+ */
+type: "pdf"
+/**
+ * Paper format.
+ */
+format?: ("A0" | "A1" | "A2" | "A3" | "A4" | "A5" | "A6" | "Letter" | "Legal" | "Tabloid" | "Ledger")
+/**
+ * Landscape orientation.
+ */
+landscape?: boolean
+/**
+ * Rendering scale.
+ */
+scale?: number
+}
+/**
+ * Location emulated for the request: an appropriate proxy is used if available and language and timezone are emulated.
+ */
+export interface Location {
+/**
+ * ISO 3166-1 alpha-2 country code.
+ */
+country?: string
+/**
+ * Language tags in priority order; default is the language of the location.
+ */
+languages?: string[]
+}
+/**
+ * Per-request override of the organisation's threat-protection policy. Provided fields replace the organisation's fields for this request only; omitted fields keep the organisation's values.
+ */
+export interface ThreatProtectionOverride {
+/**
+ * off, or normal: URLs are checked against a web-risk list (+2 credits per URL scanned). Must not be off when threat protection is enforced for the team.
+ */
+mode?: ("off" | "normal")
+/**
+ * A classifier verdict at or above this score blocks the URL; lower is stricter.
+ */
+riskScoreThreshold?: number
+/**
+ * Domains always blocked, plain (example.com) or wildcard (*.example.com); no protocol, path or port.
+ * 
+ * @maxItems 1000
+ * 
+ * Items: A domain name, plain (example.com) or wildcard (*.example.com); no protocol, path or port. Punycode labels (xn--...) are allowed.
+ */
+blacklist?: string[]
+/**
+ * Domains always allowed, same format as blacklist; wins over every other rule.
+ * 
+ * @maxItems 1000
+ * 
+ * Items: A domain name, plain (example.com) or wildcard (*.example.com); no protocol, path or port. Punycode labels (xn--...) are allowed.
+ */
+whitelist?: string[]
+/**
+ * Top-level domains blocked, lowercase, without a leading dot (e.g. zip).
+ * 
+ * @maxItems 1000
+ * 
+ * Items: A lowercase top-level domain without a leading dot.
+ */
+blockedTlds?: string[]
+/**
+ * When the classifier is unreachable: closed blocks the request, open allows it.
+ */
+failurePolicy?: ("open" | "closed")
+}
+/**
+ * URLs taken from an earlier step of the same run: the links a map step found, the pages a crawl step fetched, or the links a scrape step returned.
+ */
+export interface UrlSource {
+/**
+ * Id of the earlier step whose URLs are used.
+ */
+from: string
+/**
+ * Glob patterns; only URLs matching at least one are kept.
+ */
+include?: string[]
+/**
+ * Glob patterns; URLs matching any of them are dropped.
+ */
+exclude?: string[]
+/**
+ * Maximum number of URLs taken, in the order the earlier step produced them.
+ */
+limit?: number
+}
+/**
+ * A crawl step: the body of POST /v2/crawl. Crawls a site from url and scrapes every page found. v1 options (maxDepth, allowBackwardCrawling, allowBackwardLinks, ignoreSitemap) are accepted and mapped to v2.
+ */
+export interface CrawlBody {
+/**
+ * URL the crawl starts from.
+ */
+url: string
+/**
+ * Natural-language description of the crawl; paths and limits are derived from it. Options given explicitly win over derived ones.
+ */
+prompt?: string
+/**
+ * Regular expressions tested against the URL pathname (the full URL with regexOnFullURL); only matching URLs are crawled.
+ */
+includePaths?: string[]
+/**
+ * Regular expressions tested against the URL pathname (the full URL with regexOnFullURL); matching URLs are skipped.
+ */
+excludePaths?: string[]
+/**
+ * Test includePaths and excludePaths against the full URL instead of the pathname.
+ */
+regexOnFullURL?: boolean
+/**
+ * Maximum discovery depth; the start URL and sitemap URLs have depth 0.
+ */
+maxDiscoveryDepth?: number
+/**
+ * include: use the sitemap and links; skip: ignore the sitemap; only: crawl only URLs from the sitemap.
+ */
+sitemap?: ("include" | "skip" | "only")
+/**
+ * Follow links anywhere on the domain, not only below the start URL's path.
+ */
+crawlEntireDomain?: boolean
+/**
+ * Follow links to subdomains of the start URL's domain.
+ */
+allowSubdomains?: boolean
+/**
+ * Follow links to external sites.
+ */
+allowExternalLinks?: boolean
+/**
+ * Treat URLs that differ only in their query string as the same page.
+ */
+ignoreQueryParameters?: boolean
+/**
+ * Treat similar URLs as the same page.
+ */
+deduplicateSimilarURLs?: boolean
+/**
+ * Maximum number of pages crawled.
+ */
+limit?: number
+/**
+ * Seconds to wait between requests.
+ */
+delay?: number
+scrapeOptions?: ScrapeOptionsFile1
+/**
+ * @deprecated
+ * v1: use maxDiscoveryDepth. Maximum crawl depth.
+ */
+maxDepth?: number
+/**
+ * @deprecated
+ * v1: use crawlEntireDomain.
+ */
+allowBackwardCrawling?: boolean
+/**
+ * @deprecated
+ * v1: use crawlEntireDomain.
+ */
+allowBackwardLinks?: boolean
+/**
+ * @deprecated
+ * v1: use sitemap (true is sitemap: skip, false is sitemap: include).
+ */
+ignoreSitemap?: boolean
+}
+/**
+ * Options applied when scraping each crawled page.
+ */
+export interface ScrapeOptionsFile1 {
+formats?: Formats
+changeTrackingOptions?: ChangeTrackingOptions
+/**
+ * Return only the main content, without headers, navs, footers.
+ */
+onlyMainContent?: boolean
+includeTags?: IncludeTags
+excludeTags?: ExcludeTags
+/**
+ * Milliseconds: a cached page younger than this is returned; an older cached page is re-scraped; 0 disables caching.
+ */
+maxAge?: number
+headers?: Headers
+/**
+ * Delay in milliseconds before fetching content.
+ */
+waitFor?: number
+/**
+ * Emulate a mobile device.
+ */
+mobile?: boolean
+/**
+ * Skip TLS certificate verification.
+ */
+skipTlsVerification?: boolean
+/**
+ * Request timeout in milliseconds.
+ */
+timeout?: number
+/**
+ * @deprecated
+ * v1: use parsers. true: PDF converted to markdown, billed 1 credit per page; false: PDF returned base64-encoded, flat 1 credit.
+ */
+parsePDF?: boolean
+parsers?: Parsers
+jsonOptions?: JsonOptions
+actions?: Actions
+location?: Location
+/**
+ * Remove base64 images: alt text stays, the URL becomes a placeholder.
+ */
+removeBase64Images?: boolean
+/**
+ * Ad-blocking and cookie-popup blocking.
+ */
+blockAds?: boolean
+/**
+ * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails.
+ */
+proxy?: ("basic" | "enhanced" | "auto")
+/**
+ * Store the page in the index and cache; using actions or headers forces it to false.
+ */
+storeInCache?: boolean
+threatProtection?: ThreatProtectionOverride
+}
+/**
+ * A map step: the body of POST /v2/map. Returns the list of URLs of a site.
+ */
+export interface MapBody {
+/**
+ * URL of the site to map.
+ */
+url: string
+/**
+ * Search terms; results are ordered by relevance to them.
+ */
+search?: string
+/**
+ * include: use the sitemap and links; skip: ignore the sitemap; only: return only URLs from the sitemap.
+ */
+sitemap?: ("include" | "skip" | "only")
+/**
+ * Include URLs on subdomains of the site.
+ */
+includeSubdomains?: boolean
+/**
+ * Treat URLs that differ only in their query string as the same URL.
+ */
+ignoreQueryParameters?: boolean
+/**
+ * Maximum number of URLs returned.
+ */
+limit?: number
+/**
+ * Timeout in milliseconds.
+ */
+timeout?: number
+}
+/**
+ * An extract step: the body of POST /v1/extract. Extracts structured data from pages, guided by a prompt and/or a JSON Schema, using an LLM.
+ */
+export interface ExtractBody {
+/**
+ * URLs to extract from, in glob format (e.g. https://example.com/*), or URLs taken from an earlier step.
+ */
+urls: ([string, ...(string)[]] | UrlSource)
+/**
+ * Guides the extraction.
+ */
+prompt?: string
+/**
+ * JSON Schema defining the shape of the extracted data.
+ */
+schema?: {
+
+}
+/**
+ * Use web search to find additional data.
+ */
+enableWebSearch?: boolean
+/**
+ * Ignore sitemap.xml files while scanning the site.
+ */
+ignoreSitemap?: boolean
+/**
+ * Also scan subdomains of the given URLs.
+ */
+includeSubdomains?: boolean
+/**
+ * Include the sources used in the result, under the key sources.
+ */
+showSources?: boolean
+scrapeOptions?: ScrapeOptionsFile2
+/**
+ * Ignore invalid entries of urls and run on the valid ones; when false, invalid URLs fail the request.
+ */
+ignoreInvalidURLs?: boolean
+threatProtection?: ThreatProtectionOverride1
+}
+/**
+ * Options applied when scraping each page.
+ */
+export interface ScrapeOptionsFile2 {
+formats?: Formats
+changeTrackingOptions?: ChangeTrackingOptions
+/**
+ * Return only the main content, without headers, navs, footers.
+ */
+onlyMainContent?: boolean
+includeTags?: IncludeTags
+excludeTags?: ExcludeTags
+/**
+ * Milliseconds: a cached page younger than this is returned; an older cached page is re-scraped; 0 disables caching.
+ */
+maxAge?: number
+headers?: Headers
+/**
+ * Delay in milliseconds before fetching content.
+ */
+waitFor?: number
+/**
+ * Emulate a mobile device.
+ */
+mobile?: boolean
+/**
+ * Skip TLS certificate verification.
+ */
+skipTlsVerification?: boolean
+/**
+ * Request timeout in milliseconds.
+ */
+timeout?: number
+/**
+ * @deprecated
+ * v1: use parsers. true: PDF converted to markdown, billed 1 credit per page; false: PDF returned base64-encoded, flat 1 credit.
+ */
+parsePDF?: boolean
+parsers?: Parsers
+jsonOptions?: JsonOptions
+actions?: Actions
+location?: Location
+/**
+ * Remove base64 images: alt text stays, the URL becomes a placeholder.
+ */
+removeBase64Images?: boolean
+/**
+ * Ad-blocking and cookie-popup blocking.
+ */
+blockAds?: boolean
+/**
+ * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails.
+ */
+proxy?: ("basic" | "enhanced" | "auto")
+/**
+ * Store the page in the index and cache; using actions or headers forces it to false.
+ */
+storeInCache?: boolean
+threatProtection?: ThreatProtectionOverride
+}
+/**
+ * Per-request override of the organisation's threat-protection policy. Provided fields replace the organisation's fields for this request only; omitted fields keep the organisation's values.
+ */
+export interface ThreatProtectionOverride1 {
+/**
+ * off, or normal: URLs are checked against a web-risk list (+2 credits per URL scanned). Must not be off when threat protection is enforced for the team.
+ */
+mode?: ("off" | "normal")
+/**
+ * A classifier verdict at or above this score blocks the URL; lower is stricter.
+ */
+riskScoreThreshold?: number
+/**
+ * Domains always blocked, plain (example.com) or wildcard (*.example.com); no protocol, path or port.
+ * 
+ * @maxItems 1000
+ * 
+ * Items: A domain name, plain (example.com) or wildcard (*.example.com); no protocol, path or port. Punycode labels (xn--...) are allowed.
+ */
+blacklist?: string[]
+/**
+ * Domains always allowed, same format as blacklist; wins over every other rule.
+ * 
+ * @maxItems 1000
+ * 
+ * Items: A domain name, plain (example.com) or wildcard (*.example.com); no protocol, path or port. Punycode labels (xn--...) are allowed.
+ */
+whitelist?: string[]
+/**
+ * Top-level domains blocked, lowercase, without a leading dot (e.g. zip).
+ * 
+ * @maxItems 1000
+ * 
+ * Items: A lowercase top-level domain without a leading dot.
+ */
+blockedTlds?: string[]
+/**
+ * When the classifier is unreachable: closed blocks the request, open allows it.
+ */
+failurePolicy?: ("open" | "closed")
+}
+/**
+ * Retries of failed requests, with exponential backoff.
+ */
+export interface Retry1 {
+/**
+ * Maximum number of attempts, the first included.
+ */
+attempts?: number
+/**
+ * Delay before the first retry, in milliseconds.
+ */
+initialDelayMs?: number
+/**
+ * Longest delay between attempts, in milliseconds.
+ */
+maxDelayMs?: number
+}

@@ -1,0 +1,131 @@
+/**
+ * The normalized pipeline: every v1 form mapped to v2, every default applied. This is what the
+ * planner, runner and engines see; the shape of the file itself is in generated/pipeline-file.ts.
+ */
+import type { Action, ThreatProtectionOverride, UrlSource } from "./generated/pipeline-file.js";
+
+export type { Action, ThreatProtectionOverride, UrlSource };
+
+/** A JSON Schema written by the user (extraction targets); validated when the pipeline loads. */
+export type JsonSchema = Record<string, unknown>;
+
+export type SimpleFormat = { type: "markdown" | "html" | "rawHtml" | "links" | "summary" | "images" };
+export type JsonFormat = { type: "json"; prompt?: string; schema?: JsonSchema };
+export type ScreenshotFormat = { type: "screenshot"; fullPage: boolean; quality?: number; viewport?: { width: number; height: number } };
+export type ChangeTrackingMode = "git-diff" | "json";
+export type ChangeTrackingFormat = { type: "changeTracking"; modes: ChangeTrackingMode[]; schema?: JsonSchema; prompt?: string; tag: string | null };
+export type Format = SimpleFormat | JsonFormat | ScreenshotFormat | ChangeTrackingFormat;
+export type FormatType = Format["type"];
+
+export type PdfParser = { type: "pdf"; mode?: "fast" | "auto" | "ocr"; maxPages?: number };
+
+/** Scrape options, v2 shape, defaults applied (SPEC.md ScrapeOptions and "Versioning"). */
+export interface ScrapeOptions {
+  formats: Format[];
+  onlyMainContent: boolean;
+  includeTags?: string[];
+  excludeTags?: string[];
+  maxAge: number;
+  headers?: Record<string, string>;
+  waitFor: number;
+  mobile: boolean;
+  skipTlsVerification: boolean;
+  timeout: number;
+  parsers: PdfParser[];
+  actions?: Action[];
+  location: { country: string; languages?: string[] };
+  removeBase64Images: boolean;
+  blockAds: boolean;
+  proxy: "basic" | "enhanced" | "auto";
+  storeInCache: boolean;
+  threatProtection?: ThreatProtectionOverride;
+}
+
+/** Where a step's URLs come from: listed in the file, or produced by an earlier step. */
+export type UrlInput = string[] | UrlSource;
+
+export interface ScrapeRequest extends ScrapeOptions {
+  urls: UrlInput;
+}
+
+export interface CrawlRequest {
+  url: string;
+  prompt?: string;
+  includePaths: string[];
+  excludePaths: string[];
+  regexOnFullURL: boolean;
+  maxDiscoveryDepth?: number;
+  sitemap: "include" | "skip" | "only";
+  crawlEntireDomain: boolean;
+  allowSubdomains: boolean;
+  allowExternalLinks: boolean;
+  ignoreQueryParameters: boolean;
+  deduplicateSimilarURLs: boolean;
+  limit: number;
+  delay?: number;
+  scrapeOptions: ScrapeOptions;
+}
+
+export interface MapRequest {
+  url: string;
+  search?: string;
+  sitemap: "include" | "skip" | "only";
+  includeSubdomains: boolean;
+  ignoreQueryParameters: boolean;
+  limit: number;
+  timeout?: number;
+}
+
+export interface ExtractRequest {
+  urls: UrlInput;
+  prompt?: string;
+  schema?: JsonSchema;
+  enableWebSearch: boolean;
+  ignoreSitemap: boolean;
+  includeSubdomains: boolean;
+  showSources: boolean;
+  scrapeOptions: ScrapeOptions;
+  ignoreInvalidURLs: boolean;
+  threatProtection?: ThreatProtectionOverride;
+}
+
+export interface RetryPolicy {
+  attempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+interface StepCommon {
+  id: string;
+  needs: string[];
+  retry: RetryPolicy;
+  timeoutMs?: number;
+  continueOnError: boolean;
+}
+
+export type Step =
+  | (StepCommon & { kind: "scrape"; body: ScrapeRequest })
+  | (StepCommon & { kind: "crawl"; body: CrawlRequest })
+  | (StepCommon & { kind: "map"; body: MapRequest })
+  | (StepCommon & { kind: "extract"; body: ExtractRequest });
+
+export type StepKind = Step["kind"];
+
+export type EngineConfig =
+  | { kind: "local"; browser: "auto" | "always" | "never" }
+  | { kind: "firecrawl"; baseUrl?: string; apiKeyEnv: string };
+
+export interface Pipeline {
+  /** The file it was read from, as given. */
+  file: string;
+  version: 1;
+  name: string;
+  description?: string;
+  engine: EngineConfig;
+  concurrency: number;
+  perHostConcurrency: number;
+  retry: RetryPolicy;
+  budget: { maxCredits?: number };
+  allowPrivateNetwork: boolean;
+  steps: Step[];
+}

@@ -1,0 +1,78 @@
+/**
+ * Every default of the pipeline language, in the form a user would write it (v2 defaults where
+ * SPEC.md "Versioning" changes them). This is the one place defaults are applied from; a test
+ * checks that each `default` annotation in schemas/ says the same.
+ */
+export const DEFAULT_SCRAPE_OPTIONS = {
+  formats: ["markdown"],
+  onlyMainContent: true,
+  maxAge: 172_800_000,
+  waitFor: 0,
+  mobile: false,
+  skipTlsVerification: true,
+  timeout: 30_000,
+  parsers: ["pdf"],
+  removeBase64Images: true,
+  blockAds: true,
+  proxy: "basic",
+  storeInCache: true,
+} as const;
+
+export const DEFAULT_LOCATION = { country: "US" } as const;
+
+export const DEFAULT_CRAWL = {
+  includePaths: [],
+  excludePaths: [],
+  regexOnFullURL: false,
+  sitemap: "include",
+  crawlEntireDomain: false,
+  allowSubdomains: false,
+  allowExternalLinks: false,
+  ignoreQueryParameters: false,
+  deduplicateSimilarURLs: true,
+  limit: 10_000,
+} as const;
+
+export const DEFAULT_MAP = {
+  sitemap: "include",
+  includeSubdomains: true,
+  ignoreQueryParameters: true,
+  limit: 5000,
+} as const;
+
+export const DEFAULT_EXTRACT = {
+  enableWebSearch: false,
+  ignoreSitemap: false,
+  includeSubdomains: true,
+  showSources: false,
+  ignoreInvalidURLs: false,
+} as const;
+
+export const DEFAULT_PIPELINE = {
+  engine: "local",
+  concurrency: 8,
+  perHostConcurrency: 2,
+  allowPrivateNetwork: false,
+} as const;
+
+export const DEFAULT_RETRY = { attempts: 3, initialDelayMs: 500, maxDelayMs: 30_000 } as const;
+
+export const DEFAULT_STEP = { continueOnError: false } as const;
+
+export const DEFAULT_ENGINE_OBJECT = { apiKeyEnv: "FIRECRAWL_API_KEY", browser: "auto" } as const;
+
+/** Defaults of each action, by type. */
+export const DEFAULT_ACTIONS: Record<string, Record<string, unknown>> = {
+  click: { all: false },
+  scroll: { direction: "down" },
+  screenshot: { fullPage: false },
+  pdf: { format: "Letter", landscape: false, scale: 1 },
+};
+
+/** Defaults of each object format, by type. */
+export const DEFAULT_FORMATS: Record<string, Record<string, unknown>> = {
+  screenshot: { fullPage: false },
+  changeTracking: { modes: [], tag: null },
+};
+
+export const DEFAULT_CHANGE_TRACKING_OPTIONS = { tag: null } as const;

@@ -1,0 +1,5 @@
+export { loadPipeline, loadPipelineBytes, loadPipelineText, type LoadOptions, type LoadResult } from "./load.js";
+export { renderDiagnostics, renderLong, renderShort, summarize, type DiagnosticFormat } from "./render.js";
+export { pipelineSchemaPath, SCHEMAS_DIR } from "./schema.js";
+export type { Interpolation } from "./interpolate.js";
+export { redactInterpolations } from "./redact.js";

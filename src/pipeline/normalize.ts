@@ -1,0 +1,197 @@
+import type { Action, EngineConfig, Format, PdfParser, Pipeline, RetryPolicy, ScrapeOptions, Step, UrlInput } from "../core/index.js";
+import * as D from "./defaults.js";
+import type { Reporter } from "./reporter.js";
+import { isObj, type Obj } from "./sites.js";
+import type { Path } from "./yaml-doc.js";
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+/**
+ * Maps a schema-valid pipeline file to the normalized Pipeline: v1 forms become v2 (each with a
+ * warning naming the replacement), pipeline defaults and language defaults are applied here and
+ * nowhere else, and actions or headers force storeInCache off.
+ */
+export function normalizePipeline(file: string, data: Obj, report: Reporter): Pipeline {
+  const pipelineDefaults = isObj(data.defaults) && isObj(data.defaults.scrapeOptions) ? data.defaults.scrapeOptions : {};
+  if (isObj(data.defaults) && isObj(data.defaults.scrapeOptions)) {
+    // Reported once, at the defaults; the merged copies in each step stay quiet.
+    normalizeScrapeOptions(data.defaults.scrapeOptions, {}, ["defaults", "scrapeOptions"], report);
+  }
+  const retry = { ...D.DEFAULT_RETRY, ...(isObj(data.retry) ? data.retry : {}) } as RetryPolicy;
+  const steps = (data.steps as Obj[]).map((step, index) => normalizeStep(step, index, { pipelineDefaults, retry, report }));
+  const pipeline: Pipeline = {
+    file,
+    version: 1,
+    name: data.name as string,
+    engine: normalizeEngine(data.engine),
+    concurrency: (data.concurrency as number | undefined) ?? D.DEFAULT_PIPELINE.concurrency,
+    perHostConcurrency: (data.perHostConcurrency as number | undefined) ?? D.DEFAULT_PIPELINE.perHostConcurrency,
+    retry,
+    budget: isObj(data.budget) ? clone(data.budget) : {},
+    allowPrivateNetwork: (data.allowPrivateNetwork as boolean | undefined) ?? D.DEFAULT_PIPELINE.allowPrivateNetwork,
+    steps,
+  };
+  if (typeof data.description === "string") pipeline.description = data.description;
+  return pipeline;
+}
+
+function normalizeEngine(engine: unknown): EngineConfig {
+  const value = engine ?? D.DEFAULT_PIPELINE.engine;
+  const spec: Obj = typeof value === "string" ? { kind: value } : (value as Obj);
+  if (spec.kind === "firecrawl") {
+    const out: EngineConfig = { kind: "firecrawl", apiKeyEnv: (spec.apiKeyEnv as string | undefined) ?? D.DEFAULT_ENGINE_OBJECT.apiKeyEnv };
+    if (typeof spec.baseUrl === "string") out.baseUrl = spec.baseUrl;
+    return out;
+  }
+  return { kind: "local", browser: (spec.browser as "auto" | "always" | "never" | undefined) ?? D.DEFAULT_ENGINE_OBJECT.browser };
+}
+
+interface StepContext {
+  pipelineDefaults: Obj;
+  retry: RetryPolicy;
+  report: Reporter;
+}
+
+function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
+  const common = {
+    id: step.id as string,
+    needs: Array.isArray(step.needs) ? [...(step.needs as string[])] : [],
+    retry: { ...ctx.retry, ...(isObj(step.retry) ? step.retry : {}) } as RetryPolicy,
+    continueOnError: (step.continueOnError as boolean | undefined) ?? D.DEFAULT_STEP.continueOnError,
+    ...(typeof step.timeoutMs === "number" ? { timeoutMs: step.timeoutMs } : {}),
+  };
+  const at = (kind: string, ...rest: (string | number)[]): Path => ["steps", index, kind, ...rest];
+  if (isObj(step.scrape)) {
+    const { url, urls, ...options } = step.scrape;
+    return { ...common, kind: "scrape", body: { urls: urlInput(url, urls), ...normalizeScrapeOptions(options, ctx.pipelineDefaults, at("scrape"), ctx.report) } };
+  }
+  if (isObj(step.crawl)) {
+    const body = clone(step.crawl);
+    const scrapeOptions = normalizeScrapeOptions(isObj(body.scrapeOptions) ? body.scrapeOptions : {}, ctx.pipelineDefaults, at("crawl", "scrapeOptions"), ctx.report);
+    renameV1(body, "maxDepth", "maxDiscoveryDepth", (v) => v, at("crawl"), ctx.report);
+    renameV1(body, "allowBackwardCrawling", "crawlEntireDomain", (v) => v, at("crawl"), ctx.report);
+    renameV1(body, "allowBackwardLinks", "crawlEntireDomain", (v) => v, at("crawl"), ctx.report);
+    renameV1(body, "ignoreSitemap", "sitemap", (v) => (v ? "skip" : "include"), at("crawl"), ctx.report);
+    return { ...common, kind: "crawl", body: { ...withDefaults<Obj>(D.DEFAULT_CRAWL, body), scrapeOptions } as unknown as Extract<Step, { kind: "crawl" }>["body"] };
+  }
+  if (isObj(step.map)) {
+    return { ...common, kind: "map", body: withDefaults<Extract<Step, { kind: "map" }>["body"]>(D.DEFAULT_MAP, step.map) };
+  }
+  const extract = step.extract as Obj;
+  const { urls, scrapeOptions, ...rest } = clone(extract);
+  return {
+    ...common,
+    kind: "extract",
+    body: {
+      urls: urlInput(undefined, urls),
+      ...withDefaults<Obj>(D.DEFAULT_EXTRACT, rest),
+      scrapeOptions: normalizeScrapeOptions(isObj(scrapeOptions) ? scrapeOptions : {}, ctx.pipelineDefaults, at("extract", "scrapeOptions"), ctx.report),
+    } as Extract<Step, { kind: "extract" }>["body"],
+  };
+}
+
+function urlInput(url: unknown, urls: unknown): UrlInput {
+  if (typeof url === "string") return [url];
+  return clone(urls) as UrlInput;
+}
+
+/** The user's keys in their order, then every default they left out. */
+function withDefaults<R = Obj>(defaults: object, own: Obj): R {
+  const out: Obj = clone(own);
+  for (const [key, value] of Object.entries(defaults)) if (!(key in out)) out[key] = clone(value);
+  return out as R;
+}
+
+/** Moves a v1 key to its v2 name, warning once; both present is an error (the file is ambiguous). */
+function renameV1(body: Obj, from: string, to: string, convert: (v: unknown) => unknown, path: Path, report: Reporter): void {
+  if (!(from in body)) return;
+  const value = body[from];
+  delete body[from];
+  if (to in body) {
+    report.error([...path, from], { code: "conflicting-keys", at: "key", message: `${from} (v1) and ${to} (v2) are both set`, hint: `keep ${to}` });
+    return;
+  }
+  body[to] = convert(value);
+  report.warn([...path, from], { code: "deprecated", at: "key", message: `${from} is a v1 option`, hint: `use ${to}: ${JSON.stringify(body[to])}` });
+}
+
+/**
+ * Scrape options to v2 with defaults. `path` is where these options sit in the file, for warnings;
+ * `inherited` are the pipeline's `defaults.scrapeOptions` (already reported on their own).
+ */
+export function normalizeScrapeOptions(own: Obj, inherited: Obj, path: Path, report: Reporter): ScrapeOptions {
+  const quiet = own !== inherited && Object.keys(inherited).length > 0;
+  const merged: Obj = { ...clone(inherited), ...clone(own) };
+  // Findings about inherited keys belong to `defaults`, reported there once.
+  const warn = (key: string, finding: Parameters<Reporter["warn"]>[1]) => {
+    if (!quiet || key in own) report.warn([...path, key], finding);
+  };
+  const fail = (key: string, finding: Parameters<Reporter["error"]>[1]) => {
+    if (!quiet || key in own) report.error([...path, key], finding);
+  };
+
+  if ("parsePDF" in merged) {
+    const parsePDF = merged.parsePDF;
+    delete merged.parsePDF;
+    if ("parsers" in merged) fail("parsePDF", { code: "conflicting-keys", at: "key", message: "parsePDF (v1) and parsers (v2) are both set", hint: "keep parsers" });
+    else {
+      merged.parsers = parsePDF ? ["pdf"] : [];
+      warn("parsePDF", { code: "deprecated", at: "key", message: "parsePDF is a v1 option", hint: `use parsers: ${parsePDF ? "[pdf]" : "[]"}` });
+    }
+  }
+  const jsonOptions = isObj(merged.jsonOptions) ? merged.jsonOptions : undefined;
+  const trackingOptions = isObj(merged.changeTrackingOptions) ? merged.changeTrackingOptions : undefined;
+  delete merged.jsonOptions;
+  delete merged.changeTrackingOptions;
+  if (jsonOptions) warn("jsonOptions", { code: "deprecated", at: "key", message: "jsonOptions is a v1 option", hint: "use a format object: {type: json, prompt, schema}" });
+  if (trackingOptions) warn("changeTrackingOptions", { code: "deprecated", at: "key", message: "changeTrackingOptions is a v1 option", hint: "use a format object: {type: changeTracking, modes, schema, prompt, tag}" });
+
+  const rawFormats = (Array.isArray(merged.formats) ? merged.formats : D.DEFAULT_SCRAPE_OPTIONS.formats) as unknown[];
+  const formatsPath = "formats" in own || !quiet;
+  const formats = rawFormats.map((item, i) => {
+    const note = (finding: Parameters<Reporter["warn"]>[1]) => formatsPath && report.warn([...path, "formats", i], finding);
+    if (item === "extract" || item === "json") {
+      if (item === "extract") note({ code: "deprecated", message: "format extract is the v1 name of json", hint: "use {type: json, prompt, schema}" });
+      return jsonFormat(jsonOptions);
+    }
+    if (item === "screenshot@fullPage") {
+      note({ code: "deprecated", message: "format screenshot@fullPage is v1", hint: "use {type: screenshot, fullPage: true}" });
+      return { type: "screenshot", fullPage: true };
+    }
+    if (item === "changeTracking") return { ...clone(D.DEFAULT_FORMATS.changeTracking), ...withoutUndefined(trackingOptions ?? {}), type: "changeTracking" };
+    if (typeof item === "string") return { ...clone(D.DEFAULT_FORMATS[item] ?? {}), type: item };
+    const object = item as Obj;
+    return { ...clone(D.DEFAULT_FORMATS[object.type as string] ?? {}), ...clone(object) };
+  }) as Format[];
+
+  const options = withDefaults(D.DEFAULT_SCRAPE_OPTIONS, { ...merged, formats });
+  options.location = { ...D.DEFAULT_LOCATION, ...(isObj(merged.location) ? merged.location : {}) };
+  options.parsers = (options.parsers as unknown[]).map((p) => (typeof p === "string" ? { type: p } : p)) as PdfParser[];
+  if (Array.isArray(merged.actions)) {
+    options.actions = (merged.actions as Obj[]).map((a) => ({ ...clone(D.DEFAULT_ACTIONS[a.type as string] ?? {}), ...a })) as Action[];
+  }
+  const forcing = [hasItems(options.actions) && "actions", hasItems(options.headers) && "headers"].filter(Boolean);
+  if (forcing.length > 0) {
+    if (own.storeInCache === true) warn("storeInCache", { code: "store-in-cache-forced", message: `storeInCache is forced to false when ${forcing.join(" and ")} are used`, hint: "pages fetched with actions or custom headers are never cached" });
+    options.storeInCache = false;
+  }
+  return options as unknown as ScrapeOptions;
+}
+
+function jsonFormat(jsonOptions: Obj | undefined): Format {
+  const format: Obj = { type: "json" };
+  if (!jsonOptions) return format as Format;
+  if (jsonOptions.schema !== undefined) format.schema = jsonOptions.schema;
+  const prompts = [jsonOptions.systemPrompt, jsonOptions.prompt].filter((p): p is string => typeof p === "string" && p !== "");
+  if (prompts.length > 0) format.prompt = prompts.join("\n\n");
+  return format as Format;
+}
+
+function hasItems(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  return isObj(value) && Object.keys(value).length > 0;
+}
+
+function withoutUndefined(object: Obj): Obj {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
+}

@@ -1,0 +1,1 @@
+export { dependenciesOf, planPipeline, type Plan, type PlannedStep } from "./plan.js";

@@ -1,0 +1,40 @@
+import type { Pipeline, Step } from "../core/index.js";
+
+export interface PlannedStep {
+  step: Step;
+  /** Steps that must finish first: `needs` plus the step named by `urls.from`. */
+  dependsOn: string[];
+  /** 0 for steps that depend on nothing; otherwise one more than the deepest dependency. */
+  stage: number;
+}
+
+export interface Plan {
+  pipeline: Pipeline;
+  /** Every step in run order (stable: file order within a stage). */
+  steps: PlannedStep[];
+  /** Steps grouped by stage; the steps of one stage may run at the same time. */
+  stages: PlannedStep[][];
+}
+
+/** The steps a step waits for. */
+export function dependenciesOf(step: Step): string[] {
+  const from = (step.kind === "scrape" || step.kind === "extract") && !Array.isArray(step.body.urls) ? [step.body.urls.from] : [];
+  return [...new Set([...step.needs, ...from])];
+}
+
+/**
+ * Orders a validated pipeline. Validation guarantees every dependency names an earlier step, so
+ * one pass in file order assigns each step its stage.
+ */
+export function planPipeline(pipeline: Pipeline): Plan {
+  const stageOf = new Map<string, number>();
+  const planned = pipeline.steps.map((step) => {
+    const dependsOn = dependenciesOf(step);
+    const stage = dependsOn.reduce((max, id) => Math.max(max, (stageOf.get(id) ?? -1) + 1), 0);
+    stageOf.set(step.id, stage);
+    return { step, dependsOn, stage };
+  });
+  const stages: PlannedStep[][] = [];
+  for (const p of planned) (stages[p.stage] ??= []).push(p);
+  return { pipeline, steps: stages.flat(), stages };
+}
