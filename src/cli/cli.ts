@@ -1,4 +1,5 @@
 import yargs from "yargs";
+import { didYouMean } from "../app/index.js";
 import { EXIT } from "./exit-codes.js";
 import { planCommand } from "./commands/plan.js";
 import { schemaCommand } from "./commands/schema.js";
@@ -6,7 +7,15 @@ import { validateCommand } from "./commands/validate.js";
 import { processIo, type Io } from "./output.js";
 
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
+const COMMANDS = ["validate", "plan", "schema"];
+
 export async function runCli(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  const first = argv[0];
+  if (first !== undefined && !first.startsWith("-") && !COMMANDS.includes(first)) {
+    const hint = didYouMean(first, COMMANDS);
+    io.stderr(`error: unknown command "${first}"${hint ? ` (${hint})` : ""}\nRun scrapeline --help for the list of commands.\n`);
+    return EXIT.invalid;
+  }
   let exitCode: number = EXIT.ok;
   const setExit = (code: number) => {
     exitCode = code;

@@ -3,3 +3,4 @@ export { renderDiagnostics, renderLong, renderShort, summarize, type DiagnosticF
 export { pipelineSchemaPath, SCHEMAS_DIR } from "./schema.js";
 export type { Interpolation } from "./interpolate.js";
 export { redactInterpolations } from "./redact.js";
+export { didYouMean } from "./suggest.js";

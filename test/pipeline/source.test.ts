@@ -24,9 +24,9 @@ describe("readSource", () => {
     expect(!result.ok && result.diagnostic.code).toBe("not-a-file");
   });
 
-  it("refuses files over the size cap before reading them", async () => {
+  it("refuses a 10 MB file (over the size cap) before reading it", async () => {
     const file = join(dir, "huge.yaml");
-    writeFileSync(file, `a: "${"x".repeat(MAX_PIPELINE_BYTES)}"\n`);
+    writeFileSync(file, `a: "${"x".repeat(10 * 1024 * 1024)}"\n`);
     const result = await readSource(file);
     expect(!result.ok && result.diagnostic.code).toBe("file-too-large");
     expect(!result.ok && result.diagnostic.message).toMatch(/1\.0 MiB/);
