@@ -4,3 +4,8 @@ export { validatePipelines, type ValidateOptions, type ValidateReport } from "./
 export { schemaInfo } from "./schema.js";
 export { renderDiagnostics, summarize, type DiagnosticFormat } from "../pipeline/index.js";
 export { didYouMean } from "../pipeline/index.js";
+export { databasePath, DEFAULT_DB, openStore } from "./store.js";
+export { exitCodeOf, runPipelineFile, type RunFileOptions, type RunFileResult } from "./run.js";
+export type { RunEvent } from "../runner/index.js";
+export { exportRun, type ExportFormat, type ExportOptions } from "./export.js";
+export { listRuns, showRun, type RunDetail, type RunSummary } from "./history.js";

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Diagnostic } from "../core/index.js";
+import { estimateStep } from "../credits/index.js";
 import { planPipeline } from "../planner/index.js";
 import { loadPipeline, redactInterpolations } from "../pipeline/index.js";
 
@@ -14,7 +15,9 @@ export interface PlanView {
   budget: unknown;
   allowPrivateNetwork: boolean;
   stages: number;
-  steps: Array<{ id: string; kind: string; stage: number; dependsOn: string[]; retry: unknown; timeoutMs?: number; continueOnError: boolean; body: unknown }>;
+  /** What the run is expected to cost at most; `exact` false when a count is only known at run time. */
+  estimate: { credits: number; exact: boolean };
+  steps: Array<{ id: string; kind: string; stage: number; dependsOn: string[]; estimate: { credits: number; exact: boolean; note: string }; retry: unknown; timeoutMs?: number; continueOnError: boolean; body: unknown }>;
 }
 
 export interface PlanReport {
@@ -48,16 +51,19 @@ export async function planFile(file: string, options: { env?: Readonly<Record<st
     budget: p.budget,
     allowPrivateNetwork: p.allowPrivateNetwork,
     stages: plan.stages.length,
+    estimate: { credits: 0, exact: true },
     steps: plan.steps.map(({ step, stage, dependsOn }) => ({
       id: step.id,
       kind: step.kind,
       stage,
       dependsOn,
+      estimate: estimateStep(step),
       retry: step.retry,
       ...(step.timeoutMs !== undefined ? { timeoutMs: step.timeoutMs } : {}),
       continueOnError: step.continueOnError,
       body: step.body,
     })),
   };
+  view.estimate = { credits: view.steps.reduce((n, s) => n + s.estimate.credits, 0), exact: view.steps.every((s) => s.estimate.exact) };
   return { plan: redactInterpolations(view, loaded.interpolations), diagnostics: loaded.diagnostics, sources };
 }

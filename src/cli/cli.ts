@@ -1,15 +1,30 @@
 import yargs from "yargs";
 import { didYouMean } from "../app/index.js";
+import { isScrapelineError } from "../core/index.js";
 import { EXIT } from "./exit-codes.js";
 import { planCommand } from "./commands/plan.js";
+import { exportCommand } from "./commands/export.js";
+import { runCommand } from "./commands/run.js";
+import { runsCommand, showCommand } from "./commands/runs.js";
 import { schemaCommand } from "./commands/schema.js";
 import { validateCommand } from "./commands/validate.js";
 import { processIo, type Io } from "./output.js";
 
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
-const COMMANDS = ["validate", "plan", "schema"];
+const COMMANDS = ["validate", "plan", "schema", "run", "runs", "show", "export"];
 
-export async function runCli(argv: readonly string[], io: Io = processIo()): Promise<number> {
+/** Ctrl-C handling for long commands: the first stops scheduling, the second aborts. */
+export interface Interrupts {
+  stop: AbortSignal;
+  abort: AbortSignal;
+  onStop: (callback: () => void) => void;
+}
+
+export function quietInterrupts(): Interrupts {
+  return { stop: new AbortController().signal, abort: new AbortController().signal, onStop: () => {} };
+}
+
+export async function runCli(argv: readonly string[], io: Io = processIo(), interrupts: Interrupts = quietInterrupts()): Promise<number> {
   const first = argv[0];
   if (first !== undefined && !first.startsWith("-") && !COMMANDS.includes(first)) {
     const hint = didYouMean(first, COMMANDS);
@@ -27,6 +42,10 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
     .command(validateCommand(io, setExit))
     .command(planCommand(io, setExit))
     .command(schemaCommand(io, setExit))
+    .command(runCommand(io, setExit, interrupts))
+    .command(runsCommand(io, setExit))
+    .command(showCommand(io, setExit))
+    .command(exportCommand(io, setExit))
     .demandCommand(1, "name a command")
     .strict()
     .recommendCommands()
@@ -42,9 +61,16 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
       if (error) throw error;
       usageError = message;
     });
-  const output = await new Promise<string>((resolve, reject) => {
-    parser.parseAsync([...argv], {}, (err, _argv, text) => (err && !usageError ? reject(err) : resolve(text))).catch(reject);
-  });
+  let output: string;
+  try {
+    output = await new Promise<string>((resolve, reject) => {
+      parser.parseAsync([...argv], {}, (err, _argv, text) => (err && !usageError ? reject(err) : resolve(text))).catch(reject);
+    });
+  } catch (error) {
+    if (!isScrapelineError(error)) throw error;
+    io.stderr(`error: ${error.message}\n`);
+    return error.kind === "invalid-input" || error.kind === "unsupported" ? EXIT.invalid : EXIT.stepFailed;
+  }
   if (usageError) {
     io.stderr(`${output ? `${output}\n\n` : ""}error: ${usageError}\n`);
     return EXIT.invalid;

@@ -11,18 +11,40 @@ export type ErrorKind =
   | "too-large" // a body over the size cap
   | "blocked" // refused by the private-network gate or threat protection
   | "http-status" // the target answered with an error status
+  | "bad-content" // a response that cannot be converted (corrupt PDF, undecodable body)
+  | "unsupported" // a feature this engine does not provide (yet); the message says what to use
   | "rate-limited" // 429 whose wait exceeds the step's patience
   | "budget" // the run would spend more than budget.maxCredits
   | "cancelled" // interrupted by the user
   | "internal"; // a bug: reported with its stack
 
+export interface ErrorDetails {
+  cause?: unknown;
+  /** The URL the failure is about. */
+  url?: string;
+  /** HTTP status, for http-status and rate-limited errors. */
+  status?: number;
+  /** How long the other side asked us to wait (Retry-After), in milliseconds. */
+  retryAfterMs?: number;
+}
+
 export class ScrapelineError extends Error {
   readonly kind: ErrorKind;
-  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  readonly url?: string;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+  constructor(kind: ErrorKind, message: string, details: ErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = "ScrapelineError";
     this.kind = kind;
+    if (details.url !== undefined) this.url = details.url;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
   }
+}
+
+export function isScrapelineError(error: unknown, kind?: ErrorKind): error is ScrapelineError {
+  return error instanceof ScrapelineError && (kind === undefined || error.kind === kind);
 }
 
 /** A pipeline file (or several) that did not pass validation; carries every finding. */

@@ -129,3 +129,20 @@ export interface Pipeline {
   allowPrivateNetwork: boolean;
   steps: Step[];
 }
+
+export interface PlannedStep {
+  step: Step;
+  /** Steps that must finish first: `needs` plus the step named by `urls.from`. */
+  dependsOn: string[];
+  /** 0 for steps that depend on nothing; otherwise one more than the deepest dependency. */
+  stage: number;
+}
+
+/** A pipeline put in order (src/planner): what the runner executes. */
+export interface Plan {
+  pipeline: Pipeline;
+  /** Every step in run order (stable: file order within a stage). */
+  steps: PlannedStep[];
+  /** Steps grouped by stage; the steps of one stage may run at the same time. */
+  stages: PlannedStep[][];
+}

@@ -1,20 +1,6 @@
-import type { Pipeline, Step } from "../core/index.js";
+import type { Pipeline, Plan, PlannedStep, Step } from "../core/index.js";
 
-export interface PlannedStep {
-  step: Step;
-  /** Steps that must finish first: `needs` plus the step named by `urls.from`. */
-  dependsOn: string[];
-  /** 0 for steps that depend on nothing; otherwise one more than the deepest dependency. */
-  stage: number;
-}
-
-export interface Plan {
-  pipeline: Pipeline;
-  /** Every step in run order (stable: file order within a stage). */
-  steps: PlannedStep[];
-  /** Steps grouped by stage; the steps of one stage may run at the same time. */
-  stages: PlannedStep[][];
-}
+export type { Plan, PlannedStep };
 
 /** The steps a step waits for. */
 export function dependenciesOf(step: Step): string[] {

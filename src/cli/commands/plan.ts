@@ -26,7 +26,10 @@ export function planCommand(io: Io, setExit: (code: number) => void): CommandMod
         return;
       }
       if (args.format === "json") io.stdout(`${JSON.stringify(report.plan, null, 2)}\n`);
-      else io.stdout(`# plan of ${report.plan.file}: ${report.plan.steps.length} steps in ${report.plan.stages} stages\n${stringify(report.plan, { lineWidth: 0 })}`);
+      else {
+        const { credits, exact } = report.plan.estimate;
+        io.stdout(`# plan of ${report.plan.file}: ${report.plan.steps.length} steps in ${report.plan.stages} stages, ${exact ? "" : "up to about "}${credits} credits${exact ? "" : " (some counts are known only at run time)"}\n${stringify(report.plan, { lineWidth: 0 })}`);
+      }
       setExit(EXIT.ok);
     },
   };

@@ -1,0 +1,130 @@
+import { createWriteStream } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { once } from "node:events";
+import type { StoredDocument } from "../core/index.js";
+import { ScrapelineError } from "../core/index.js";
+import { resolveRunId } from "./history.js";
+import { openStore } from "./store.js";
+
+export type ExportFormat = "json" | "jsonl" | "csv" | "markdown";
+
+export interface ExportOptions {
+  db: string;
+  run?: string | number;
+  step?: string;
+  format: ExportFormat;
+  /** A file (json, jsonl, csv) or a directory (markdown); stdout when absent (not for markdown). */
+  out?: string;
+  write?: (text: string) => void;
+}
+
+/** Writes a run's stored Documents in the chosen format; returns how many were written. */
+export async function exportRun(options: ExportOptions): Promise<{ runId: number; count: number }> {
+  const store = openStore(options.db);
+  try {
+    const runId = resolveRunId(store, options.run);
+    if (options.step && !store.getSteps(runId).some((s) => s.stepId === options.step)) {
+      throw new ScrapelineError("invalid-input", `run ${runId} has no step "${options.step}"`);
+    }
+    const documents = store.documents(runId, options.step);
+    if (options.format === "markdown") {
+      if (!options.out) throw new ScrapelineError("invalid-input", "--format markdown writes one file per page: give a directory with --out");
+      return { runId, count: await writeMarkdownFiles(documents, options.out) };
+    }
+    const sink = await openSink(options);
+    let count = 0;
+    if (options.format === "json") {
+      sink.write("[\n");
+      for (const d of documents) sink.write(`${count++ ? ",\n" : ""}${JSON.stringify(d.document)}`);
+      sink.write("\n]\n");
+    } else if (options.format === "jsonl") {
+      for (const d of documents) {
+        sink.write(`${JSON.stringify(d.document)}\n`);
+        count++;
+      }
+    } else {
+      const rows = [...documents];
+      count = rows.length;
+      sink.write(toCsv(rows));
+    }
+    await sink.close();
+    return { runId, count };
+  } finally {
+    store.close();
+  }
+}
+
+async function openSink(options: ExportOptions): Promise<{ write: (t: string) => void; close: () => Promise<void> }> {
+  if (!options.out) {
+    const write = options.write ?? ((t: string) => void process.stdout.write(t));
+    return { write, close: async () => {} };
+  }
+  const stream = createWriteStream(options.out);
+  await once(stream, "open");
+  return {
+    write: (t) => void stream.write(t),
+    close: async () => {
+      stream.end();
+      await once(stream, "finish");
+    },
+  };
+}
+
+/** url, status and title, then every field of the extracted `json` flattened to dotted columns. */
+function toCsv(rows: StoredDocument[]): string {
+  const flat = rows.map((r) => ({ url: r.url, status: String(r.document.metadata.statusCode ?? ""), title: String(firstOf(r.document.metadata.title) ?? ""), ...flatten(r.document.json) }));
+  const columns = [...new Set(flat.flatMap((row) => Object.keys(row)))];
+  const line = (cells: string[]) => cells.map(csvCell).join(",");
+  return [line(columns), ...flat.map((row) => line(columns.map((c) => (row as Record<string, string>)[c] ?? "")))].join("\r\n") + "\r\n";
+}
+
+function firstOf(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function flatten(value: unknown, prefix = "", out: Record<string, string> = {}): Record<string, string> {
+  if (value === undefined) return out;
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else if (prefix) {
+    out[prefix] = typeof value === "string" ? value : JSON.stringify(value);
+  }
+  return out;
+}
+
+function csvCell(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+async function writeMarkdownFiles(documents: Iterable<StoredDocument>, dir: string): Promise<number> {
+  await mkdir(dir, { recursive: true });
+  const used = new Set<string>();
+  let count = 0;
+  for (const d of documents) {
+    const name = uniqueName(fileNameFor(d.url), used);
+    const meta = d.document.metadata;
+    const front = ["---", `url: ${JSON.stringify(d.url)}`, `step: ${JSON.stringify(d.stepId)}`, `status: ${meta.statusCode}`, ...(meta.title ? [`title: ${JSON.stringify(firstOf(meta.title))}`] : []), `fetchedAt: ${JSON.stringify(d.fetchedAt)}`, `credits: ${d.creditsUsed}`, "---", ""];
+    await writeFile(join(dir, name), `${front.join("\n")}${d.document.markdown ?? ""}`);
+    count++;
+  }
+  return count;
+}
+
+function fileNameFor(url: string): string {
+  let base: string;
+  try {
+    const u = new URL(url);
+    base = `${u.hostname}${u.pathname}`.replace(/\/+$/, "") || u.hostname;
+  } catch {
+    base = url;
+  }
+  return `${base.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 120) || "page"}.md`;
+}
+
+function uniqueName(name: string, used: Set<string>): string {
+  let candidate = name;
+  for (let i = 2; used.has(candidate); i++) candidate = name.replace(/\.md$/, `-${i}.md`);
+  used.add(candidate);
+  return candidate;
+}

@@ -1,0 +1,54 @@
+import type { RunRecord, StepRecord } from "../core/index.js";
+import { ScrapelineError } from "../core/index.js";
+import { openStore } from "./store.js";
+
+export interface RunSummary extends RunRecord {
+  documents: number;
+  durationMs: number | null;
+}
+
+function summarize(run: RunRecord, steps: StepRecord[]): RunSummary {
+  const durationMs = run.finishedAt ? Date.parse(run.finishedAt) - Date.parse(run.startedAt) : null;
+  return { ...run, documents: steps.reduce((n, s) => n + s.documents, 0), durationMs };
+}
+
+/** Runs in the database, newest first. */
+export function listRuns(db: string, options: { pipeline?: string; limit?: number } = {}): RunSummary[] {
+  const store = openStore(db);
+  try {
+    return store.listRuns({ ...(options.pipeline ? { pipelineName: options.pipeline } : {}), limit: options.limit ?? 50 }).map((run) => summarize(run, store.getSteps(run.id)));
+  } finally {
+    store.close();
+  }
+}
+
+/** Resolves "latest" or a numeric id to a run id. */
+export function resolveRunId(store: ReturnType<typeof openStore>, ref: string | number | undefined): number {
+  if (ref === undefined || ref === "latest") {
+    const latest = store.listRuns({ limit: 1 })[0];
+    if (!latest) throw new ScrapelineError("invalid-input", "the database has no runs yet");
+    return latest.id;
+  }
+  const id = Number(ref);
+  if (!Number.isInteger(id) || !store.getRun(id)) throw new ScrapelineError("invalid-input", `no run ${ref} in this database`);
+  return id;
+}
+
+export interface RunDetail {
+  run: RunSummary;
+  steps: StepRecord[];
+  failures: Array<{ stepId: string; url: string; kind: string; error: string }>;
+}
+
+/** One run with its steps and failed pages. */
+export function showRun(db: string, ref: string | number | undefined): RunDetail {
+  const store = openStore(db);
+  try {
+    const id = resolveRunId(store, ref);
+    const run = store.getRun(id)!;
+    const steps = store.getSteps(id);
+    return { run: summarize(run, steps), steps, failures: store.failures(id) };
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,88 @@
+import { createHash } from "node:crypto";
+import type { Diagnostic, Engine, Pipeline, RunRecord } from "../core/index.js";
+import { ScrapelineError } from "../core/index.js";
+import { serviceCreditRules } from "../credits/index.js";
+import { LocalEngine } from "../engines/local/index.js";
+import { loadPipeline, redactInterpolations } from "../pipeline/index.js";
+import { planPipeline } from "../planner/index.js";
+import { runPlan, type EventSink, type RunResult } from "../runner/index.js";
+import type { SqliteStore } from "../store/index.js";
+import { openStore } from "./store.js";
+
+export interface RunFileOptions {
+  db: string;
+  /** Extra variables for ${VAR} interpolation (--var K=V); they win over the environment. */
+  vars?: Record<string, string>;
+  /** Continue the latest unfinished run of this pipeline (true) or the run with this id. */
+  resume?: boolean | number;
+  allowPrivateNetwork?: boolean;
+  concurrency?: number;
+  onEvent?: EventSink;
+  stop?: AbortSignal;
+  abort?: AbortSignal;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** For tests: replace the engine the pipeline names. */
+  engine?: Engine;
+}
+
+export type RunFileResult = { ok: false; diagnostics: Diagnostic[] } | ({ ok: true; pipeline: Pipeline; warnings: Diagnostic[] } & RunResult);
+
+/** Loads, plans and runs a pipeline file against the store. Invalid input throws ScrapelineError. */
+export async function runPipelineFile(file: string, options: RunFileOptions): Promise<RunFileResult> {
+  const env = { ...(options.env ?? process.env), ...(options.vars ?? {}) };
+  const loaded = await loadPipeline(file, { env });
+  if (!loaded.pipeline) return { ok: false, diagnostics: loaded.diagnostics };
+  const pipeline = loaded.pipeline;
+  if (options.concurrency !== undefined) pipeline.concurrency = options.concurrency;
+  const plan = planPipeline(pipeline);
+  const planJson = JSON.stringify(redactInterpolations(pipeline, loaded.interpolations));
+  const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), file: undefined, concurrency: undefined })).digest("hex");
+
+  const store = openStore(options.db);
+  const engine = options.engine ?? createEngine(pipeline, options);
+  try {
+    const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, pipelineHash, options.resume);
+    const result = await runPlan(
+      { engine, store, credits: serviceCreditRules },
+      { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(options.onEvent ? { onEvent: options.onEvent } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
+    );
+    return { ok: true, pipeline, warnings: loaded.diagnostics, ...result };
+  } finally {
+    if (!options.engine) await engine.close();
+    store.close();
+  }
+}
+
+function createEngine(pipeline: Pipeline, options: RunFileOptions): Engine {
+  if (pipeline.engine.kind === "firecrawl") {
+    throw new ScrapelineError("unsupported", "the firecrawl engine is not available in this version; use engine: local");
+  }
+  return new LocalEngine({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork });
+}
+
+function findResumable(store: SqliteStore, pipeline: Pipeline, hash: string, resume: true | number): RunRecord {
+  const run = resume === true ? store.latestUnfinishedRun(pipeline.name) : store.getRun(resume);
+  if (!run) {
+    throw new ScrapelineError("invalid-input", resume === true ? `no interrupted run of pipeline "${pipeline.name}" to resume` : `no run ${resume} in this database`);
+  }
+  if (run.pipelineName !== pipeline.name) throw new ScrapelineError("invalid-input", `run ${run.id} belongs to pipeline "${run.pipelineName}", not "${pipeline.name}"`);
+  if (run.status === "succeeded") throw new ScrapelineError("invalid-input", `run ${run.id} already finished successfully; nothing to resume`);
+  if (run.pipelineHash !== hash) {
+    throw new ScrapelineError("invalid-input", `the pipeline changed since run ${run.id} started; resuming would mix two versions. Start a new run instead.`);
+  }
+  return run;
+}
+
+/** Exit codes of DESIGN.md §7 for a finished run. */
+export function exitCodeOf(status: RunResult["status"]): number {
+  switch (status) {
+    case "succeeded":
+      return 0;
+    case "budget-exhausted":
+      return 3;
+    case "interrupted":
+      return 130;
+    default:
+      return 1;
+  }
+}

@@ -1,0 +1,27 @@
+import { resolve } from "node:path";
+import { SqliteStore } from "../store/index.js";
+import { ScrapelineError } from "../core/index.js";
+
+export const DEFAULT_DB = "data/scrapeline.db";
+
+/** The database path: --db, else SCRAPELINE_DB, else data/scrapeline.db (relative to the working directory). */
+export function databasePath(flag: string | undefined, env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return resolve(flag ?? env.SCRAPELINE_DB ?? DEFAULT_DB);
+}
+
+/** Opens the store, turning SQLite's failures into errors that say which file and what to do. */
+export function openStore(path: string): SqliteStore {
+  try {
+    return new SqliteStore(path);
+  } catch (error) {
+    const message = (error as Error).message;
+    const code = (error as { code?: string }).code ?? "";
+    if (code === "SQLITE_NOTADB" || /not a database/i.test(message)) {
+      throw new ScrapelineError("invalid-input", `${path} is not a scrapeline database (or it is corrupt); nothing was changed. Use --db to choose another file.`, { cause: error });
+    }
+    if (code === "SQLITE_READONLY" || code === "SQLITE_CANTOPEN" || /readonly|unable to open/i.test(message)) {
+      throw new ScrapelineError("invalid-input", `cannot write the database ${path}: ${message}. Check its permissions or use --db.`, { cause: error });
+    }
+    throw new ScrapelineError("internal", `cannot open the database ${path}: ${message}`, { cause: error });
+  }
+}

@@ -1,0 +1,33 @@
+import type { CommandModule } from "yargs";
+import { databasePath, exportRun, type ExportFormat } from "../../app/index.js";
+import { EXIT } from "../exit-codes.js";
+import type { Io } from "../output.js";
+
+interface Args {
+  db?: string;
+  run: string;
+  step?: string;
+  format: ExportFormat;
+  out?: string;
+}
+
+export function exportCommand(io: Io, setExit: (code: number) => void): CommandModule<object, Args> {
+  return {
+    command: "export",
+    describe: "Write a run's stored documents as JSON, JSONL, CSV or markdown files",
+    builder: (y) =>
+      y
+        .option("db", { type: "string", describe: "database file (default: $SCRAPELINE_DB or data/scrapeline.db)" })
+        .option("run", { type: "string", default: "latest", describe: "run id or latest" })
+        .option("step", { type: "string", describe: "only this step's documents" })
+        .option("format", { choices: ["json", "jsonl", "csv", "markdown"], demandOption: true, describe: "output format" })
+        .option("out", { type: "string", describe: "output file (a directory for markdown); stdout when absent" })
+        .example("$0 export --format jsonl > pages.jsonl", "the latest run, one Document per line")
+        .example("$0 export --run 12 --format markdown --out pages/", "one .md file per page with front matter") as never,
+    handler: async (args) => {
+      const { runId, count } = await exportRun({ db: databasePath(args.db), run: args.run, ...(args.step ? { step: args.step } : {}), format: args.format, ...(args.out ? { out: args.out } : {}), write: io.stdout });
+      io.stderr(`exported ${count} document(s) of run ${runId}${args.out ? ` to ${args.out}` : ""}\n`);
+      setExit(EXIT.ok);
+    },
+  };
+}

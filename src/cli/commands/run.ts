@@ -1,0 +1,87 @@
+import type { CommandModule } from "yargs";
+import { databasePath, exitCodeOf, runPipelineFile, type RunEvent } from "../../app/index.js";
+import { EXIT } from "../exit-codes.js";
+import { chooseFormat, printDiagnostics, type Io } from "../output.js";
+import { logLine, ProgressBars, RunTally } from "../progress.js";
+import { summaryJson, summaryTable } from "../summary.js";
+
+interface Args {
+  file: string;
+  db?: string;
+  var: string[];
+  resume?: string | boolean;
+  json: boolean;
+  "allow-private-network": boolean;
+  concurrency?: number;
+}
+
+export function runCommand(io: Io, setExit: (code: number) => void, signals: { stop: AbortSignal; abort: AbortSignal; onStop: (cb: () => void) => void }): CommandModule<object, Args> {
+  return {
+    command: "run <file>",
+    describe: "Run a pipeline: every step, every page stored in the database",
+    builder: (y) =>
+      y
+        .positional("file", { type: "string", demandOption: true, describe: "pipeline file" })
+        .option("db", { type: "string", describe: "database file (default: $SCRAPELINE_DB or data/scrapeline.db)" })
+        .option("var", { type: "string", array: true, default: [], describe: "set a ${VAR} for this run: --var KEY=VALUE" })
+        .option("resume", { describe: "continue the latest interrupted run of this pipeline, or the run with this id" })
+        .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" })
+        .option("allow-private-network", { type: "boolean", default: false, describe: "let requests reach loopback and private addresses" })
+        .option("concurrency", { type: "number", describe: "requests in flight for the whole run (overrides the pipeline)" })
+        .example("$0 run pipelines/prices.yaml", "run a pipeline")
+        .example("$0 run pipelines/docs.yaml --resume", "finish an interrupted run") as never,
+    handler: async (args) => {
+      const vars: Record<string, string> = {};
+      for (const item of args.var) {
+        const at = item.indexOf("=");
+        if (at <= 0) {
+          io.stderr(`error: --var takes KEY=VALUE, got "${item}"\n`);
+          setExit(EXIT.invalid);
+          return;
+        }
+        vars[item.slice(0, at)] = item.slice(at + 1);
+      }
+      const resume = args.resume === undefined || args.resume === false ? undefined : args.resume === true || args.resume === "" ? true : Number(args.resume);
+      if (typeof resume === "number" && !Number.isInteger(resume)) {
+        io.stderr(`error: --resume takes a run id, got "${args.resume}"\n`);
+        setExit(EXIT.invalid);
+        return;
+      }
+      const tally = new RunTally();
+      const bars = io.isTTY && !args.json ? new ProgressBars(io, tally) : undefined;
+      const onEvent = (event: RunEvent) => {
+        tally.apply(event);
+        const line = logLine(event);
+        if (!line) return;
+        if (bars) {
+          if (event.type === "document-failed" || event.type === "budget-exhausted" || event.type === "step-skipped" || event.type === "run-started") bars.note(line);
+        } else if (!args.json) io.stderr(`${line}\n`);
+      };
+      signals.onStop(() => (bars ? bars.note("stopping: waiting for pages in flight (Ctrl-C again to abort them)") : io.stderr("stopping: waiting for pages in flight (Ctrl-C again to abort them)\n")));
+      bars?.start();
+      let result;
+      try {
+        result = await runPipelineFile(args.file, {
+          db: databasePath(args.db),
+          vars,
+          ...(resume !== undefined ? { resume } : {}),
+          allowPrivateNetwork: args["allow-private-network"],
+          ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+          onEvent,
+          stop: signals.stop,
+          abort: signals.abort,
+        });
+      } finally {
+        bars?.stop();
+      }
+      if (!result.ok) {
+        printDiagnostics(io, result.diagnostics, chooseFormat(undefined, io), new Map(), io.stderr);
+        setExit(EXIT.invalid);
+        return;
+      }
+      if (result.warnings.length) printDiagnostics(io, result.warnings, "short", new Map(), io.stderr);
+      io.stdout(args.json ? summaryJson(tally, result.status, result.credits) : summaryTable(tally, result.status, result.credits));
+      setExit(exitCodeOf(result.status));
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { CommandModule } from "yargs";
+import { databasePath, listRuns, showRun } from "../../app/index.js";
+import { EXIT } from "../exit-codes.js";
+import type { Io } from "../output.js";
+import { table } from "../table.js";
+
+const duration = (ms: number | null) => (ms === null ? "-" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+export function runsCommand(io: Io, setExit: (code: number) => void): CommandModule<object, { db?: string; json: boolean; pipeline?: string; limit: number }> {
+  return {
+    command: "runs",
+    describe: "List the runs in the database, newest first",
+    builder: (y) =>
+      y
+        .option("db", { type: "string", describe: "database file (default: $SCRAPELINE_DB or data/scrapeline.db)" })
+        .option("pipeline", { type: "string", describe: "only runs of this pipeline" })
+        .option("limit", { type: "number", default: 50, describe: "how many runs" })
+        .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
+    handler: (args) => {
+      const runs = listRuns(databasePath(args.db), { ...(args.pipeline ? { pipeline: args.pipeline } : {}), limit: args.limit });
+      if (args.json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
+      else if (runs.length === 0) io.stdout("no runs yet\n");
+      else io.stdout(table(["id", "pipeline", "status", "started", "duration", "documents", "credits"], runs.map((r) => [String(r.id), r.pipelineName, r.status, r.startedAt, duration(r.durationMs), String(r.documents), String(r.creditsUsed)]), 3));
+      setExit(EXIT.ok);
+    },
+  };
+}
+
+export function showCommand(io: Io, setExit: (code: number) => void): CommandModule<object, { run: string; db?: string; json: boolean }> {
+  return {
+    command: "show [run]",
+    describe: "Summarize one run (an id, or latest)",
+    builder: (y) =>
+      y
+        .positional("run", { type: "string", default: "latest", describe: "run id or latest" })
+        .option("db", { type: "string", describe: "database file (default: $SCRAPELINE_DB or data/scrapeline.db)" })
+        .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
+    handler: (args) => {
+      const detail = showRun(databasePath(args.db), args.run);
+      if (args.json) {
+        io.stdout(`${JSON.stringify(detail, null, 2)}\n`);
+      } else {
+        const r = detail.run;
+        io.stdout(`run ${r.id} of ${r.pipelineName} (${r.pipelineFile}): ${r.status}\nstarted ${r.startedAt}, took ${duration(r.durationMs)}, ${r.documents} document(s), ${r.creditsUsed} credit(s), engine ${r.engine}\n${r.error ? `error: ${r.error}\n` : ""}\n`);
+        io.stdout(table(["step", "kind", "status", "documents", "failures", "credits"], detail.steps.map((s) => [s.stepId, s.kind, s.status, String(s.documents), String(s.failures), String(s.creditsUsed)]), 3));
+        if (detail.failures.length) io.stdout(`\nfailed pages:\n${detail.failures.map((f) => `  [${f.stepId}] ${f.url}: ${f.kind}: ${f.error}`).join("\n")}\n`);
+      }
+      setExit(EXIT.ok);
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import type { RunEvent } from "../app/index.js";
+import type { Io } from "./output.js";
+
+interface StepLine {
+  id: string;
+  kind: string;
+  total?: number;
+  done: number;
+  failed: number;
+  retries: number;
+  credits: number;
+  status: string;
+  startedAt: number;
+  finishedAt?: number;
+}
+
+/** Per-step counters kept from the event stream; also the source of the summary table. */
+export class RunTally {
+  readonly steps = new Map<string, StepLine>();
+  runId?: number;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  apply(event: RunEvent): void {
+    switch (event.type) {
+      case "run-started":
+        this.runId = event.runId;
+        break;
+      case "step-started":
+        this.steps.set(event.stepId, { id: event.stepId, kind: event.kind, ...(event.total !== undefined ? { total: event.total } : {}), done: 0, failed: 0, retries: 0, credits: 0, status: "running", startedAt: this.now() });
+        break;
+      case "step-skipped":
+        this.steps.set(event.stepId, { ...(this.steps.get(event.stepId) ?? { id: event.stepId, kind: "", done: 0, failed: 0, retries: 0, credits: 0, startedAt: this.now() }), status: "skipped" });
+        break;
+      case "document-stored": {
+        const s = this.steps.get(event.stepId);
+        if (s) {
+          s.done++;
+          s.credits += event.credits;
+        }
+        break;
+      }
+      case "document-failed": {
+        const s = this.steps.get(event.stepId);
+        if (s) s.failed++;
+        break;
+      }
+      case "document-retried": {
+        const s = this.steps.get(event.stepId);
+        if (s) s.retries++;
+        break;
+      }
+      case "step-finished": {
+        const s = this.steps.get(event.stepId);
+        if (s) {
+          s.status = event.status;
+          s.finishedAt = this.now();
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+/** One plain line per event, for logs and CI (no cursor movement). */
+export function logLine(event: RunEvent): string | undefined {
+  switch (event.type) {
+    case "run-started":
+      return `run ${event.runId} of ${event.pipeline}${event.resumed ? " (resumed)" : ""}`;
+    case "step-started":
+      return `[${event.stepId}] ${event.kind} started${event.total !== undefined ? `: ${event.total} page(s)` : ""}`;
+    case "step-skipped":
+      return `[${event.stepId}] skipped: ${event.reason}`;
+    case "document-stored":
+      return `[${event.stepId}] ${event.statusCode} ${event.url} (${event.credits} credit${event.credits === 1 ? "" : "s"})`;
+    case "document-retried":
+      return `[${event.stepId}] retry ${event.attempt} of ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s: ${event.reason}`;
+    case "document-failed":
+      return `[${event.stepId}] failed ${event.url}: ${event.reason}`;
+    case "step-finished":
+      return `[${event.stepId}] ${event.status}: ${event.documents} document(s), ${event.failures} failure(s), ${event.credits} credit(s)${event.error ? ` — ${event.error}` : ""}`;
+    case "budget-exhausted":
+      return `budget reached: ${event.spent} of ${event.limit} credits spent; the next page would need ${event.needed}. Stopping.`;
+    case "run-finished":
+      return undefined;
+  }
+}
+
+/** Live per-step bars on a terminal, redrawn in place. */
+export class ProgressBars {
+  private drawn = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly io: Io,
+    private readonly tally: RunTally,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.draw(), 120);
+    this.timer.unref();
+  }
+
+  /** Prints a message above the bars. */
+  note(text: string): void {
+    this.clear();
+    this.io.stderr(`${text}\n`);
+    this.draw();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.draw();
+  }
+
+  private clear(): void {
+    if (this.drawn > 0) this.io.stderr(`\u001b[${this.drawn}A\u001b[0J`);
+    this.drawn = 0;
+  }
+
+  private draw(): void {
+    this.clear();
+    const lines = [...this.tally.steps.values()].map((s) => {
+      const width = 24;
+      const total = s.total ?? 0;
+      const filled = total > 0 ? Math.round((width * (s.done + s.failed)) / total) : s.status === "running" ? 0 : width;
+      const bar = `${"█".repeat(filled)}${"░".repeat(width - filled)}`;
+      const count = total > 0 ? `${s.done + s.failed}/${total}` : `${s.done}`;
+      return `${s.id.padEnd(16)} ${s.kind.padEnd(7)} ${bar} ${count.padStart(9)}  failed ${s.failed}  credits ${s.credits}  ${s.status === "running" ? "" : s.status}`;
+    });
+    if (lines.length) this.io.stderr(`${lines.join("\n")}\n`);
+    this.drawn = lines.length;
+  }
+}

@@ -1,0 +1,22 @@
+import type { RunTally } from "./progress.js";
+import { table } from "./table.js";
+
+/** The table printed when a run ends: one row per step, then the total. */
+export function summaryTable(tally: RunTally, status: string, credits: number): string {
+  const header = ["step", "status", "documents", "failures", "retries", "credits", "duration"];
+  const rows = [...tally.steps.values()].map((s) => [s.id, s.status, String(s.done), String(s.failed), String(s.retries), String(s.credits), s.finishedAt ? `${((s.finishedAt - s.startedAt) / 1000).toFixed(1)} s` : "-"]);
+  return `${table(header, rows, 2)}\nrun ${tally.runId ?? "?"} ${status}: ${credits} credit${credits === 1 ? "" : "s"} used\n`;
+}
+
+export function summaryJson(tally: RunTally, status: string, credits: number): string {
+  return `${JSON.stringify(
+    {
+      runId: tally.runId,
+      status,
+      steps: [...tally.steps.values()].map((s) => ({ id: s.id, status: s.status, documents: s.done, failed: s.failed, retries: s.retries, credits: s.credits })),
+      credits,
+    },
+    null,
+    2,
+  )}\n`;
+}

@@ -1,0 +1,86 @@
+import type { Document } from "./document.js";
+
+export type RunStatus = "running" | "succeeded" | "failed" | "interrupted" | "budget-exhausted";
+export type StepStatus = "pending" | "running" | "succeeded" | "failed" | "skipped" | "cancelled";
+
+export interface RunRecord {
+  id: number;
+  pipelineName: string;
+  pipelineFile: string;
+  pipelineHash: string;
+  engine: string;
+  status: RunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  creditsUsed: number;
+  error: string | null;
+}
+
+export interface StepRecord {
+  runId: number;
+  stepId: string;
+  kind: string;
+  status: StepStatus;
+  startedAt: string | null;
+  finishedAt: string | null;
+  creditsUsed: number;
+  documents: number;
+  failures: number;
+  error: string | null;
+}
+
+export interface StoredDocument {
+  runId: number;
+  stepId: string;
+  url: string;
+  fetchedAt: string;
+  creditsUsed: number;
+  document: Document;
+}
+
+export interface NewRun {
+  pipelineName: string;
+  pipelineFile: string;
+  /** Hash of the normalized pipeline: a run resumes only with the same pipeline. */
+  pipelineHash: string;
+  /** The normalized pipeline with values from the environment masked. */
+  planJson: string;
+  engine: string;
+}
+
+/**
+ * The store port (DESIGN.md §4). Every write that records a page is one transaction, so a killed
+ * process leaves each page stored whole or not at all.
+ */
+export interface Store {
+  createRun(run: NewRun): RunRecord;
+  getRun(id: number): RunRecord | undefined;
+  /** Runs, newest first. */
+  listRuns(options?: { pipelineName?: string; limit?: number }): RunRecord[];
+  /** Failed pages of a run. */
+  failures(runId: number): Array<{ stepId: string; url: string; kind: string; error: string; failedAt: string }>;
+  /** The latest run of a pipeline that did not finish (running or interrupted). */
+  latestUnfinishedRun(pipelineName: string): RunRecord | undefined;
+  finishRun(id: number, status: RunStatus, error?: string): void;
+  /** Marks a run as running again, for --resume. */
+  reopenRun(id: number): void;
+
+  startStep(runId: number, stepId: string, kind: string): void;
+  finishStep(runId: number, stepId: string, status: StepStatus, error?: string): void;
+  getSteps(runId: number): StepRecord[];
+
+  /** Stores a page with the credits it cost, all or nothing. */
+  saveDocument(record: StoredDocument): void;
+  /** A failed page: recorded (no content), so the run report and resume know about it. */
+  saveFailure(record: { runId: number; stepId: string; url: string; error: string; kind: string }): void;
+  /** URLs of a step already stored in a run (resume skips them). */
+  storedUrls(runId: number, stepId: string): Set<string>;
+  documents(runId: number, stepId?: string): Iterable<StoredDocument>;
+  /** A cached page of `url` fetched with the same options no longer ago than `maxAgeMs`. */
+  cacheGet(url: string, optionsKey: string, maxAgeMs: number): { document: Document; cachedAt: string } | undefined;
+  cachePut(url: string, optionsKey: string, document: Document): void;
+  /** Credits spent without a document (map calls, extract): recorded in the ledger. */
+  recordCredits(entry: { runId: number; stepId: string; credits: number; reason: string; url?: string }): void;
+
+  close(): void;
+}

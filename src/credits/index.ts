@@ -1,0 +1,1 @@
+export { estimateStep, extractCredits, serviceCreditRules, TOKENS_PER_CREDIT } from "./rules.js";

@@ -1,0 +1,53 @@
+import type { CreditRules, Document, ScrapeOptions, Step } from "../core/index.js";
+
+/** Credits of one token-billed operation: 1 credit equals 15 tokens (SPEC.md Limits). */
+export const TOKENS_PER_CREDIT = 15;
+
+function usesJson(options: ScrapeOptions): boolean {
+  return options.formats.some((f) => f.type === "json" || (f.type === "changeTracking" && f.modes.includes("json")));
+}
+
+function threatScan(options: ScrapeOptions): number {
+  return options.threatProtection?.mode === "normal" ? 2 : 0;
+}
+
+/**
+ * The service's billing rules (DESIGN.md §6): a page 1; json format or changeTracking json mode 5
+ * in total; a parsed PDF 1 per page; a PDF returned as base64 1 flat; a threat-protection scan +2;
+ * enhanced proxy +0.
+ */
+export const serviceCreditRules: CreditRules = {
+  forDocument(document: Document, options: ScrapeOptions): number {
+    const base = usesJson(options) ? 5 : 1;
+    const pages = typeof document.metadata.numPages === "number" && options.parsers.length > 0 ? Math.max(0, document.metadata.numPages - 1) : 0;
+    return base + pages + threatScan(options);
+  },
+  estimatePage(options: ScrapeOptions): number {
+    return (usesJson(options) ? 5 : 1) + threatScan(options);
+  },
+};
+
+/** Credits an extract costs for the tokens it used. */
+export function extractCredits(tokens: number): number {
+  return Math.ceil(tokens / TOKENS_PER_CREDIT);
+}
+
+/** A rough upper estimate of a step's cost, shown by `scrapeline plan` (unknowns say so). */
+export function estimateStep(step: Step): { credits: number; exact: boolean; note: string } {
+  switch (step.kind) {
+    case "scrape": {
+      const per = serviceCreditRules.estimatePage(step.body);
+      if (Array.isArray(step.body.urls)) return { credits: per * step.body.urls.length, exact: true, note: `${step.body.urls.length} page(s) × ${per}` };
+      const limit = step.body.urls.limit;
+      return limit ? { credits: per * limit, exact: false, note: `up to ${limit} page(s) from ${step.body.urls.from} × ${per}` } : { credits: 0, exact: false, note: `pages from ${step.body.urls.from} × ${per} (count known at run time)` };
+    }
+    case "crawl": {
+      const per = serviceCreditRules.estimatePage(step.body.scrapeOptions);
+      return { credits: per * step.body.limit, exact: false, note: `up to ${step.body.limit} page(s) × ${per}` };
+    }
+    case "map":
+      return { credits: 1, exact: true, note: "1 per call" };
+    case "extract":
+      return { credits: 0, exact: false, note: `ceil(tokens / ${TOKENS_PER_CREDIT}), known after extraction` };
+  }
+}

@@ -1,0 +1,62 @@
+import { ScrapelineError } from "../../../core/index.js";
+import type { Deadline } from "./deadline.js";
+
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "ETIMEDOUT"]);
+const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO/;
+
+/** The URL with any password masked, fit for messages and error details. */
+export function redactUrl(href: string): string {
+  try {
+    const url = new URL(href);
+    if (!url.password) return url.href;
+    url.password = "***";
+    return url.href;
+  } catch {
+    return href;
+  }
+}
+
+/** The first `code` found on the error or along its cause chain. */
+export function errorCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return undefined;
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = errorCode(error);
+  return code && !message.includes(code) ? `${message} (${code})` : message;
+}
+
+export interface FailureContext {
+  /** Redacted URL of the hop that failed. */
+  url: string;
+  deadline: Deadline;
+  timeoutMs: number;
+}
+
+/**
+ * Turns whatever a hop threw into a ScrapelineError: the deadline and the caller's abort win
+ * over the error they caused, then timeouts, TLS failures and bad arguments by code, and the
+ * rest is a network error carrying its cause.
+ */
+export function toFetchError(error: unknown, context: FailureContext): ScrapelineError {
+  const { url, deadline } = context;
+  if (deadline.reason === "cancelled") return new ScrapelineError("cancelled", `request to ${url} was cancelled`, { cause: error, url });
+  if (deadline.reason === "timeout") {
+    return new ScrapelineError("timeout", `${url} did not complete within ${context.timeoutMs} ms`, { cause: error, url });
+  }
+  if (error instanceof ScrapelineError) return error;
+  const code = errorCode(error) ?? "";
+  if (TIMEOUT_CODES.has(code)) return new ScrapelineError("timeout", `${url} timed out: ${describe(error)}`, { cause: error, url });
+  if (TLS_CODE.test(code)) {
+    return new ScrapelineError("network", `TLS failure for ${url}: ${describe(error)}; set skipTlsVerification: true if you trust this host`, { cause: error, url });
+  }
+  if (code === "UND_ERR_INVALID_ARG") {
+    return new ScrapelineError("invalid-input", `the request to ${url} was refused before sending: ${describe(error)}`, { cause: error, url });
+  }
+  return new ScrapelineError("network", `could not fetch ${url}: ${describe(error)}`, { cause: error, url });
+}

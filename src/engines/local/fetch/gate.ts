@@ -1,0 +1,151 @@
+import { Agent, type Dispatcher } from "undici";
+import { ScrapelineError } from "../../../core/index.js";
+import { createAddressPolicy, type AddressPolicy } from "./address-policy.js";
+import { Deadline } from "./deadline.js";
+import { redactUrl, toFetchError } from "./failures.js";
+import { PinnedAddresses } from "./pinned-lookup.js";
+import { readBody } from "./read-body.js";
+import { parseHttpUrl, resolveTarget, systemResolve, type TargetContext } from "./resolve-target.js";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, type FetchGate, type FetchPolicy, type FetchRequest, type FetchResponse } from "./types.js";
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Headers that carry credentials for one origin and are dropped when a redirect leaves it. */
+const CREDENTIAL_HEADERS = new Set(["authorization", "cookie", "proxy-authorization"]);
+
+interface Hop {
+  status: number;
+  headers: Record<string, string>;
+  body: Dispatcher.ResponseData["body"];
+}
+
+/**
+ * Creates the gate every outbound request goes through. Each hop resolves its host once,
+ * checks every address against the policy, and connects only to those addresses; redirects
+ * are followed here, hop by hop, so each target is checked too. Connections are pooled per
+ * gate until `close()`.
+ */
+export function createFetchGate(policy: FetchPolicy): FetchGate {
+  const addresses = policyFor(policy.treatAsPublic);
+  const pins = new PinnedAddresses();
+  const agents = new Map<boolean, Agent>();
+  let closed = false;
+
+  const agentFor = (skipTlsVerification: boolean): Agent => {
+    let agent = agents.get(skipTlsVerification);
+    if (!agent) {
+      agent = new Agent({ connect: { lookup: pins.lookup, rejectUnauthorized: !skipTlsVerification } });
+      agents.set(skipTlsVerification, agent);
+    }
+    return agent;
+  };
+
+  const exchange = async (url: URL, headers: Record<string, string>, request: FetchRequest, deadline: Deadline): Promise<Hop> => {
+    const context: TargetContext = {
+      policy: addresses,
+      allowPrivateNetwork: policy.allowPrivateNetwork,
+      resolve: policy.resolve ?? systemResolve,
+      signal: deadline.signal,
+    };
+    const target = await resolveTarget(url, context);
+    if (!target.literal) pins.pin(target.hostname, target.addresses);
+    // undici opens a connection even for a request whose signal has already fired.
+    deadline.signal.throwIfAborted();
+    const response = await agentFor(request.skipTlsVerification === true).request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: "GET",
+      headers: withUserinfo(headers, url),
+      signal: deadline.signal,
+    });
+    return { status: response.statusCode, headers: flattenHeaders(response.headers), body: response.body };
+  };
+
+  /** Follows redirects; `progress.url` tracks the hop under way so a failure names it. */
+  const follow = async (request: FetchRequest, deadline: Deadline, progress: { url?: URL }): Promise<FetchResponse> => {
+    const maxRedirects = request.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+    const start = parseHttpUrl(request.url);
+    const chain = [start.href];
+    let headers = { ...request.headers };
+    for (let url = start; ; ) {
+      progress.url = url;
+      const hop = await exchange(url, headers, request, deadline);
+      const location = hop.headers.location;
+      if (!REDIRECT_STATUSES.has(hop.status) || location === undefined) {
+        const body = await readBody(hop.body, hop.headers, { maxBodyBytes: request.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, url: redactUrl(url.href) });
+        return { url: url.href, status: hop.status, headers: hop.headers, body, redirects: chain.slice(1) };
+      }
+      await hop.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      const next = parseHttpUrl(location, url);
+      const shown = () => [...chain, next.href].map(redactUrl).join(" → ");
+      if (chain.includes(next.href)) {
+        throw new ScrapelineError("network", `redirect loop: ${shown()}`, { url: redactUrl(start.href) });
+      }
+      if (chain.length > maxRedirects) {
+        throw new ScrapelineError("network", `more than ${maxRedirects} redirects: ${shown()}`, { url: redactUrl(start.href) });
+      }
+      if (next.origin !== url.origin) headers = withoutCredentials(headers);
+      chain.push(next.href);
+      url = next;
+    }
+  };
+
+  return {
+    async fetch(request) {
+      if (closed) throw new ScrapelineError("internal", "the fetch gate was used after close()", { url: redactUrl(request.url) });
+      const deadline = new Deadline(request.timeoutMs, request.signal);
+      const progress: { url?: URL } = {};
+      try {
+        return await follow(request, deadline, progress);
+      } catch (error) {
+        const url = redactUrl(progress.url?.href ?? request.url);
+        throw toFetchError(error, { url, deadline, timeoutMs: request.timeoutMs });
+      } finally {
+        deadline.dispose();
+      }
+    },
+    async close() {
+      closed = true;
+      const all = [...agents.values()];
+      agents.clear();
+      pins.clear();
+      await Promise.all(all.map((agent) => agent.destroy()));
+    },
+  };
+}
+
+function policyFor(treatAsPublic: string[] | undefined): AddressPolicy {
+  try {
+    return createAddressPolicy(treatAsPublic);
+  } catch (cause) {
+    throw new ScrapelineError("invalid-input", `treatAsPublic holds a range that is not CIDR: ${JSON.stringify(treatAsPublic)}`, { cause });
+  }
+}
+
+/** Response headers with lower-case names and repeated values joined by ", ". */
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())));
+}
+
+/** Credentials written into the URL become Basic authorization unless the caller set one. */
+function withUserinfo(headers: Record<string, string>, url: URL): Record<string, string> {
+  if (!url.username && !url.password) return headers;
+  if (Object.keys(headers).some((name) => name.toLowerCase() === "authorization")) return headers;
+  const credentials = `${safeDecode(url.username)}:${safeDecode(url.password)}`;
+  return { ...headers, Authorization: `Basic ${Buffer.from(credentials).toString("base64")}` };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * The fetch gate: every outbound HTTP request of the local engine goes through here. It checks
+ * each address against the private-network policy and connects only to what it checked,
+ * follows redirects itself, bounds time and decoded size, and reports failures by kind.
+ */
+export { createFetchGate } from "./gate.js";
+export { decodeText } from "./charset.js";
+export { requestHeaders, type RequestHeaderOptions } from "./request-headers.js";
+export type { FetchGate, FetchPolicy, FetchRequest, FetchResponse } from "./types.js";

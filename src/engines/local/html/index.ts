@@ -1,0 +1,53 @@
+import { removeAds } from "./ads.js";
+import { removeNonMainByList } from "./baseline.js";
+import type { El } from "./dom.js";
+import { extractImages } from "./images.js";
+import { extractLinks } from "./links.js";
+import { extractMainContent } from "./main-content/index.js";
+import { toMarkdown } from "./markdown/convert.js";
+import { extractMetadata } from "./metadata.js";
+import { parseHtml } from "./parse.js";
+import { keepOnly, removeMatching } from "./select.js";
+import { serializeHtml } from "./serialize.js";
+import type { HtmlOptions, HtmlResult } from "./types.js";
+import { UrlResolver } from "./urls.js";
+
+export type { HtmlOptions, HtmlResult } from "./types.js";
+export { htmlText, htmlTokenF1, tokenF1, tokenize } from "./quality.js";
+
+/**
+ * Turns a page into what the service returns: cleaned html, markdown, links, images and metadata.
+ * The page is parsed once into a compact tree; includeTags, excludeTags, blockAds and
+ * onlyMainContent then prune it, and each requested output is one walk over what is left. Only
+ * the outputs in `want` are produced; metadata always is. Never throws on malformed input.
+ */
+export function processHtml(rawHtml: string, options: HtmlOptions): HtmlResult {
+  const { root, info } = parseHtml(typeof rawHtml === "string" ? rawHtml : "");
+  const urls = new UrlResolver(options.url, info.baseHref);
+  const result: HtmlResult = { metadata: extractMetadata(info, urls) };
+  const want = options.want;
+  if (!want.markdown && !want.html && !want.links && !want.images) return result;
+
+  let page: El = root;
+  const included = options.includeTags !== undefined && options.includeTags.length > 0;
+  if (included) page = keepOnly(page, options.includeTags!);
+  if (options.excludeTags !== undefined && options.excludeTags.length > 0) removeMatching(page, options.excludeTags);
+  if (options.blockAds) removeAds(page);
+  let content = page;
+  if (options.onlyMainContent) {
+    if (included) removeNonMainByList(page);
+    else content = extractMainContent(page) ?? page;
+  }
+
+  if (want.markdown) {
+    const context = { urls, removeBase64Images: options.removeBase64Images };
+    let markdown = toMarkdown(content, context);
+    // As the service does: main-content extraction that leaves nothing falls back to the whole page.
+    if (markdown === "" && content !== page) markdown = toMarkdown((content = page), context);
+    result.markdown = markdown;
+  }
+  if (want.html) result.html = serializeHtml(content, urls);
+  if (want.links) result.links = extractLinks(content, urls);
+  if (want.images) result.images = extractImages(content, info, urls);
+  return result;
+}

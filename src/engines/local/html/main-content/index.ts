@@ -1,0 +1,34 @@
+import type { El } from "../dom.js";
+import { buildArticle, wholeBody } from "./article.js";
+import { prepArticle } from "./prep.js";
+import { scoreTree } from "./score.js";
+import { gatherSiblings, pickTopCandidate } from "./select-top.js";
+
+/** Text an article needs before an attempt is accepted (shorter results trigger a laxer attempt). */
+const ENOUGH_TEXT = 500;
+
+/** From strict to lax: each later attempt keeps more of the page. */
+const ATTEMPTS = [
+  { stripUnlikely: true, weighClasses: true, cleanConditionally: true },
+  { stripUnlikely: false, weighClasses: true, cleanConditionally: true },
+  { stripUnlikely: false, weighClasses: false, cleanConditionally: true },
+  { stripUnlikely: false, weighClasses: false, cleanConditionally: false },
+];
+
+/**
+ * The page's main content as a new tree, found by scoring paragraphs and their ancestors (a
+ * reader-view algorithm), or null when no text survives. The input tree is not modified apart from
+ * scratch fields.
+ */
+export function extractMainContent(root: El): El | null {
+  let best: { article: El; length: number } | undefined;
+  for (const flags of ATTEMPTS) {
+    const { candidates } = scoreTree(root, flags);
+    const top = pickTopCandidate(candidates, flags.weighClasses);
+    const article = top === null ? wholeBody(root) : buildArticle(gatherSiblings(top));
+    const length = prepArticle(article, flags);
+    if (length >= ENOUGH_TEXT) return article;
+    if (best === undefined || length > best.length) best = { article, length };
+  }
+  return best !== undefined && best.length > 0 ? best.article : null;
+}

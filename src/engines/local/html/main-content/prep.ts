@@ -1,0 +1,192 @@
+import { El } from "../dom.js";
+import { DATA_TABLE, PARA } from "./score.js";
+import { classWeight, HINT_SHARE, hints, isVideoEmbed } from "./signals.js";
+
+/** Totals of a subtree after cleaning, used to judge its ancestors. */
+interface Counts {
+  text: number;
+  link: number;
+  commas: number;
+  p: number;
+  img: number;
+  li: number;
+  input: number;
+  embed: number;
+  heading: number;
+  list: number;
+  dataTable: boolean;
+}
+
+interface Context {
+  inDataTable: boolean;
+  inFigure: boolean;
+  inCode: boolean;
+  depth: number;
+}
+
+const ALWAYS_REMOVED = new Set(["footer", "aside", "link", "input", "textarea", "select", "button"]);
+const EMBEDS = new Set(["object", "embed", "iframe"]);
+const CONDITIONAL = new Set(["form", "fieldset", "table", "ul", "div"]);
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+const AD_WORDS = /^(ad(vertising|vertisement)?|pub(licité)?|werb(ung)?|广告|Реклама|Anuncio)$/iu;
+const LOADING_WORDS = /^((loading|正在加载|Загрузка|chargement|cargando)(…|\.\.\.)?)$/iu;
+
+/**
+ * Cleans the article copy bottom-up: drops form controls, footers, asides, non-video embeds,
+ * clutter headings, small share widgets and empty paragraphs, and removes forms, tables, lists and
+ * divs that look like navigation or ads (few commas, high link density, more images or list items
+ * than paragraphs, …). Returns the length of the text left.
+ */
+export function prepArticle(root: El, options: { cleanConditionally: boolean; weighClasses: boolean }): number {
+  markDataTables(root);
+  const counts = clean(root, { inDataTable: false, inFigure: false, inCode: false, depth: 0 }, options);
+  return counts?.text ?? 0;
+}
+
+function clean(el: El, context: Context, options: { cleanConditionally: boolean; weighClasses: boolean }): Counts | null {
+  const tag = el.tag;
+  const isDataTable = (el.flags & DATA_TABLE) !== 0;
+  const inner: Context = {
+    inDataTable: context.inDataTable || isDataTable,
+    inFigure: context.inFigure || tag === "figure",
+    inCode: context.inCode || tag === "code" || tag === "pre",
+    depth: context.depth + 1,
+  };
+  const counts: Counts = { text: el.ownText, link: 0, commas: el.ownCommas, p: 0, img: 0, li: 0, input: 0, embed: 0, heading: 0, list: 0, dataTable: isDataTable };
+  const children = el.children;
+  let kept = 0;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (typeof child === "string") {
+      children[kept++] = child;
+      continue;
+    }
+    if (child.tag === "input") counts.input++;
+    const sub = clean(child, inner, options);
+    if (sub === null) continue;
+    children[kept++] = child;
+    counts.text += sub.text;
+    counts.link += child.tag === "a" ? ((child.attr("href") ?? "").startsWith("#") ? sub.text * 0.3 : sub.text) : sub.link;
+    counts.commas += sub.commas;
+    counts.p += sub.p + (child.tag === "p" || child.flags & PARA ? 1 : 0);
+    counts.img += sub.img + (child.tag === "img" ? 1 : 0);
+    counts.li += sub.li + (child.tag === "li" ? 1 : 0);
+    counts.input += sub.input;
+    counts.embed += sub.embed + (EMBEDS.has(child.tag) ? 1 : 0);
+    counts.heading += HEADINGS.has(child.tag) ? sub.text : sub.heading;
+    counts.list += child.tag === "ul" || child.tag === "ol" ? sub.text : sub.list;
+    counts.dataTable ||= sub.dataTable;
+  }
+  children.length = kept;
+  if (context.depth === 0) return counts;
+  return shouldRemove(el, counts, context, options) ? null : counts;
+}
+
+function shouldRemove(el: El, counts: Counts, context: Context, options: { cleanConditionally: boolean; weighClasses: boolean }): boolean {
+  const tag = el.tag;
+  if (ALWAYS_REMOVED.has(tag)) return true;
+  if (EMBEDS.has(tag)) return !isVideoEmbed(el);
+  if ((tag === "h1" || tag === "h2") && options.weighClasses && classWeight(el) < 0) return true;
+  if (context.depth > 1 && counts.text < 500 && el.attrs.length > 0 && (hints(el.attr("class") ?? "") | hints(el.attr("id") ?? "")) & HINT_SHARE) return true;
+  if (tag === "p" || el.flags & PARA) return counts.text === 0 && counts.img + counts.embed === 0;
+  if (options.cleanConditionally && CONDITIONAL.has(tag)) return isClutter(el, counts, context, options.weighClasses);
+  return false;
+}
+
+function isClutter(el: El, counts: Counts, context: Context, weighClasses: boolean): boolean {
+  if (context.inDataTable || counts.dataTable || context.inCode) return false;
+  const tag = el.tag;
+  const text = counts.text;
+  const isList = tag === "ul" || tag === "ol" || (text > 0 && counts.list / text > 0.9);
+  const weight = weighClasses ? classWeight(el) : 0;
+  if (weight < 0) return true;
+  if (counts.commas >= 10) return false;
+  const { p, img, input, embed } = counts;
+  const li = counts.li - 100;
+  const linkDensity = text === 0 ? 0 : counts.link / text;
+  const headingDensity = text === 0 ? 0 : counts.heading / text;
+  if (text < 30) {
+    const words = shortText(el).trim();
+    if (AD_WORDS.test(words) || LOADING_WORDS.test(words)) return true;
+  }
+  const remove =
+    (!context.inFigure && img > 1 && p / img < 0.5) ||
+    (!isList && li > p) ||
+    input > Math.floor(p / 3) ||
+    (!isList && !context.inFigure && headingDensity < 0.9 && text < 25 && (img === 0 || img > 2) && linkDensity > 0) ||
+    (!isList && weight < 25 && linkDensity > 0.2) ||
+    (weight >= 25 && linkDensity > 0.5) ||
+    (embed === 1 && text < 75) ||
+    embed > 1;
+  if (remove && isList) return !isImageList(el);
+  return remove;
+}
+
+/** A list whose every item is just an image (a gallery) is content. */
+function isImageList(el: El): boolean {
+  for (const child of el.children) {
+    if (typeof child === "string") continue;
+    const kids = child.children.filter((node): node is El => typeof node !== "string");
+    if (kids.length !== 1 || kids[0]!.tag !== "img") return false;
+  }
+  return true;
+}
+
+function shortText(el: El): string {
+  let out = "";
+  const walk = (node: El): void => {
+    for (const child of node.children) {
+      if (typeof child === "string") out += child;
+      else walk(child);
+    }
+  };
+  walk(el);
+  return out;
+}
+
+/**
+ * Flags data tables (as opposed to layout tables): a summary or caption,
+ * header cells or column groups, or at least 10 rows or more than 4 columns, and no nested table.
+ */
+function markDataTables(root: El): void {
+  for (const child of root.children) {
+    if (typeof child === "string") continue;
+    markDataTables(child);
+    if (child.tag === "table" && isDataTable(child)) child.flags |= DATA_TABLE;
+  }
+}
+
+function isDataTable(table: El): boolean {
+  const role = table.attr("role");
+  if (role === "presentation" || table.attr("datatable") === "0") return false;
+  if (table.attr("summary")) return true;
+  let rows = 0;
+  let columns = 0;
+  let headerish = false;
+  let nested = false;
+  let caption = false;
+  const walk = (el: El): void => {
+    for (const child of el.children) {
+      if (typeof child === "string") continue;
+      const tag = child.tag;
+      if (tag === "table") nested = true;
+      else if (tag === "caption" && child.children.length > 0) caption = true;
+      else if (tag === "col" || tag === "colgroup" || tag === "tfoot" || tag === "thead" || tag === "th") headerish = true;
+      if (tag === "tr") {
+        rows += Number.parseInt(child.attr("rowspan") ?? "1", 10) || 1;
+        let cells = 0;
+        for (const cell of child.children) {
+          if (typeof cell !== "string" && (cell.tag === "td" || cell.tag === "th")) cells += Number.parseInt(cell.attr("colspan") ?? "1", 10) || 1;
+          if (typeof cell !== "string" && cell.tag === "th") headerish = true;
+        }
+        columns = Math.max(columns, cells);
+      }
+      if (tag !== "table") walk(child);
+    }
+  };
+  walk(table);
+  if (caption || headerish) return true;
+  if (nested) return false;
+  if (rows >= 10 || columns > 4) return true;
+  return rows * columns > 10;
+}

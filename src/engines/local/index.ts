@@ -1,0 +1,1 @@
+export { LocalEngine, type LocalEngineOptions } from "./engine.js";

@@ -1,0 +1,36 @@
+import { createHash } from "node:crypto";
+import type { Document, ScrapeOptions } from "../core/index.js";
+
+/**
+ * When the page cache may answer (API-NOTES.md §1.1): maxAge above 0, no headers, no actions,
+ * no waitFor and no change tracking — anything else must see the live page.
+ */
+export function mayReadCache(options: ScrapeOptions): boolean {
+  return options.maxAge > 0 && !options.headers && !options.actions?.length && options.waitFor === 0 && !options.formats.some((f) => f.type === "changeTracking");
+}
+
+export function mayWriteCache(options: ScrapeOptions): boolean {
+  return options.storeInCache && !options.formats.some((f) => f.type === "changeTracking");
+}
+
+/** The options that change what a page converts to; a cached page answers only the same set. */
+export function cacheKey(options: ScrapeOptions): string {
+  const relevant = {
+    formats: options.formats,
+    onlyMainContent: options.onlyMainContent,
+    includeTags: options.includeTags ?? [],
+    excludeTags: options.excludeTags ?? [],
+    mobile: options.mobile,
+    location: options.location,
+    blockAds: options.blockAds,
+    removeBase64Images: options.removeBase64Images,
+    parsers: options.parsers,
+    proxy: options.proxy,
+  };
+  return createHash("sha256").update(JSON.stringify(relevant)).digest("hex").slice(0, 32);
+}
+
+/** A cached document, marked as such (cacheState hit, cachedAt). */
+export function fromCache(document: Document, cachedAt: string): Document {
+  return { ...document, metadata: { ...document.metadata, cacheState: "hit", cachedAt } };
+}

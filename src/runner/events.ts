@@ -1,0 +1,15 @@
+import type { ErrorKind } from "../core/index.js";
+
+/** What the runner reports while it works; the CLI renders these as progress. */
+export type RunEvent =
+  | { type: "run-started"; runId: number; pipeline: string; resumed: boolean }
+  | { type: "step-started"; stepId: string; kind: string; total?: number }
+  | { type: "step-skipped"; stepId: string; reason: string }
+  | { type: "step-finished"; stepId: string; status: "succeeded" | "failed" | "cancelled"; documents: number; failures: number; credits: number; error?: string }
+  | { type: "document-stored"; stepId: string; url: string; statusCode: number; credits: number }
+  | { type: "document-retried"; stepId: string; url: string; attempt: number; delayMs: number; reason: string }
+  | { type: "document-failed"; stepId: string; url: string; kind: ErrorKind | "unknown"; reason: string }
+  | { type: "budget-exhausted"; spent: number; limit: number; needed: number }
+  | { type: "run-finished"; runId: number; status: string; credits: number };
+
+export type EventSink = (event: RunEvent) => void;

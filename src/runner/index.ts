@@ -1,0 +1,5 @@
+export type { EventSink, RunEvent } from "./events.js";
+export { runPlan, type RunnerPorts, type RunOptions, type RunResult } from "./run.js";
+export { backoffMs, classify } from "./retry.js";
+export { globToRegExp, matchesGlob, selectUrls } from "./url-source.js";
+export { WorkPool } from "./pool.js";

@@ -1,0 +1,101 @@
+/**
+ * A work pool with a global limit and a per-host limit. Tasks that must wait (a retry's backoff,
+ * a host's Retry-After) go back into the queue with a `notBefore` time instead of holding a slot
+ * while they sleep, so other hosts keep moving.
+ */
+export interface PoolLimits {
+  concurrency: number;
+  perHostConcurrency: number;
+}
+
+interface Queued {
+  host: string;
+  notBefore: number;
+  start: () => void;
+}
+
+export class WorkPool {
+  private readonly queue: Queued[] = [];
+  private readonly activeByHost = new Map<string, number>();
+  private readonly hostPausedUntil = new Map<string, number>();
+  private readonly hostSerial = new Set<string>();
+  private active = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly limits: PoolLimits,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Runs `task` when a slot for its host is free and `notBefore` (ms since epoch) has passed. */
+  run<T>(host: string, task: () => Promise<T>, notBefore = 0): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({
+        host,
+        notBefore,
+        start: () => {
+          task().then(resolve, reject).finally(() => this.release(host));
+        },
+      });
+      this.pump();
+    });
+  }
+
+  /** Holds back every task of a host until `until` (a 429's Retry-After slows only that host). */
+  pauseHost(host: string, until: number): void {
+    this.hostPausedUntil.set(host, Math.max(until, this.hostPausedUntil.get(host) ?? 0));
+    this.pump();
+  }
+
+  /** One request at a time for a host (a crawl `delay`, robots.txt Crawl-delay). */
+  serializeHost(host: string): void {
+    this.hostSerial.add(host);
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  get running(): number {
+    return this.active;
+  }
+
+  private release(host: string): void {
+    this.active--;
+    const n = (this.activeByHost.get(host) ?? 1) - 1;
+    if (n === 0) this.activeByHost.delete(host);
+    else this.activeByHost.set(host, n);
+    this.pump();
+  }
+
+  private hostLimit(host: string): number {
+    return this.hostSerial.has(host) ? 1 : this.limits.perHostConcurrency;
+  }
+
+  private pump(): void {
+    const now = this.clock();
+    let earliest = Infinity;
+    for (let i = 0; i < this.queue.length && this.active < this.limits.concurrency; ) {
+      const item = this.queue[i]!;
+      const readyAt = Math.max(item.notBefore, this.hostPausedUntil.get(item.host) ?? 0);
+      if (readyAt > now) {
+        earliest = Math.min(earliest, readyAt);
+        i++;
+        continue;
+      }
+      if ((this.activeByHost.get(item.host) ?? 0) >= this.hostLimit(item.host)) {
+        i++;
+        continue;
+      }
+      this.queue.splice(i, 1);
+      this.active++;
+      this.activeByHost.set(item.host, (this.activeByHost.get(item.host) ?? 0) + 1);
+      item.start();
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (earliest !== Infinity && this.active < this.limits.concurrency) {
+      this.timer = setTimeout(() => this.pump(), Math.max(1, earliest - now));
+    }
+  }
+}

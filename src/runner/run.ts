@@ -1,0 +1,128 @@
+import type { Plan, PlannedStep, RunRecord, RunStatus } from "../core/index.js";
+import { ScrapelineError } from "../core/index.js";
+import { Budget } from "./budget.js";
+import type { EventSink } from "./events.js";
+import { WorkPool } from "./pool.js";
+import type { RunContext, RunnerPorts } from "./context.js";
+import { runScrapeStep } from "./scrape-step.js";
+
+export type { RunContext, RunnerPorts };
+
+
+export interface RunOptions {
+  plan: Plan;
+  /** The normalized pipeline with environment values masked, kept with the run. */
+  planJson: string;
+  pipelineHash: string;
+  /** Continue this run instead of starting a new one. */
+  resume?: RunRecord;
+  /** Stop starting new work; pages in flight finish and are stored (first Ctrl-C). */
+  stop?: AbortSignal;
+  /** Abort pages in flight too (second Ctrl-C). */
+  abort?: AbortSignal;
+  onEvent?: EventSink;
+  clock?: () => number;
+  random?: () => number;
+}
+
+export interface RunResult {
+  runId: number;
+  status: RunStatus;
+  credits: number;
+  failedSteps: string[];
+}
+
+type Outcome = "succeeded" | "failed" | "skipped" | "cancelled";
+
+/**
+ * Executes a plan: each step starts when the steps it depends on have succeeded, independent
+ * steps run at the same time, every request shares one pool (global and per-host limits), and
+ * every page is stored as it finishes. A failed step skips its dependents and, unless it has
+ * continueOnError, stops the run from starting more steps.
+ */
+export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<RunResult> {
+  const { plan, store } = { plan: options.plan, store: ports.store };
+  const pipeline = plan.pipeline;
+  const emit = options.onEvent ?? (() => {});
+  const run = options.resume ?? store.createRun({ pipelineName: pipeline.name, pipelineFile: pipeline.file, pipelineHash: options.pipelineHash, planJson: options.planJson, engine: ports.engine.name });
+  if (options.resume) store.reopenRun(run.id);
+  emit({ type: "run-started", runId: run.id, pipeline: pipeline.name, resumed: Boolean(options.resume) });
+
+  const stopController = new AbortController();
+  const stop = AbortSignal.any([stopController.signal, ...(options.stop ? [options.stop] : [])]);
+  const ctx: RunContext = {
+    runId: run.id,
+    ports,
+    plan,
+    pool: new WorkPool({ concurrency: pipeline.concurrency, perHostConcurrency: pipeline.perHostConcurrency }, options.clock),
+    budget: new Budget(pipeline.budget.maxCredits, store.getRun(run.id)?.creditsUsed ?? 0),
+    emit,
+    stop,
+    abort: options.abort ?? new AbortController().signal,
+    clock: options.clock ?? Date.now,
+    random: options.random ?? Math.random,
+    halt: (reason) => halt(reason),
+  };
+
+  const previously = new Map(options.resume ? store.getSteps(run.id).map((s) => [s.stepId, s.status]) : []);
+  const outcomes = new Map<string, Promise<Outcome>>();
+  let stoppedBy: string | undefined;
+
+  const execute = async (planned: PlannedStep): Promise<Outcome> => {
+    const { step } = planned;
+    const deps = await Promise.all(planned.dependsOn.map(async (id) => [id, await outcomes.get(id)!] as const));
+    const blocked = deps.find(([, outcome]) => outcome !== "succeeded");
+    if (previously.get(step.id) === "succeeded") {
+      emit({ type: "step-skipped", stepId: step.id, reason: `already finished in run ${run.id}` });
+      return "succeeded";
+    }
+    if (blocked) return skip(step.id, `needs "${blocked[0]}", which ${blocked[1] === "failed" ? "failed" : `was ${blocked[1]}`}`);
+    if (stop.aborted) return skip(step.id, stoppedBy ?? "the run was interrupted");
+
+    store.startStep(run.id, step.id, step.kind);
+    const stepController = new AbortController();
+    const timer = step.timeoutMs === undefined ? undefined : setTimeout(() => stepController.abort(), step.timeoutMs);
+    try {
+      let result: { documents: number; failures: number; cancelled: boolean };
+      if (step.kind === "scrape") result = await runScrapeStep(ctx, step, stepController.signal);
+      else throw new ScrapelineError("unsupported", `${step.kind} steps are not supported by the ${ports.engine.name} engine yet`);
+      const record = store.getSteps(run.id).find((s) => s.stepId === step.id);
+      const timedOut = stepController.signal.aborted;
+      const status: Outcome = result.cancelled && !timedOut ? "cancelled" : result.failures > 0 || timedOut ? "failed" : "succeeded";
+      const error = timedOut ? `step timed out after ${step.timeoutMs} ms` : result.failures > 0 ? `${result.failures} page(s) failed` : undefined;
+      store.finishStep(run.id, step.id, status, error);
+      emit({ type: "step-finished", stepId: step.id, status, documents: result.documents, failures: result.failures, credits: record?.creditsUsed ?? 0, ...(error ? { error } : {}) });
+      if (status === "failed" && !step.continueOnError) halt(`step "${step.id}" failed`);
+      return status;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      store.finishStep(run.id, step.id, "failed", message);
+      emit({ type: "step-finished", stepId: step.id, status: "failed", documents: 0, failures: 0, credits: 0, error: message });
+      if (!step.continueOnError) halt(`step "${step.id}" failed`);
+      return "failed";
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  };
+
+  function skip(stepId: string, reason: string): Outcome {
+    store.finishStep(run.id, stepId, "skipped", reason);
+    emit({ type: "step-skipped", stepId, reason });
+    return "skipped";
+  }
+
+  function halt(reason: string): void {
+    if (stoppedBy === undefined) stoppedBy = `the run stopped: ${reason}`;
+    stopController.abort();
+  }
+
+  for (const planned of plan.steps) outcomes.set(planned.step.id, execute(planned));
+  const results = await Promise.all(plan.steps.map((p) => outcomes.get(p.step.id)!));
+
+  const failedSteps = plan.steps.filter((_, i) => results[i] === "failed").map((p) => p.step.id);
+  const status: RunStatus = ctx.budget.exhausted ? "budget-exhausted" : options.stop?.aborted || options.abort?.aborted ? "interrupted" : failedSteps.length > 0 ? "failed" : "succeeded";
+  store.finishRun(run.id, status, failedSteps.length ? `failed steps: ${failedSteps.join(", ")}` : undefined);
+  const credits = store.getRun(run.id)?.creditsUsed ?? ctx.budget.total;
+  emit({ type: "run-finished", runId: run.id, status, credits });
+  return { runId: run.id, status, credits, failedSteps };
+}

@@ -1,0 +1,93 @@
+/**
+ * Schema migrations, applied in order by `PRAGMA user_version`. Append only: a released migration
+ * is never edited, a change is a new entry.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE runs (
+    id             INTEGER PRIMARY KEY,
+    pipeline_name  TEXT NOT NULL,
+    pipeline_file  TEXT NOT NULL,
+    pipeline_hash  TEXT NOT NULL,
+    plan_json      TEXT NOT NULL,
+    engine         TEXT NOT NULL,
+    status         TEXT NOT NULL CHECK (status IN ('running', 'succeeded', 'failed', 'interrupted', 'budget-exhausted')),
+    started_at     TEXT NOT NULL,
+    finished_at    TEXT,
+    credits_used   INTEGER NOT NULL DEFAULT 0,
+    error          TEXT
+  );
+  CREATE INDEX runs_by_pipeline ON runs (pipeline_name, id);
+
+  -- A finished step keeps its pages in one manifest blob (url, document hash, status, credits,
+  -- sorted by url). An unchanged re-run produces the same manifest, so it costs no new storage.
+  CREATE TABLE step_runs (
+    run_id        INTEGER NOT NULL REFERENCES runs (id),
+    step_id       TEXT NOT NULL,
+    kind          TEXT NOT NULL,
+    manifest      TEXT REFERENCES blobs (hash),
+    status        TEXT NOT NULL CHECK (status IN ('pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled')),
+    started_at    TEXT,
+    finished_at   TEXT,
+    credits_used  INTEGER NOT NULL DEFAULT 0,
+    documents     INTEGER NOT NULL DEFAULT 0,
+    failures      INTEGER NOT NULL DEFAULT 0,
+    error         TEXT,
+    PRIMARY KEY (run_id, step_id)
+  );
+
+  -- Content-addressed, compressed: identical content is stored once however many runs see it.
+  CREATE TABLE blobs (
+    hash         TEXT PRIMARY KEY,
+    size         INTEGER NOT NULL,
+    compression  TEXT NOT NULL,
+    data         BLOB NOT NULL
+  );
+
+  -- Pages of steps still in progress, one row each, written in the page's own transaction; folded
+  -- into the step's manifest when the step finishes.
+  CREATE TABLE documents (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER NOT NULL REFERENCES runs (id),
+    step_id       TEXT NOT NULL,
+    url           TEXT NOT NULL,
+    final_url     TEXT,
+    status_code   INTEGER,
+    fetched_at    TEXT NOT NULL,
+    credits_used  INTEGER NOT NULL,
+    blob_hash     TEXT NOT NULL REFERENCES blobs (hash),
+    UNIQUE (run_id, step_id, url)
+  );
+
+  -- Pages kept for maxAge: one row per URL and option set, replaced in place.
+  CREATE TABLE page_cache (
+    url          TEXT NOT NULL,
+    options_key  TEXT NOT NULL,
+    blob_hash    TEXT NOT NULL REFERENCES blobs (hash),
+    fetched_at   TEXT NOT NULL,
+    PRIMARY KEY (url, options_key)
+  );
+
+  CREATE TABLE failures (
+    id          INTEGER PRIMARY KEY,
+    run_id      INTEGER NOT NULL REFERENCES runs (id),
+    step_id     TEXT NOT NULL,
+    url         TEXT NOT NULL,
+    kind        TEXT NOT NULL,
+    error       TEXT NOT NULL,
+    failed_at   TEXT NOT NULL
+  );
+
+  -- Per page while a step runs; summed to one row per step and reason when it finishes.
+  CREATE TABLE credit_ledger (
+    id        INTEGER PRIMARY KEY,
+    run_id    INTEGER NOT NULL REFERENCES runs (id),
+    step_id   TEXT NOT NULL,
+    url       TEXT,
+    credits   INTEGER NOT NULL,
+    reason    TEXT NOT NULL,
+    at        TEXT NOT NULL
+  );
+  CREATE INDEX credit_ledger_by_run ON credit_ledger (run_id);
+  `,
+];

@@ -1,0 +1,263 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import type { Document, NewRun, RunRecord, RunStatus, StepRecord, StepStatus, Store, StoredDocument } from "../core/index.js";
+import { blobHash, compress, decompress } from "./blobs.js";
+import { MIGRATIONS } from "./migrations.js";
+
+export interface SqliteStoreOptions {
+  /** Milliseconds a writer waits for another process's lock before failing. */
+  busyTimeoutMs?: number;
+  now?: () => Date;
+}
+
+type Row = Record<string, unknown>;
+
+/** One page in a step's manifest. */
+interface ManifestEntry {
+  url: string;
+  hash: string;
+  statusCode: number;
+  credits: number;
+}
+
+/** The SQLite store: one file, WAL, migrations by user_version, a transaction per page. */
+export class SqliteStore implements Store {
+  readonly db: Database.Database;
+  private readonly now: () => Date;
+
+  constructor(path: string, options: SqliteStoreOptions = {}) {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.now = options.now ?? (() => new Date());
+    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = NORMAL");
+    this.db.pragma("foreign_keys = ON");
+    this.migrate();
+  }
+
+  private migrate(): void {
+    const version = this.db.pragma("user_version", { simple: true }) as number;
+    if (version > MIGRATIONS.length) {
+      throw new Error(`database schema version ${version} is newer than this scrapeline understands (${MIGRATIONS.length}); upgrade scrapeline`);
+    }
+    for (let v = version; v < MIGRATIONS.length; v++) {
+      this.db.transaction(() => {
+        this.db.exec(MIGRATIONS[v]!);
+        this.db.pragma(`user_version = ${v + 1}`);
+      }).immediate();
+    }
+  }
+
+  private stamp(): string {
+    return this.now().toISOString();
+  }
+
+  createRun(run: NewRun): RunRecord {
+    const info = this.db
+      .prepare("INSERT INTO runs (pipeline_name, pipeline_file, pipeline_hash, plan_json, engine, status, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?)")
+      .run(run.pipelineName, run.pipelineFile, run.pipelineHash, run.planJson, run.engine, this.stamp());
+    return this.getRun(Number(info.lastInsertRowid))!;
+  }
+
+  getRun(id: number): RunRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as Row | undefined;
+    return row ? toRun(row) : undefined;
+  }
+
+  listRuns(options: { pipelineName?: string; limit?: number } = {}): RunRecord[] {
+    const where = options.pipelineName === undefined ? "" : "WHERE pipeline_name = ?";
+    const params: unknown[] = options.pipelineName === undefined ? [] : [options.pipelineName];
+    const rows = this.db.prepare(`SELECT * FROM runs ${where} ORDER BY id DESC LIMIT ?`).all(...params, options.limit ?? -1) as Row[];
+    return rows.map(toRun);
+  }
+
+  failures(runId: number): Array<{ stepId: string; url: string; kind: string; error: string; failedAt: string }> {
+    const rows = this.db.prepare("SELECT step_id, url, kind, error, failed_at FROM failures WHERE run_id = ? ORDER BY id").all(runId) as Row[];
+    return rows.map((r) => ({ stepId: r.step_id as string, url: r.url as string, kind: r.kind as string, error: r.error as string, failedAt: r.failed_at as string }));
+  }
+
+  latestUnfinishedRun(pipelineName: string): RunRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM runs WHERE pipeline_name = ? AND status IN ('running', 'interrupted') ORDER BY id DESC LIMIT 1").get(pipelineName) as Row | undefined;
+    return row ? toRun(row) : undefined;
+  }
+
+  finishRun(id: number, status: RunStatus, error?: string): void {
+    this.db.prepare("UPDATE runs SET status = ?, finished_at = ?, error = ? WHERE id = ?").run(status, this.stamp(), error ?? null, id);
+  }
+
+  reopenRun(id: number): void {
+    this.db.prepare("UPDATE runs SET status = 'running', finished_at = NULL, error = NULL WHERE id = ?").run(id);
+  }
+
+  startStep(runId: number, stepId: string, kind: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO step_runs (run_id, step_id, kind, status, started_at) VALUES (?, ?, ?, 'running', ?)
+         ON CONFLICT (run_id, step_id) DO UPDATE SET status = 'running', finished_at = NULL, error = NULL`,
+      )
+      .run(runId, stepId, kind, this.stamp());
+  }
+
+  finishStep(runId: number, stepId: string, status: StepStatus, error?: string): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO step_runs (run_id, step_id, kind, status, finished_at, error) VALUES (?, ?, '', ?, ?, ?)
+           ON CONFLICT (run_id, step_id) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at, error = excluded.error`,
+        )
+        .run(runId, stepId, status, this.stamp(), error ?? null);
+      this.compactStep(runId, stepId);
+    }).immediate();
+  }
+
+  getSteps(runId: number): StepRecord[] {
+    const rows = this.db.prepare("SELECT * FROM step_runs WHERE run_id = ? ORDER BY rowid").all(runId) as Row[];
+    return rows.map(toStep);
+  }
+
+  /** Stores a blob once, by content; returns its hash. */
+  private putBlob(bytes: Buffer): string {
+    const hash = blobHash(bytes);
+    this.db.prepare("INSERT OR IGNORE INTO blobs (hash, size, compression, data) VALUES (?, ?, 'br', ?)").run(hash, bytes.length, compress(bytes));
+    return hash;
+  }
+
+  private getBlob(hash: string): Buffer {
+    const row = this.db.prepare("SELECT data, compression FROM blobs WHERE hash = ?").get(hash) as Row | undefined;
+    if (!row) throw new Error(`blob ${hash} is missing from the database`);
+    return decompress(row.data as Buffer, row.compression as string);
+  }
+
+  private readonly insertDocument = (record: StoredDocument): void => {
+    const hash = this.putBlob(Buffer.from(JSON.stringify(record.document)));
+    const meta = record.document.metadata;
+    this.db
+      .prepare(
+        `INSERT INTO documents (run_id, step_id, url, final_url, status_code, fetched_at, credits_used, blob_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (run_id, step_id, url) DO UPDATE SET final_url = excluded.final_url, status_code = excluded.status_code,
+           fetched_at = excluded.fetched_at, credits_used = excluded.credits_used, blob_hash = excluded.blob_hash`,
+      )
+      .run(record.runId, record.stepId, record.url, meta.url ?? null, meta.statusCode ?? null, record.fetchedAt, record.creditsUsed, hash);
+    this.addCredits(record.runId, record.stepId, record.creditsUsed, "page", record.url);
+    this.db.prepare("UPDATE step_runs SET documents = documents + 1 WHERE run_id = ? AND step_id = ?").run(record.runId, record.stepId);
+  };
+
+  saveDocument(record: StoredDocument): void {
+    this.db.transaction(this.insertDocument).immediate(record);
+  }
+
+  saveFailure(record: { runId: number; stepId: string; url: string; error: string; kind: string }): void {
+    this.db.transaction(() => {
+      this.db.prepare("INSERT INTO failures (run_id, step_id, url, kind, error, failed_at) VALUES (?, ?, ?, ?, ?, ?)").run(record.runId, record.stepId, record.url, record.kind, record.error, this.stamp());
+      this.db.prepare("UPDATE step_runs SET failures = failures + 1 WHERE run_id = ? AND step_id = ?").run(record.runId, record.stepId);
+    }).immediate();
+  }
+
+  /** The pages of a step: its manifest (finished work) overlaid with journal rows (work since). */
+  private entries(runId: number, stepId: string): Map<string, ManifestEntry & { fetchedAt: string }> {
+    const out = new Map<string, ManifestEntry & { fetchedAt: string }>();
+    const step = this.db.prepare("SELECT manifest, finished_at, started_at FROM step_runs WHERE run_id = ? AND step_id = ?").get(runId, stepId) as Row | undefined;
+    if (step?.manifest) {
+      const at = (step.finished_at ?? step.started_at ?? "") as string;
+      for (const entry of JSON.parse(this.getBlob(step.manifest as string).toString("utf8")) as ManifestEntry[]) out.set(entry.url, { ...entry, fetchedAt: at });
+    }
+    const rows = this.db.prepare("SELECT url, blob_hash, status_code, credits_used, fetched_at FROM documents WHERE run_id = ? AND step_id = ? ORDER BY id").all(runId, stepId) as Row[];
+    for (const row of rows) {
+      out.set(row.url as string, { url: row.url as string, hash: row.blob_hash as string, statusCode: (row.status_code as number | null) ?? 0, credits: row.credits_used as number, fetchedAt: row.fetched_at as string });
+    }
+    return out;
+  }
+
+  /**
+   * Folds a step's journal rows into its manifest and its per-page ledger rows into one row per
+   * reason, in one transaction. Repeating it is harmless.
+   */
+  private compactStep(runId: number, stepId: string): void {
+    const entries = [...this.entries(runId, stepId).values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+    if (entries.length > 0) {
+      const manifest = entries.map(({ url, hash, statusCode, credits }) => ({ url, hash, statusCode, credits }));
+      const hash = this.putBlob(Buffer.from(JSON.stringify(manifest)));
+      this.db.prepare("UPDATE step_runs SET manifest = ?, documents = ? WHERE run_id = ? AND step_id = ?").run(hash, entries.length, runId, stepId);
+    }
+    this.db.prepare("DELETE FROM documents WHERE run_id = ? AND step_id = ?").run(runId, stepId);
+    const sums = this.db.prepare("SELECT reason, SUM(credits) AS credits FROM credit_ledger WHERE run_id = ? AND step_id = ? GROUP BY reason").all(runId, stepId) as Row[];
+    this.db.prepare("DELETE FROM credit_ledger WHERE run_id = ? AND step_id = ?").run(runId, stepId);
+    const insert = this.db.prepare("INSERT INTO credit_ledger (run_id, step_id, url, credits, reason, at) VALUES (?, ?, NULL, ?, ?, ?)");
+    for (const sum of sums) insert.run(runId, stepId, sum.credits, sum.reason, this.stamp());
+  }
+
+  storedUrls(runId: number, stepId: string): Set<string> {
+    return new Set(this.entries(runId, stepId).keys());
+  }
+
+  *documents(runId: number, stepId?: string): Iterable<StoredDocument> {
+    const steps = stepId === undefined ? (this.db.prepare("SELECT step_id FROM step_runs WHERE run_id = ? ORDER BY rowid").pluck().all(runId) as string[]) : [stepId];
+    for (const step of steps) {
+      for (const entry of this.entries(runId, step).values()) {
+        yield { runId, stepId: step, url: entry.url, fetchedAt: entry.fetchedAt, creditsUsed: entry.credits, document: JSON.parse(this.getBlob(entry.hash).toString("utf8")) };
+      }
+    }
+  }
+
+  cacheGet(url: string, optionsKey: string, maxAgeMs: number): { document: Document; cachedAt: string } | undefined {
+    const row = this.db.prepare("SELECT blob_hash, fetched_at FROM page_cache WHERE url = ? AND options_key = ?").get(url, optionsKey) as Row | undefined;
+    if (!row) return undefined;
+    const cachedAt = row.fetched_at as string;
+    if (this.now().getTime() - Date.parse(cachedAt) > maxAgeMs) return undefined;
+    return { document: JSON.parse(this.getBlob(row.blob_hash as string).toString("utf8")), cachedAt };
+  }
+
+  cachePut(url: string, optionsKey: string, document: Document): void {
+    this.db.transaction(() => {
+      const hash = this.putBlob(Buffer.from(JSON.stringify(document)));
+      this.db.prepare("INSERT INTO page_cache (url, options_key, blob_hash, fetched_at) VALUES (?, ?, ?, ?) ON CONFLICT (url, options_key) DO UPDATE SET blob_hash = excluded.blob_hash, fetched_at = excluded.fetched_at").run(url, optionsKey, hash, this.stamp());
+    }).immediate();
+  }
+
+  recordCredits(entry: { runId: number; stepId: string; credits: number; reason: string; url?: string }): void {
+    this.db.transaction(() => this.addCredits(entry.runId, entry.stepId, entry.credits, entry.reason, entry.url)).immediate();
+  }
+
+  private addCredits(runId: number, stepId: string, credits: number, reason: string, url?: string): void {
+    if (credits === 0) return;
+    this.db.prepare("INSERT INTO credit_ledger (run_id, step_id, url, credits, reason, at) VALUES (?, ?, ?, ?, ?, ?)").run(runId, stepId, url ?? null, credits, reason, this.stamp());
+    this.db.prepare("UPDATE runs SET credits_used = credits_used + ? WHERE id = ?").run(credits, runId);
+    this.db.prepare("UPDATE step_runs SET credits_used = credits_used + ? WHERE run_id = ? AND step_id = ?").run(credits, runId, stepId);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function toRun(row: Row): RunRecord {
+  return {
+    id: row.id as number,
+    pipelineName: row.pipeline_name as string,
+    pipelineFile: row.pipeline_file as string,
+    pipelineHash: row.pipeline_hash as string,
+    engine: row.engine as string,
+    status: row.status as RunStatus,
+    startedAt: row.started_at as string,
+    finishedAt: (row.finished_at as string | null) ?? null,
+    creditsUsed: row.credits_used as number,
+    error: (row.error as string | null) ?? null,
+  };
+}
+
+function toStep(row: Row): StepRecord {
+  return {
+    runId: row.run_id as number,
+    stepId: row.step_id as string,
+    kind: row.kind as string,
+    status: row.status as StepStatus,
+    startedAt: (row.started_at as string | null) ?? null,
+    finishedAt: (row.finished_at as string | null) ?? null,
+    creditsUsed: row.credits_used as number,
+    documents: row.documents as number,
+    failures: row.failures as number,
+    error: (row.error as string | null) ?? null,
+  };
+}

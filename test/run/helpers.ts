@@ -1,0 +1,31 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runPipelineFile, type RunEvent, type RunFileOptions } from "../../src/app/index.js";
+import { SqliteStore } from "../../src/store/index.js";
+
+export const workdir = () => mkdtempSync(join(tmpdir(), "scrapeline-run-"));
+
+/** Writes a pipeline into a fresh directory and runs it with a fresh database; returns everything a test inspects. */
+export async function runYaml(yaml: string, options: Partial<RunFileOptions> = {}) {
+  const dir = options.db ? undefined : workdir();
+  const file = join(dir ?? mkdtempSync(join(tmpdir(), "scrapeline-run-")), "p.yaml");
+  writeFileSync(file, yaml);
+  const db = options.db ?? join(dir!, "test.db");
+  const events: RunEvent[] = [];
+  const result = await runPipelineFile(file, { db, allowPrivateNetwork: true, onEvent: (e) => events.push(e), ...options });
+  return { result, events, db, file };
+}
+
+export function readDocuments(db: string, runId: number, stepId?: string) {
+  const store = new SqliteStore(db);
+  try {
+    return [...store.documents(runId, stepId)];
+  } finally {
+    store.close();
+  }
+}
+
+export function pipeline(steps: string, extra = ""): string {
+  return `version: 1\nname: test\nretry: { attempts: 3, initialDelayMs: 10, maxDelayMs: 50 }\n${extra}steps:\n${steps}`;
+}

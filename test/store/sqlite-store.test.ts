@@ -1,0 +1,157 @@
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import type { Document } from "../../src/core/index.js";
+import { SqliteStore } from "../../src/store/index.js";
+import { openStore } from "../../src/app/store.js";
+
+const dir = mkdtempSync(join(tmpdir(), "scrapeline-store-"));
+let n = 0;
+const freshPath = () => join(dir, `db-${n++}`, "scrapeline.db");
+
+const doc = (url: string, markdown: string, statusCode = 200): Document => ({ markdown, metadata: { sourceURL: url, url, statusCode } });
+const newRun = (store: SqliteStore, name = "p") => store.createRun({ pipelineName: name, pipelineFile: `${name}.yaml`, pipelineHash: "h", planJson: "{}", engine: "local" });
+
+describe("SqliteStore", () => {
+  it("creates the file and its folder, in WAL mode, at the latest schema version", () => {
+    const path = freshPath();
+    const store = new SqliteStore(path);
+    expect(store.db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(store.db.pragma("user_version", { simple: true })).toBe(1);
+    store.close();
+    expect(statSync(path).isFile()).toBe(true);
+  });
+
+  it("stores documents with their credits, and reads them back after the step is compacted", () => {
+    const store = new SqliteStore(freshPath());
+    const run = newRun(store);
+    store.startStep(run.id, "s", "scrape");
+    store.saveDocument({ runId: run.id, stepId: "s", url: "https://e.com/b", fetchedAt: "2026-11-22T00:00:00.000Z", creditsUsed: 1, document: doc("https://e.com/b", "# B") });
+    store.saveDocument({ runId: run.id, stepId: "s", url: "https://e.com/a", fetchedAt: "2026-11-22T00:00:01.000Z", creditsUsed: 5, document: doc("https://e.com/a", "# A") });
+    expect([...store.storedUrls(run.id, "s")].sort()).toEqual(["https://e.com/a", "https://e.com/b"]);
+    store.finishStep(run.id, "s", "succeeded");
+    const docs = [...store.documents(run.id, "s")];
+    expect(docs.map((d) => [d.url, d.creditsUsed, d.document.markdown])).toEqual([
+      ["https://e.com/a", 5, "# A"],
+      ["https://e.com/b", 1, "# B"],
+    ]);
+    expect(store.getRun(run.id)!.creditsUsed).toBe(6);
+    expect(store.getSteps(run.id)[0]).toMatchObject({ status: "succeeded", documents: 2, creditsUsed: 6 });
+    expect(store.db.prepare("SELECT COUNT(*) FROM documents").pluck().get()).toBe(0);
+    expect(store.db.prepare("SELECT SUM(credits) FROM credit_ledger WHERE run_id = ?").pluck().get(run.id)).toBe(6);
+    store.close();
+  });
+
+  it("stores identical content once, and an unchanged re-run adds no blob", () => {
+    const store = new SqliteStore(freshPath());
+    for (let r = 0; r < 3; r++) {
+      const run = newRun(store);
+      store.startStep(run.id, "s", "scrape");
+      for (let i = 0; i < 5; i++) store.saveDocument({ runId: run.id, stepId: "s", url: `https://e.com/${i}`, fetchedAt: new Date().toISOString(), creditsUsed: 1, document: doc(`https://e.com/${i}`, `page ${i}`) });
+      store.finishStep(run.id, "s", "succeeded");
+      store.finishRun(run.id, "succeeded");
+    }
+    // 5 pages + 1 manifest, however many runs.
+    expect(store.db.prepare("SELECT COUNT(*) FROM blobs").pluck().get()).toBe(6);
+    store.close();
+  });
+
+  it("keeps a resumed step's earlier pages and adds the new ones", () => {
+    const store = new SqliteStore(freshPath());
+    const run = newRun(store);
+    store.startStep(run.id, "s", "scrape");
+    store.saveDocument({ runId: run.id, stepId: "s", url: "https://e.com/1", fetchedAt: "t", creditsUsed: 1, document: doc("https://e.com/1", "1") });
+    store.finishStep(run.id, "s", "cancelled");
+    store.finishRun(run.id, "interrupted");
+    expect(store.latestUnfinishedRun("p")?.id).toBe(run.id);
+    store.reopenRun(run.id);
+    store.startStep(run.id, "s", "scrape");
+    expect([...store.storedUrls(run.id, "s")]).toEqual(["https://e.com/1"]);
+    store.saveDocument({ runId: run.id, stepId: "s", url: "https://e.com/2", fetchedAt: "t", creditsUsed: 1, document: doc("https://e.com/2", "2") });
+    store.finishStep(run.id, "s", "succeeded");
+    expect([...store.documents(run.id, "s")].map((d) => d.url)).toEqual(["https://e.com/1", "https://e.com/2"]);
+    store.close();
+  });
+
+  it("answers the page cache only within maxAge", () => {
+    let now = Date.parse("2026-11-22T00:00:00Z");
+    const store = new SqliteStore(freshPath(), { now: () => new Date(now) });
+    store.cachePut("https://e.com/", "k", doc("https://e.com/", "cached"));
+    expect(store.cacheGet("https://e.com/", "k", 60_000)?.document.markdown).toBe("cached");
+    expect(store.cacheGet("https://e.com/", "other-options", 60_000)).toBeUndefined();
+    now += 120_000;
+    expect(store.cacheGet("https://e.com/", "k", 60_000)).toBeUndefined();
+    store.close();
+  });
+
+  it("records failures and credits without documents", () => {
+    const store = new SqliteStore(freshPath());
+    const run = newRun(store);
+    store.startStep(run.id, "m", "map");
+    store.saveFailure({ runId: run.id, stepId: "m", url: "https://e.com/x", kind: "network", error: "reset" });
+    store.recordCredits({ runId: run.id, stepId: "m", credits: 1, reason: "map" });
+    expect(store.getSteps(run.id)[0]).toMatchObject({ failures: 1, creditsUsed: 1 });
+    store.close();
+  });
+
+  it("two stores on one file both write (one waits for the other's lock)", () => {
+    const path = freshPath();
+    const a = new SqliteStore(path);
+    const b = new SqliteStore(path);
+    const ra = newRun(a, "a");
+    const rb = newRun(b, "b");
+    a.startStep(ra.id, "s", "scrape");
+    b.startStep(rb.id, "s", "scrape");
+    for (let i = 0; i < 20; i++) {
+      a.saveDocument({ runId: ra.id, stepId: "s", url: `https://a.com/${i}`, fetchedAt: "t", creditsUsed: 1, document: doc("u", `a${i}`) });
+      b.saveDocument({ runId: rb.id, stepId: "s", url: `https://b.com/${i}`, fetchedAt: "t", creditsUsed: 1, document: doc("u", `b${i}`) });
+    }
+    expect(a.storedUrls(ra.id, "s").size).toBe(20);
+    expect(b.storedUrls(rb.id, "s").size).toBe(20);
+    expect(a.db.pragma("quick_check", { simple: true })).toBe("ok");
+    a.close();
+    b.close();
+  });
+
+  it("refuses a file that is not a database, without touching it", () => {
+    const path = join(dir, "not-a-db.db");
+    writeFileSync(path, "this is not sqlite ".repeat(100));
+    const before = readFileSync(path);
+    expect(() => openStore(path)).toThrow(/not a scrapeline database/);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it("refuses a read-only database with a clear error, leaving it intact", () => {
+    const path = freshPath();
+    const store = new SqliteStore(path);
+    newRun(store);
+    store.close();
+    const before = readFileSync(path);
+    // root ignores permission bits; an immutable file is read-only even for root.
+    const immutable = spawnSync("chattr", ["+i", path]).status === 0;
+    if (!immutable) chmodSync(path, 0o444);
+    try {
+      expect(() => {
+        const s = openStore(path);
+        try {
+          newRun(s);
+        } finally {
+          s.close();
+        }
+      }).toThrow(/cannot write the database|readonly/);
+      expect(readFileSync(path).equals(before)).toBe(true);
+    } finally {
+      if (immutable) spawnSync("chattr", ["-i", path]);
+    }
+  });
+
+  it("refuses a database from a newer version", () => {
+    const path = freshPath();
+    const store = new SqliteStore(path);
+    store.db.pragma("user_version = 99");
+    store.close();
+    expect(() => new SqliteStore(path)).toThrow(/newer than this scrapeline understands/);
+  });
+});
