@@ -1,4 +1,20 @@
-// Runs every benchmark in bench/. Build first: the benchmarks measure the built CLI (dist/).
-import { run as validate } from "./validate.mjs";
+// Runs the benchmarks in bench/: `npm run bench` (all) or `npm run bench -- scrape store`.
+// They measure the built code: run `npm run build` first. Nothing here asserts; it prints.
+const BENCHES = {
+  validate: () => import("./validate.mjs"),
+  scrape: () => import("./scrape.mjs"),
+  store: () => import("./store.mjs"),
+};
 
-validate();
+const wanted = process.argv.slice(2);
+const names = wanted.length ? wanted : Object.keys(BENCHES);
+for (const name of names) {
+  const load = BENCHES[name];
+  if (!load) {
+    console.error(`unknown benchmark "${name}"; choose from ${Object.keys(BENCHES).join(", ")}`);
+    process.exit(2);
+  }
+  console.log(`\n== ${name} ==`);
+  const module = await load();
+  await module.run();
+}

@@ -28,15 +28,21 @@ server.listen(0, "127.0.0.1", () => {
   const { port } = server.address();
   const url = `http://127.0.0.1:${port}`;
   console.error(`demo site at ${url}\n`);
+  const extra = process.argv.slice(2);
+  const db = extra.includes("--db") ? extra[extra.indexOf("--db") + 1] : join("data", "demo.db");
   const child = spawn(
     process.execPath,
-    [join(root, "dist/cli/main.js"), "run", join(root, "pipelines/demo.yaml"), "--allow-private-network", "--db", join(root, "data/demo.db"), "--var", `SCRAPELINE_DEMO_URL=${url}`, ...process.argv.slice(2)],
+    [join(root, "dist/cli/main.js"), "run", join(root, "pipelines/demo.yaml"), "--allow-private-network", "--db", db, "--var", `SCRAPELINE_DEMO_URL=${url}`, ...extra.filter((a, i) => a !== "--db" && extra[i - 1] !== "--db")],
     { stdio: "inherit" },
   );
   process.on("SIGINT", () => {}); // the child handles Ctrl-C; the server stays up until it exits
   child.on("exit", (code) => {
     server.close();
-    if (code === 0) console.error(`\nThe pages are in data/demo.db. Run it again: unchanged pages are stored once.`);
+    if (code === 0) {
+      console.error(`\nThe pages are stored in ${db}. Look at them with:`);
+      console.error(`  npx scrapeline runs --db ${db}`);
+      console.error(`  npx scrapeline export --db ${db} --format markdown --out demo-pages/`);
+    }
     process.exitCode = code ?? 1;
   });
 });

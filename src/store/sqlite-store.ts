@@ -37,16 +37,24 @@ export class SqliteStore implements Store {
     this.migrate();
   }
 
+  /** Applies pending migrations; the version is read again under the write lock, so two processes opening a new file do not race. */
   private migrate(): void {
-    const version = this.db.pragma("user_version", { simple: true }) as number;
-    if (version > MIGRATIONS.length) {
-      throw new Error(`database schema version ${version} is newer than this scrapeline understands (${MIGRATIONS.length}); upgrade scrapeline`);
-    }
-    for (let v = version; v < MIGRATIONS.length; v++) {
-      this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[v]!);
-        this.db.pragma(`user_version = ${v + 1}`);
+    const check = (version: number) => {
+      if (version > MIGRATIONS.length) {
+        throw new Error(`database schema version ${version} is newer than this scrapeline understands (${MIGRATIONS.length}); upgrade scrapeline`);
+      }
+    };
+    check(this.db.pragma("user_version", { simple: true }) as number);
+    for (;;) {
+      const applied = this.db.transaction(() => {
+        const version = this.db.pragma("user_version", { simple: true }) as number;
+        check(version);
+        if (version === MIGRATIONS.length) return false;
+        this.db.exec(MIGRATIONS[version]!);
+        this.db.pragma(`user_version = ${version + 1}`);
+        return true;
       }).immediate();
+      if (!applied) return;
     }
   }
 

@@ -77,4 +77,50 @@ describe("kill -9 during a run, then --resume", () => {
     const fetches = [...Array(PAGES).keys()].reduce((n, i) => n + (site.hits.get(`/slow/${i}`) ?? 0), 0);
     expect(fetches).toBeLessThanOrEqual(PAGES + 1);
   });
+
+  it("SIGINT stops scheduling, stores what finished, exits 130 and marks the run interrupted", async () => {
+    const dir = workdir();
+    const file = join(dir, "int.yaml");
+    const db = join(dir, "int.db");
+    const urls = Array.from({ length: PAGES }, (_, i) => `"${site.url}/slow/${i}"`).join(", ");
+    writeFileSync(file, `version: 1\nname: int\nconcurrency: 1\nsteps:\n  - id: pages\n    scrape: { urls: [${urls}] }\n`);
+    const child = cli(["run", file, "--db", db, "--allow-private-network"]);
+    let err = "";
+    let sent = false;
+    child.stderr.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+      if (!sent && (err.match(/ 200 http/g) ?? []).length >= 2) {
+        sent = true;
+        child.kill("SIGINT");
+      }
+    });
+    const code = await new Promise((r) => child.on("exit", r));
+    expect(code).toBe(130);
+    expect(err).toContain("stopping: waiting for pages in flight");
+    const check = new Database(db, { readonly: true });
+    expect(check.prepare("SELECT status FROM runs").pluck().get()).toBe("interrupted");
+    expect(check.prepare("SELECT status FROM step_runs").pluck().get()).toBe("cancelled");
+    check.close();
+  });
+
+  it("two runs writing the same database at once both complete", async () => {
+    const dir = workdir();
+    const db = join(dir, "shared.db");
+    const children = [0, 1].map((k) => {
+      const file = join(dir, `p${k}.yaml`);
+      const urls = Array.from({ length: 6 }, (_, i) => `"${site.url}/slow/${i}"`).join(", ");
+      writeFileSync(file, `version: 1\nname: p${k}\nconcurrency: 3\nsteps:\n  - id: pages\n    scrape: { urls: [${urls}] }\n`);
+      const child = cli(["run", file, "--db", db, "--allow-private-network", "--json"]);
+      return child;
+    });
+    const codes = await Promise.all(children.map((c) => new Promise((r) => c.on("exit", r))));
+    expect(codes).toEqual([0, 0]);
+    const check = new Database(db, { readonly: true });
+    expect(check.prepare("SELECT pipeline_name, status, credits_used FROM runs ORDER BY pipeline_name").all()).toEqual([
+      { pipeline_name: "p0", status: "succeeded", credits_used: 6 },
+      { pipeline_name: "p1", status: "succeeded", credits_used: 6 },
+    ]);
+    expect(check.pragma("quick_check", { simple: true })).toBe("ok");
+    check.close();
+  });
 });

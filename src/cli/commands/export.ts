@@ -1,6 +1,7 @@
 import type { CommandModule } from "yargs";
 import { databasePath, exportRun, type ExportFormat } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
+import { DB_OPTION } from "../options.js";
 import type { Io } from "../output.js";
 
 interface Args {
@@ -17,7 +18,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): CommandM
     describe: "Write a run's stored documents as JSON, JSONL, CSV or markdown files",
     builder: (y) =>
       y
-        .option("db", { type: "string", describe: "database file (default: $SCRAPELINE_DB or data/scrapeline.db)" })
+        .option("db", DB_OPTION)
         .option("run", { type: "string", default: "latest", describe: "run id or latest" })
         .option("step", { type: "string", describe: "only this step's documents" })
         .option("format", { choices: ["json", "jsonl", "csv", "markdown"], demandOption: true, describe: "output format" })

@@ -1,6 +1,7 @@
 import type { CommandModule } from "yargs";
 import { databasePath, exitCodeOf, runPipelineFile, type RunEvent } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
+import { DB_OPTION } from "../options.js";
 import { chooseFormat, printDiagnostics, type Io } from "../output.js";
 import { logLine, ProgressBars, RunTally } from "../progress.js";
 import { summaryJson, summaryTable } from "../summary.js";
@@ -22,7 +23,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: { s
     builder: (y) =>
       y
         .positional("file", { type: "string", demandOption: true, describe: "pipeline file" })
-        .option("db", { type: "string", describe: "database file (default: $SCRAPELINE_DB or data/scrapeline.db)" })
+        .option("db", DB_OPTION)
         .option("var", { type: "string", array: true, default: [], describe: "set a ${VAR} for this run: --var KEY=VALUE" })
         .option("resume", { describe: "continue the latest interrupted run of this pipeline, or the run with this id" })
         .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" })

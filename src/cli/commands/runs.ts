@@ -1,6 +1,7 @@
 import type { CommandModule } from "yargs";
 import { databasePath, listRuns, showRun } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
+import { DB_OPTION } from "../options.js";
 import type { Io } from "../output.js";
 import { table } from "../table.js";
 
@@ -12,7 +13,7 @@ export function runsCommand(io: Io, setExit: (code: number) => void): CommandMod
     describe: "List the runs in the database, newest first",
     builder: (y) =>
       y
-        .option("db", { type: "string", describe: "database file (default: $SCRAPELINE_DB or data/scrapeline.db)" })
+        .option("db", DB_OPTION)
         .option("pipeline", { type: "string", describe: "only runs of this pipeline" })
         .option("limit", { type: "number", default: 50, describe: "how many runs" })
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
@@ -33,7 +34,7 @@ export function showCommand(io: Io, setExit: (code: number) => void): CommandMod
     builder: (y) =>
       y
         .positional("run", { type: "string", default: "latest", describe: "run id or latest" })
-        .option("db", { type: "string", describe: "database file (default: $SCRAPELINE_DB or data/scrapeline.db)" })
+        .option("db", DB_OPTION)
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
     handler: (args) => {
       const detail = showRun(databasePath(args.db), args.run);

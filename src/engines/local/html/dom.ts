@@ -14,6 +14,8 @@ export class El {
   /** Length of the direct text children without edge whitespace, and their commas (set while parsing). */
   ownText = 0;
   ownCommas = 0;
+  /** Class and id hint bits for main-content scoring; -1 until computed. */
+  hints = -1;
   // Scratch space for the main-content pass, reset by each scoring pass.
   score = 0;
   textLen = 0;

@@ -22,16 +22,20 @@ export { htmlText, htmlTokenF1, tokenF1, tokenize } from "./quality.js";
  * the outputs in `want` are produced; metadata always is. Never throws on malformed input.
  */
 export function processHtml(rawHtml: string, options: HtmlOptions): HtmlResult {
-  const { root, info } = parseHtml(typeof rawHtml === "string" ? rawHtml : "");
+  const want = options.want;
+  const included = options.includeTags !== undefined && options.includeTags.length > 0;
+  const excluded = options.excludeTags !== undefined && options.excludeTags.length > 0;
+  const { root, info } = parseHtml(typeof rawHtml === "string" ? rawHtml : "", {
+    allAttributes: want.html === true || included || excluded,
+    hints: options.onlyMainContent && !included,
+  });
   const urls = new UrlResolver(options.url, info.baseHref);
   const result: HtmlResult = { metadata: extractMetadata(info, urls) };
-  const want = options.want;
   if (!want.markdown && !want.html && !want.links && !want.images) return result;
 
   let page: El = root;
-  const included = options.includeTags !== undefined && options.includeTags.length > 0;
   if (included) page = keepOnly(page, options.includeTags!);
-  if (options.excludeTags !== undefined && options.excludeTags.length > 0) removeMatching(page, options.excludeTags);
+  if (excluded) removeMatching(page, options.excludeTags!);
   if (options.blockAds) removeAds(page);
   let content = page;
   if (options.onlyMainContent) {

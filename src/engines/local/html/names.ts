@@ -18,18 +18,26 @@ const ATTRIBUTES = [
   "class", "id", "href", "src", "srcset", "data-src", "alt", "title", "style", "rel", "name", "property", "content",
   "itemprop", "lang", "hidden", "aria-hidden", "aria-modal", "role", "type", "width", "height", "target", "colspan",
   "rowspan", "start", "poster", "summary", "datatable", "loading", "sizes", "dir", "charset", "http-equiv", "value",
+  "aria-label", "data-ad-slot", "data-ad-client", "data-ad-unit", "data-google-query-id", "face", "color", "align",
 ];
+
+/** Attributes some output or pass reads; the rest only matter for the html output and CSS selectors. */
+export const READ_ATTRIBUTES = new Set([
+  "class", "id", "href", "src", "srcset", "data-src", "alt", "title", "style", "rel", "name", "property", "content",
+  "itemprop", "lang", "hidden", "aria-hidden", "aria-modal", "role", "colspan", "rowspan", "start", "poster", "summary",
+  "datatable", "aria-label", "data-ad-slot", "data-ad-client", "data-ad-unit", "data-google-query-id",
+]);
 
 const canonical = new Map<string, string>();
 /** Known names by first character and length, for matching straight from the source text. */
 const buckets: string[][] = [];
 for (const name of [...TAGS, ...ATTRIBUTES]) {
   canonical.set(name, name);
-  if (name.length < 16) (buckets[bucketOf(name.charCodeAt(0), name.length)] ??= []).push(name);
+  if (name.length < 32) (buckets[bucketOf(name.charCodeAt(0), name.length)] ??= []).push(name);
 }
 
 function bucketOf(first: number, length: number): number {
-  return ((first & 127) << 4) | length;
+  return ((first & 127) << 5) | length;
 }
 
 /** The canonical copy of a lower-case name (the name itself when not a known one). */
@@ -37,14 +45,21 @@ export function internName(name: string): string {
   return canonical.get(name) ?? name;
 }
 
+/** The known lower-case name written at source[start, end), without allocating; undefined otherwise. */
+export function knownName(source: string, start: number, end: number): string | undefined {
+  const length = end - start;
+  if (length >= 32) return undefined;
+  const candidates = buckets[bucketOf(source.charCodeAt(start), length)];
+  if (candidates === undefined) return undefined;
+  for (const name of candidates) {
+    let i = 1;
+    while (i < length && source.charCodeAt(start + i) === name.charCodeAt(i)) i++;
+    if (i === length) return name;
+  }
+  return undefined;
+}
+
 /** The lower-cased name at source[start, end), as a canonical string when it is a known name. */
 export function readName(source: string, start: number, end: number): string {
-  const length = end - start;
-  if (length < 16) {
-    const candidates = buckets[bucketOf(source.charCodeAt(start), length)];
-    if (candidates !== undefined) {
-      for (const name of candidates) if (source.startsWith(name, start)) return name;
-    }
-  }
-  return internName(source.slice(start, end).toLowerCase());
+  return knownName(source, start, end) ?? internName(source.slice(start, end).toLowerCase());
 }

@@ -1,7 +1,9 @@
 import { decodeHTMLAttribute } from "entities";
 import type { TokenizerCallbacks } from "htmlparser2";
 import { El, NO_ATTRS } from "./dom.js";
-import { readName } from "./names.js";
+import { hints } from "./main-content/signals.js";
+import { knownName, READ_ATTRIBUTES, readName } from "./names.js";
+import { CLOSES, DROPPED, FOREIGN, HEAD_CONTENT, impliedCloses, OPAQUE, PREFORMATTED, tagFlags, VOID } from "./tag-rules.js";
 import { FastTokenizer } from "./tokenizer.js";
 
 /** What the document's head (and stray `<meta>`s) says, collected while parsing. */
@@ -14,35 +16,17 @@ export interface PageInfo {
   links: string[][];
 }
 
+export interface ParseOptions {
+  /** Keep every attribute (for the html output and CSS selectors); otherwise only those some pass reads. */
+  allAttributes?: boolean;
+  /** Work out class/id hints for main-content scoring while the attribute text is at hand. */
+  hints?: boolean;
+}
+
 export interface ParsedPage {
   root: El;
   info: PageInfo;
 }
-
-const VOID = new Set(["area", "base", "basefont", "br", "col", "command", "embed", "frame", "hr", "img", "input", "isindex", "keygen", "link", "meta", "param", "source", "track", "wbr"]);
-/** Elements whose content never reaches the outputs. */
-const DROPPED = new Set(["head", "script", "style", "noscript", "template", "title", "frameset", "noframes"]);
-/** Elements that may stay inside `<head>`; any other element closes it, as in a browser. */
-const HEAD_CONTENT = new Set(["title", "meta", "link", "base", "script", "style", "noscript", "template"]);
-/** Elements whose children are dropped (their internals carry no text for a reader). */
-const OPAQUE = new Set(["svg", "canvas", "iframe", "object", "video", "audio"]);
-const FOREIGN = new Set(["svg", "math"]);
-
-const P = ["p"];
-const HEADINGS = ["h1", "h2", "h3", "h4", "h5", "h6", "p"];
-const FORM = ["input", "option", "optgroup", "select", "button", "datalist", "textarea"];
-/** An opening tag closes these open elements first (htmlparser2's rules, a subset of the HTML spec's). */
-const IMPLIES_CLOSE = new Map<string, Set<string>>(
-  Object.entries({
-    tr: ["tr", "th", "td"], th: ["th"], td: ["thead", "th", "td"], body: ["head", "link", "script"], a: ["a"], li: ["li"],
-    p: P, h1: HEADINGS, h2: HEADINGS, h3: HEADINGS, h4: HEADINGS, h5: HEADINGS, h6: HEADINGS,
-    select: FORM, input: FORM, output: FORM, button: FORM, datalist: FORM, textarea: FORM,
-    option: ["option"], optgroup: ["optgroup", "option"], dd: ["dd", "dt"], dt: ["dd", "dt"],
-    address: P, article: P, aside: P, blockquote: P, details: P, div: P, dl: P, fieldset: P, figcaption: P, figure: P,
-    footer: P, form: P, header: P, hr: P, main: P, nav: P, ol: P, pre: P, section: P, table: P, ul: P,
-    rt: ["rt", "rp"], rp: ["rt", "rp"], tbody: ["thead", "tbody"], tfoot: ["thead", "tbody"],
-  }).map(([tag, closes]) => [tag, new Set(closes)]),
-);
 
 /** Nesting deeper than this is flattened: it only occurs in broken or hostile markup. */
 const MAX_DEPTH = 256;
@@ -58,12 +42,23 @@ class TreeBuilder implements TokenizerCallbacks {
   private inTitle = false;
   /** For each depth, a bit per tag-name bucket present on the open-element chain (cheap "is it open?" check). */
   private readonly masks = new Int32Array(MAX_DEPTH + 2);
+  /** Tag flags of the open element at each depth. */
+  private readonly flags = new Int32Array(MAX_DEPTH + 2);
   private tag = "";
   private attrs: string[] = NO_ATTRS;
   private attrName = "";
   private attrValue = "";
+  private skipAttr = false;
+  private pendingHints = -1;
+  /** Inside pre or textarea, where whitespace is content. */
+  private preformatted = 0;
+  private readonly allAttributes: boolean;
+  private readonly hints: boolean;
 
-  constructor(private readonly html: string) {}
+  constructor(private readonly html: string, options: ParseOptions) {
+    this.allAttributes = options.allAttributes ?? true;
+    this.hints = options.hints ?? false;
+  }
 
   isInForeignContext(): boolean {
     return this.foreign > 0;
@@ -73,26 +68,43 @@ class TreeBuilder implements TokenizerCallbacks {
     const name = readName(this.html, start, end);
     this.tag = name === "image" && this.foreign === 0 ? "img" : name;
     this.attrs = NO_ATTRS;
+    this.pendingHints = this.hints ? 0 : -1;
   }
 
   onattribname(start: number, end: number): void {
-    this.attrName = readName(this.html, start, end);
     this.attrValue = "";
+    if (this.allAttributes) {
+      this.attrName = readName(this.html, start, end);
+      this.skipAttr = false;
+      return;
+    }
+    // Unknown lower-case names are never read: skip them without allocating.
+    const known = knownName(this.html, start, end);
+    const first = this.html.charCodeAt(start);
+    const name = known ?? (first >= 97 && first <= 122 ? undefined : readName(this.html, start, end));
+    this.skipAttr = name === undefined || !READ_ATTRIBUTES.has(name);
+    this.attrName = name ?? "";
   }
 
   onattribdata(start: number, end: number): void {
-    this.attrValue += this.html.slice(start, end);
+    if (!this.skipAttr) this.attrValue += this.html.slice(start, end);
   }
 
   onattribentity(): void {}
 
   onattribend(): void {
+    if (this.skipAttr) return;
     const name = this.attrName;
     let attrs = this.attrs;
     if (attrs === NO_ATTRS) attrs = this.attrs = [];
     else for (let i = 0; i < attrs.length; i += 2) if (attrs[i] === name) return;
-    const value = this.attrValue;
-    attrs.push(name, value.indexOf("&") === -1 ? value : decodeHTMLAttribute(value));
+    const raw = this.attrValue;
+    const value = raw.indexOf("&") === -1 ? raw : decodeHTMLAttribute(raw);
+    attrs.push(name, value);
+    if (this.pendingHints >= 0) {
+      if (name === "class") this.pendingHints |= hints(value);
+      else if (name === "id") this.pendingHints |= hints(value) << 8;
+    }
   }
 
   onopentagend(): void {
@@ -105,7 +117,7 @@ class TreeBuilder implements TokenizerCallbacks {
 
   onclosetag(start: number, end: number): void {
     const name = readName(this.html, start, end);
-    if (VOID.has(name)) {
+    if (tagFlags(name) & VOID) {
       if (name === "br") {
         this.tag = "br";
         this.attrs = NO_ATTRS;
@@ -130,15 +142,19 @@ class TreeBuilder implements TokenizerCallbacks {
     }
     const children = cur.children;
     const last = children.length - 1;
-    const text = html.slice(start, end);
     // Text statistics for main-content scoring, taken while these characters are still in cache.
     let from = start;
     let to = end;
     while (from < to && html.charCodeAt(from) <= 32) from++;
     while (to > from && html.charCodeAt(to - 1) <= 32) to--;
+    let text: string;
     if (to > from) {
+      text = html.slice(start, end);
       cur.ownText += to - from;
       cur.ownCommas += countCommas(text);
+    } else {
+      // Whitespace between tags: one shared space, unless it is preformatted content.
+      text = this.preformatted > 0 ? html.slice(start, end) : " ";
     }
     if (last >= 0 && typeof children[last] === "string") children[last] += text;
     else children.push(text);
@@ -155,15 +171,19 @@ class TreeBuilder implements TokenizerCallbacks {
     const name = this.tag;
     const attrs = this.attrs;
     this.attrs = NO_ATTRS;
-    if (this.cur.tag === "head" && !HEAD_CONTENT.has(name)) this.pop();
-    const closes = IMPLIES_CLOSE.get(name);
-    if (closes !== undefined) while (closes.has(this.cur.tag)) this.pop();
+    const flags = tagFlags(name);
+    if (this.cur.tag === "head" && (flags & HEAD_CONTENT) === 0) this.pop();
+    if (flags & CLOSES) {
+      const closes = impliedCloses(name)!;
+      while (closes.has(this.cur.tag)) this.pop();
+    }
     const parent = this.cur;
-    if (VOID.has(name)) {
+    const hidden = parent.skip || (this.flags[this.depth]! & OPAQUE) !== 0;
+    if (flags & VOID) {
       if (name === "meta") this.info.metas.push(attrs);
       else if (name === "link") this.info.links.push(attrs);
       else if (name === "base") this.info.baseHref ??= attrs.length > 0 ? baseHref(attrs) : undefined;
-      else if (!parent.skip && !OPAQUE.has(parent.tag)) parent.children.push(new El(name, attrs, parent));
+      else if (!hidden) parent.children.push(new El(name, attrs, parent));
       return;
     }
     if (this.depth >= MAX_DEPTH) {
@@ -174,15 +194,16 @@ class TreeBuilder implements TokenizerCallbacks {
       for (let i = 0; i < attrs.length; i += 2) if (attrs[i] === "lang") this.info.lang = attrs[i + 1];
     }
     const el = new El(name, attrs, parent);
-    if (parent.skip || DROPPED.has(name) || OPAQUE.has(parent.tag)) el.skip = true;
+    el.hints = this.pendingHints;
+    if (hidden || flags & DROPPED) el.skip = true;
     else parent.children.push(el);
-    if (name === "title" && this.foreign === 0 && this.info.title === undefined) {
-      this.inTitle = true;
-    }
-    if (FOREIGN.has(name)) this.foreign++;
+    if (name === "title" && this.foreign === 0 && this.info.title === undefined) this.inTitle = true;
+    if (flags & FOREIGN) this.foreign++;
+    if (flags & PREFORMATTED) this.preformatted++;
     this.cur = el;
-    this.masks[this.depth + 1] = this.masks[this.depth]! | nameBit(name);
     this.depth++;
+    this.masks[this.depth] = this.masks[this.depth - 1]! | nameBit(name);
+    this.flags[this.depth] = flags;
     if (selfClosing && this.foreign > 0) this.pop();
   }
 
@@ -197,7 +218,9 @@ class TreeBuilder implements TokenizerCallbacks {
     const el = this.cur;
     const parent = el.parent;
     if (parent === null) return;
-    if (FOREIGN.has(el.tag)) this.foreign--;
+    const flags = this.flags[this.depth]!;
+    if (flags & FOREIGN) this.foreign--;
+    if (flags & PREFORMATTED) this.preformatted--;
     if (el.tag === "title" && this.inTitle) {
       this.inTitle = false;
       this.info.title ??= "";
@@ -225,8 +248,8 @@ function baseHref(attrs: string[]): string | undefined {
 }
 
 /** Parses a whole page. Never throws on malformed input; nesting is capped, so later passes may recurse. */
-export function parseHtml(html: string): ParsedPage {
-  const builder = new TreeBuilder(html);
+export function parseHtml(html: string, options: ParseOptions = {}): ParsedPage {
+  const builder = new TreeBuilder(html, options);
   const tokenizer = new FastTokenizer({ decodeEntities: false }, builder);
   tokenizer.write(html);
   tokenizer.end();

@@ -30,6 +30,7 @@ function copyKept(el: El, parent: El): El {
   copy.score = el.score;
   copy.ownText = el.ownText;
   copy.ownCommas = el.ownCommas;
+  copy.hints = el.hints;
   const children = copy.children;
   for (const child of el.children) {
     if (typeof child === "string") children.push(child);

@@ -36,20 +36,26 @@ export function hints(value: string): number {
   return bits;
 }
 
+/** Hint bits of an element: its class's in the low byte, its id's in the next (computed once per element). */
+export function hintBits(el: El): number {
+  if (el.hints < 0) el.hints = hints(el.attr("class") ?? "") | (hints(el.attr("id") ?? "") << 8);
+  return el.hints;
+}
+
 /** Hint bits of an element's class and id together. */
 export function elementHints(el: El): number {
-  return hints(el.attr("class") ?? "") | hints(el.attr("id") ?? "");
+  const bits = hintBits(el);
+  return (bits | (bits >> 8)) & 0xff;
 }
 
 /** ±25 for each of class and id that looks like content or like clutter. */
 export function classWeight(el: El): number {
+  const bits = hintBits(el);
   let weight = 0;
-  const cls = hints(el.attr("class") ?? "");
-  const id = hints(el.attr("id") ?? "");
-  if (cls & HINT_NEGATIVE) weight -= 25;
-  if (cls & HINT_POSITIVE) weight += 25;
-  if (id & HINT_NEGATIVE) weight -= 25;
-  if (id & HINT_POSITIVE) weight += 25;
+  if (bits & HINT_NEGATIVE) weight -= 25;
+  if (bits & HINT_POSITIVE) weight += 25;
+  if (bits & (HINT_NEGATIVE << 8)) weight -= 25;
+  if (bits & (HINT_POSITIVE << 8)) weight += 25;
   return weight;
 }
 
