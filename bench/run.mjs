@@ -4,6 +4,7 @@ const BENCHES = {
   validate: () => import("./validate.mjs"),
   scrape: () => import("./scrape.mjs"),
   store: () => import("./store.mjs"),
+  diff: () => import("./diff.mjs"),
 };
 
 const wanted = process.argv.slice(2);

@@ -80,7 +80,7 @@ export function logLine(event: RunEvent): string | undefined {
     case "document-failed":
       return `[${event.stepId}] failed ${event.url}: ${event.reason}`;
     case "step-finished":
-      return `[${event.stepId}] ${event.status}: ${event.documents} document(s), ${event.failures} failure(s), ${event.credits} credit(s)${event.error ? ` — ${event.error}` : ""}`;
+      return `[${event.stepId}] ${event.status}: ${event.documents} document(s), ${event.failures} failure(s), ${event.credits} credit(s)${event.crawl ? `; found ${event.crawl.found}, skipped by robots.txt ${event.crawl.skippedByRobots}, skipped by rules ${event.crawl.skippedByRules}` : ""}${event.error ? ` — ${event.error}` : ""}`;
     case "budget-exhausted":
       return `budget reached: ${event.spent} of ${event.limit} credits spent; the next page would need ${event.needed}. Stopping.`;
     case "run-finished":

@@ -1,5 +1,31 @@
 import type { Document } from "./document.js";
-import type { ScrapeOptions } from "./types.js";
+import type { CrawlRequest, MapRequest, ScrapeOptions } from "./types.js";
+
+/**
+ * A crawl's discovery state on the local engine: the runner takes URLs from it, fetches them
+ * through its own pool (limits, retries, storage) and reports the links each page had.
+ */
+export interface CrawlFrontierPort {
+  next(): { url: string; depth: number } | undefined;
+  discover(fromUrl: string, links: readonly string[], fromDepth: number): void;
+  done(url: string): void;
+  readonly stats: { found: number; skippedByRobots: number; skippedByRules: number };
+  /** Seconds between two requests to the site: the crawl's `delay`, else robots.txt Crawl-delay. */
+  readonly delaySeconds?: number;
+  /** Plain JSON to continue from after an interruption. */
+  snapshot(): unknown;
+}
+
+export interface MapLink {
+  url: string;
+  title?: string;
+  description?: string;
+}
+
+export interface MapResult {
+  links: MapLink[];
+  warning?: string;
+}
 
 /** Settings of an engine that apply to every request of a run. */
 export interface EngineSettings {
@@ -14,6 +40,9 @@ export interface EngineSettings {
 export interface Engine {
   readonly name: string;
   scrape(url: string, options: ScrapeOptions, signal?: AbortSignal): Promise<Document>;
+  /** Local crawls: robots.txt and sitemaps read, the frontier seeded (or restored). */
+  startCrawl?(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown }): Promise<CrawlFrontierPort>;
+  map?(request: MapRequest, signal?: AbortSignal): Promise<MapResult>;
   /** Releases sockets, browsers and workers. */
   close(): Promise<void>;
 }

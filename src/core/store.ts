@@ -68,6 +68,9 @@ export interface Store {
   startStep(runId: number, stepId: string, kind: string): void;
   finishStep(runId: number, stepId: string, status: StepStatus, error?: string): void;
   getSteps(runId: number): StepRecord[];
+  /** Progress a step needs to continue after an interruption (a crawl's frontier), as JSON. */
+  saveStepState(runId: number, stepId: string, state: string): void;
+  stepState(runId: number, stepId: string): string | undefined;
 
   /** Stores a page with the credits it cost, all or nothing. */
   saveDocument(record: StoredDocument): void;

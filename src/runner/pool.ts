@@ -19,6 +19,7 @@ export class WorkPool {
   private readonly activeByHost = new Map<string, number>();
   private readonly hostPausedUntil = new Map<string, number>();
   private readonly hostSerial = new Set<string>();
+  private readonly hostInterval = new Map<string, number>();
   private active = 0;
   private timer: NodeJS.Timeout | undefined;
 
@@ -47,9 +48,10 @@ export class WorkPool {
     this.pump();
   }
 
-  /** One request at a time for a host (a crawl `delay`, robots.txt Crawl-delay). */
-  serializeHost(host: string): void {
+  /** One request at a time for a host, starting at least `intervalMs` apart (a crawl `delay`, robots.txt Crawl-delay). */
+  spaceHost(host: string, intervalMs: number): void {
     this.hostSerial.add(host);
+    this.hostInterval.set(host, intervalMs);
   }
 
   get pending(): number {
@@ -88,6 +90,8 @@ export class WorkPool {
         continue;
       }
       this.queue.splice(i, 1);
+      const interval = this.hostInterval.get(item.host);
+      if (interval) this.hostPausedUntil.set(item.host, now + interval);
       this.active++;
       this.activeByHost.set(item.host, (this.activeByHost.get(item.host) ?? 0) + 1);
       item.start();

@@ -4,6 +4,8 @@ import { Budget } from "./budget.js";
 import type { EventSink } from "./events.js";
 import { WorkPool } from "./pool.js";
 import type { RunContext, RunnerPorts } from "./context.js";
+import { runCrawlStep } from "./crawl-step.js";
+import { runMapStep } from "./map-step.js";
 import { runScrapeStep } from "./scrape-step.js";
 
 export type { RunContext, RunnerPorts };
@@ -83,15 +85,18 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
     const stepController = new AbortController();
     const timer = step.timeoutMs === undefined ? undefined : setTimeout(() => stepController.abort(), step.timeoutMs);
     try {
-      let result: { documents: number; failures: number; cancelled: boolean };
+      let result: { documents: number; failures: number; cancelled: boolean; found?: number; skippedByRobots?: number; skippedByRules?: number };
       if (step.kind === "scrape") result = await runScrapeStep(ctx, step, stepController.signal);
+      else if (step.kind === "crawl") result = await runCrawlStep(ctx, step, stepController.signal);
+      else if (step.kind === "map") result = await runMapStep(ctx, step, stepController.signal);
       else throw new ScrapelineError("unsupported", `${step.kind} steps are not supported by the ${ports.engine.name} engine yet`);
       const record = store.getSteps(run.id).find((s) => s.stepId === step.id);
       const timedOut = stepController.signal.aborted;
       const status: Outcome = result.cancelled && !timedOut ? "cancelled" : result.failures > 0 || timedOut ? "failed" : "succeeded";
       const error = timedOut ? `step timed out after ${step.timeoutMs} ms` : result.failures > 0 ? `${result.failures} page(s) failed` : undefined;
       store.finishStep(run.id, step.id, status, error);
-      emit({ type: "step-finished", stepId: step.id, status, documents: result.documents, failures: result.failures, credits: record?.creditsUsed ?? 0, ...(error ? { error } : {}) });
+      const crawl = result.found === undefined ? undefined : { found: result.found, skippedByRobots: result.skippedByRobots ?? 0, skippedByRules: result.skippedByRules ?? 0 };
+      emit({ type: "step-finished", stepId: step.id, status, documents: result.documents, failures: result.failures, credits: record?.creditsUsed ?? 0, ...(error ? { error } : {}), ...(crawl ? { crawl } : {}) });
       if (status === "failed" && !step.continueOnError) halt(`step "${step.id}" failed`);
       return status;
     } catch (error) {

@@ -26,6 +26,7 @@ export const MIGRATIONS: readonly string[] = [
     step_id       TEXT NOT NULL,
     kind          TEXT NOT NULL,
     manifest      TEXT REFERENCES blobs (hash),
+    state         TEXT,
     status        TEXT NOT NULL CHECK (status IN ('pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled')),
     started_at    TEXT,
     finished_at   TEXT,

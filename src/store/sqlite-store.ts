@@ -125,6 +125,14 @@ export class SqliteStore implements Store {
     return rows.map(toStep);
   }
 
+  saveStepState(runId: number, stepId: string, state: string): void {
+    this.db.prepare("UPDATE step_runs SET state = ? WHERE run_id = ? AND step_id = ?").run(state, runId, stepId);
+  }
+
+  stepState(runId: number, stepId: string): string | undefined {
+    return (this.db.prepare("SELECT state FROM step_runs WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as string | null | undefined) ?? undefined;
+  }
+
   /** Stores a blob once, by content; returns its hash. */
   private putBlob(bytes: Buffer): string {
     const hash = blobHash(bytes);

@@ -60,11 +60,6 @@ export function isSpace(code: number): boolean {
   return code === 32 || code === 10 || code === 9 || code === 13 || code === 12;
 }
 
-export function isBlankText(raw: string): boolean {
-  for (let i = 0; i < raw.length; i++) if (!isSpace(raw.charCodeAt(i))) return false;
-  return true;
-}
-
 /** The decoded text content of a subtree, as-is (no whitespace collapsing). */
 export function textContent(node: Node): string {
   if (typeof node === "string") return decodeText(node);
@@ -82,25 +77,5 @@ export function textContent(node: Node): string {
 
 /** Whitespace collapsed and trimmed, like a browser shows inline text. */
 export function collapseSpace(text: string): string {
-  let out = "";
-  let space = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (isSpace(code)) {
-      space = out.length > 0;
-    } else {
-      if (space) out += " ";
-      space = false;
-      out += text[i];
-    }
-  }
-  return out;
-}
-
-/** Calls visit for every element under root (not root itself), depth first; visit returns false to skip children. */
-export function walkElements(root: El, visit: (el: El) => boolean | void): void {
-  for (const child of root.children) {
-    if (typeof child === "string") continue;
-    if (visit(child) !== false) walkElements(child, visit);
-  }
+  return text.replace(/[ \t\n\r\f]+/g, " ").trim();
 }

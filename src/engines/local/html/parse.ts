@@ -95,12 +95,12 @@ class TreeBuilder implements TokenizerCallbacks {
   onattribend(): void {
     if (this.skipAttr) return;
     const name = this.attrName;
-    let attrs = this.attrs;
-    if (attrs === NO_ATTRS) attrs = this.attrs = [];
-    else for (let i = 0; i < attrs.length; i += 2) if (attrs[i] === name) return;
+    const attrs = this.attrs;
+    for (let i = 0; i < attrs.length; i += 2) if (attrs[i] === name) return;
     const raw = this.attrValue;
     const value = raw.indexOf("&") === -1 ? raw : decodeHTMLAttribute(raw);
-    attrs.push(name, value);
+    if (attrs === NO_ATTRS) this.attrs = [name, value];
+    else attrs.push(name, value);
     if (this.pendingHints >= 0) {
       if (name === "class") this.pendingHints |= hints(value);
       else if (name === "id") this.pendingHints |= hints(value) << 8;
@@ -169,7 +169,8 @@ class TreeBuilder implements TokenizerCallbacks {
 
   private openElement(selfClosing: boolean): void {
     const name = this.tag;
-    const attrs = this.attrs;
+    // Exact-size copies: arrays grown by push keep spare capacity, which adds up on large pages.
+    const attrs = this.attrs.length > 2 ? this.attrs.slice() : this.attrs;
     this.attrs = NO_ATTRS;
     const flags = tagFlags(name);
     if (this.cur.tag === "head" && (flags & HEAD_CONTENT) === 0) this.pop();
@@ -218,6 +219,7 @@ class TreeBuilder implements TokenizerCallbacks {
     const el = this.cur;
     const parent = el.parent;
     if (parent === null) return;
+    if (el.children.length > 0) el.children = el.children.slice();
     const flags = this.flags[this.depth]!;
     if (flags & FOREIGN) this.foreign--;
     if (flags & PREFORMATTED) this.preformatted--;

@@ -27,11 +27,6 @@ export class UrlResolver {
     this.withoutFragment = this.withoutQuery + base.search;
   }
 
-  /** The page's base URL (after `<base href>`), or "" when the page URL does not parse. */
-  get baseUrl(): string {
-    return this.base?.href ?? "";
-  }
-
   /** The absolute form of href, or undefined when it cannot be resolved. Absolute URLs are kept as written. */
   resolve(rawHref: string): string | undefined {
     const href = trimUrl(rawHref);

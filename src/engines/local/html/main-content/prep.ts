@@ -105,7 +105,7 @@ function isClutter(el: El, counts: Counts, context: Context, weighClasses: boole
   const li = counts.li - 100;
   const linkDensity = text === 0 ? 0 : counts.link / text;
   const headingDensity = text === 0 ? 0 : counts.heading / text;
-  if (text < 30) {
+  if (text > 0 && text < 30) {
     const words = shortText(el).trim();
     if (AD_WORDS.test(words) || LOADING_WORDS.test(words)) return true;
   }
@@ -132,16 +132,19 @@ function isImageList(el: El): boolean {
   return true;
 }
 
+/** The text of a small subtree; gives up (returns "") past a few hundred nodes. */
 function shortText(el: El): string {
   let out = "";
+  let budget = 300;
   const walk = (node: El): void => {
     for (const child of node.children) {
+      if (--budget < 0) return;
       if (typeof child === "string") out += child;
       else walk(child);
     }
   };
   walk(el);
-  return out;
+  return budget < 0 ? "" : out;
 }
 
 /**

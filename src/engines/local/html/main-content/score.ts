@@ -177,15 +177,16 @@ function collectLoose(div: El, out: LooseParagraph[]): void {
 /** A plausible byline: some text, under 100 characters. */
 function isByline(el: El): boolean {
   let length = 0;
+  let budget = 300;
   const walk = (node: El): void => {
     for (const child of node.children) {
-      if (length >= 100) return;
+      if (length >= 100 || --budget < 0) return;
       if (typeof child === "string") length += trimmedLength(child);
       else walk(child);
     }
   };
   walk(el);
-  return length > 0 && length < 100;
+  return budget >= 0 && length > 0 && length < 100;
 }
 
 /** Length of a raw text run without its leading and trailing whitespace. */

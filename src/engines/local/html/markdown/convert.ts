@@ -183,7 +183,11 @@ class Converter {
     let src = el.attr("src")?.trim();
     const srcset = el.attr("srcset");
     if (srcset !== undefined) src = largestSrcsetCandidate(srcset, src) ?? src;
-    if (src === undefined || src === "") src = el.attr("data-src")?.trim();
+    // Lazy-loaded images keep the real URL in a data attribute and a placeholder (or nothing) in src.
+    if (src === undefined || src === "" || src.startsWith("data:")) {
+      const lazy = (el.attr("data-src") ?? el.attr("data-lazy-src") ?? el.attr("data-original"))?.trim();
+      if (lazy) src = lazy;
+    }
     if (src === undefined || src === "") return;
     let url = this.context.urls.resolve(src) ?? src;
     if (this.context.removeBase64Images && /^data:image\/[^;,]*;base64,/i.test(url)) url = "<Base64-Image-Removed>";

@@ -11,6 +11,7 @@ interface Mark {
   written: boolean;
   /** Emphasis is closed at a block boundary and reopened after it; links are not. */
   emphasis: boolean;
+  link: boolean;
 }
 
 export interface WriterOptions {
@@ -76,11 +77,6 @@ export class MarkdownWriter {
     this.space = false;
   }
 
-  /** Collapsible whitespace between inline content. */
-  addSpace(): void {
-    this.space = true;
-  }
-
   /** Raw text of the document: decoded, whitespace collapsed, markdown characters escaped. */
   text(raw: string): void {
     const text = decodeText(raw);
@@ -114,12 +110,12 @@ export class MarkdownWriter {
   }
 
   openEmphasis(delimiter: string): void {
-    this.marks.push({ open: delimiter, close: delimiter, written: false, emphasis: true });
+    this.marks.push({ open: delimiter, close: delimiter, written: false, emphasis: true, link: false });
   }
 
   /** Opens a heading, a link or another construct whose opening markup waits for content. */
-  openMark(open: string, emphasis = false): void {
-    this.marks.push({ open, close: "", written: false, emphasis });
+  openMark(open: string, link = false): void {
+    this.marks.push({ open, close: "", written: false, emphasis: false, link });
   }
 
   /** Closes the innermost mark; returns whether anything was written inside it. */
@@ -134,7 +130,7 @@ export class MarkdownWriter {
 
   openLink(): void {
     this.linkDepth++;
-    this.openMark("[");
+    this.openMark("[", true);
   }
 
   closeLink(destination: string): void {
@@ -208,14 +204,17 @@ export class MarkdownWriter {
       this.started = true;
       this.writeLinePrefix();
     } else if (this.breaks > 0 || this.hardBreaks > 0) {
-      for (let m = marks.length - 1; m >= 0; m--) {
+      // Inside link text already written, breaks become escaped newlines (the link must stay one piece).
+      let inLinkText = false;
+      for (const mark of marks) if (mark.link && mark.written) inLinkText = true;
+      for (let m = marks.length - 1; m >= 0 && !inLinkText; m--) {
         const mark = marks[m]!;
-        if (mark.emphasis && mark.written && this.linkDepth === 0) {
+        if (mark.emphasis && mark.written) {
           this.out.push(mark.close);
           mark.written = false;
         }
       }
-      if (this.linkDepth > 0) {
+      if (inLinkText) {
         this.out.push("\\\n" + this.prefix);
         this.lineStart = false;
       } else if (this.breaks === 0 && this.hardBreaks === 1) {

@@ -1,0 +1,36 @@
+/** URLs longer than this are never crawled: real pages rarely need more, traps often do. */
+export const MAX_URL_LENGTH = 2048;
+
+/** How `normalizeUrl` treats the query string. */
+export interface NormalizeOptions {
+  /** Drop the whole query string. */
+  ignoreQueryParameters?: boolean;
+}
+
+/**
+ * The canonical form of a link, used to fetch it and to tell duplicates apart: resolved against
+ * `base`, http(s) only, fragment dropped, scheme and host lower-cased, default port dropped, an
+ * empty `?` dropped, trailing slashes removed from every path but the root (so `/a/` and `/a`
+ * are one page), and the query dropped when `ignoreQueryParameters`. Nothing else is reordered.
+ * Returns undefined for what cannot be crawled: unparsable links, other schemes (mailto:,
+ * javascript:, data:, ftp:) and URLs over MAX_URL_LENGTH characters.
+ */
+export function normalizeUrl(raw: string, base?: string, options: NormalizeOptions = {}): string | undefined {
+  const text = raw.trim();
+  if (text === "" || text.length > MAX_URL_LENGTH) return undefined;
+  let url: URL;
+  try {
+    url = base === undefined ? new URL(text) : new URL(text, base);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+  if (url.hostname === "") return undefined;
+  url.hash = "";
+  if (options.ignoreQueryParameters || url.search === "") url.search = "";
+  if (url.pathname.length > 1 && url.pathname.endsWith("/")) {
+    url.pathname = url.pathname.replace(/\/+$/, "") || "/";
+  }
+  const href = url.href;
+  return href.length > MAX_URL_LENGTH ? undefined : href;
+}

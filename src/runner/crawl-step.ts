@@ -1,0 +1,80 @@
+import type { Document, Step } from "../core/index.js";
+import { ScrapelineError } from "../core/index.js";
+import type { RunContext } from "./context.js";
+import { runPage, type PageJob, type StepTally } from "./page.js";
+
+type CrawlStep = Extract<Step, { kind: "crawl" }>;
+
+/** The frontier is saved this often (pages), and whenever the step stops. */
+const SNAPSHOT_EVERY = 10;
+
+export interface CrawlTally extends StepTally {
+  found: number;
+  skippedByRobots: number;
+  skippedByRules: number;
+}
+
+/**
+ * Crawls on the local engine: the engine's frontier decides what to visit, the run's pool
+ * fetches (limits, retries, politeness) and each page is stored as it finishes. Pages in flight
+ * are bounded, so memory does not grow with the site. Stopping saves the frontier for --resume.
+ */
+export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: AbortSignal): Promise<CrawlTally> {
+  const { engine, store } = ctx.ports;
+  if (!engine.startCrawl) throw new ScrapelineError("unsupported", `the ${engine.name} engine cannot run crawl steps here`);
+  const saved = store.stepState(ctx.runId, step.id);
+  const frontier = await engine.startCrawl(step.body, { signal: timeout, ...(saved ? { restore: JSON.parse(saved) } : {}) });
+  const already = store.storedUrls(ctx.runId, step.id);
+  const options = step.body.scrapeOptions;
+  const wantsLinks = options.formats.some((f) => f.type === "links");
+  const job = (url: string): PageJob => ({
+    stepId: step.id,
+    url,
+    options: wantsLinks ? options : { ...options, formats: [...options.formats, { type: "links" }] },
+    retry: step.retry,
+    ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}),
+    ...(wantsLinks ? {} : { toStored: withoutLinks }),
+  });
+  const delaySeconds = step.body.delay ?? frontier.delaySeconds;
+  if (delaySeconds) ctx.pool.spaceHost(new URL(step.body.url).host, delaySeconds * 1000);
+  ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind });
+
+  const tally: StepTally = { documents: 0, failures: 0, cancelled: false };
+  const inFlight = new Set<Promise<void>>();
+  const maxInFlight = Math.max(2, ctx.plan.pipeline.concurrency * 2);
+  let sinceSnapshot = 0;
+  const snapshot = () => {
+    store.saveStepState(ctx.runId, step.id, JSON.stringify(frontier.snapshot()));
+    sinceSnapshot = 0;
+  };
+
+  while (!ctx.stop.aborted && !timeout.aborted) {
+    const next = frontier.next();
+    if (!next) {
+      if (inFlight.size === 0) break;
+      await Promise.race(inFlight);
+      continue;
+    }
+    if (already.has(next.url)) {
+      frontier.done(next.url);
+      continue;
+    }
+    const task: Promise<void> = runPage(ctx, job(next.url), timeout, tally).then((document?: Document) => {
+      if (document) frontier.discover(document.metadata.url || next.url, document.links ?? [], next.depth);
+      frontier.done(next.url);
+      if (++sinceSnapshot >= SNAPSHOT_EVERY) snapshot();
+    });
+    inFlight.add(task);
+    void task.finally(() => inFlight.delete(task));
+    if (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  snapshot();
+  if (ctx.stop.aborted || timeout.aborted) tally.cancelled = true;
+  return { ...tally, ...frontier.stats };
+}
+
+function withoutLinks(document: Document): Document {
+  const { links: _links, ...rest } = document;
+  return rest;
+}

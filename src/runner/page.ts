@@ -1,0 +1,143 @@
+import type { Document, ErrorKind, RetryPolicy, ScrapeOptions } from "../core/index.js";
+import { isScrapelineError, ScrapelineError } from "../core/index.js";
+import { cacheKey, fromCache, mayReadCache, mayWriteCache } from "./cache.js";
+import type { RunContext } from "./context.js";
+import { backoffMs, classify } from "./retry.js";
+
+/** A Retry-After longer than this fails the page as rate-limited rather than sleeping for hours. */
+export const MAX_RATE_LIMIT_WAIT_MS = 10 * 60_000;
+/** How many 429s one page may wait through before it counts as rate-limited. */
+const MAX_RATE_LIMIT_WAITS = 20;
+
+/** What a step's pages came to. */
+export interface StepTally {
+  documents: number;
+  failures: number;
+  cancelled: boolean;
+}
+
+/** One page to fetch for a step, with the step's retry policy and patience. */
+export interface PageJob {
+  stepId: string;
+  url: string;
+  /** What the engine is asked for. */
+  options: ScrapeOptions;
+  retry: RetryPolicy;
+  stepTimeoutMs?: number;
+  /** Shapes the document before it is stored (a crawl drops the links it needed but nobody asked for). */
+  toStored?: (document: Document) => Document;
+}
+
+/**
+ * Fetches one page through the run's pool, retrying by error class, and stores it in its own
+ * transaction. Resolves to the document as the engine returned it, or undefined when the page
+ * failed or the step stopped (recorded in `tally`).
+ */
+export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSignal, tally: StepTally): Promise<Document | undefined> {
+  const { url, options } = job;
+  const step = { id: job.stepId, retry: job.retry };
+  const host = hostOf(url);
+  const patienceEnd = job.stepTimeoutMs === undefined ? Infinity : ctx.clock() + job.stepTimeoutMs;
+  let attempt = 1;
+  let waits = 0;
+  let notBefore = 0;
+  for (;;) {
+    if (ctx.stop.aborted || timeout.aborted) {
+      tally.cancelled = true;
+      return undefined;
+    }
+    const estimate = ctx.ports.credits.estimatePage(options);
+    let document: Document;
+    try {
+      document = await ctx.pool.run(
+        host,
+        async () => {
+          if (ctx.stop.aborted || timeout.aborted) throw new ScrapelineError("cancelled", "not started: the step stopped");
+          if (!ctx.budget.reserve(estimate)) {
+            budgetExhausted(ctx, estimate);
+            throw new ScrapelineError("budget", "budget exhausted");
+          }
+          try {
+            const page = await fetchOrCache(ctx, url, options, AbortSignal.any([timeout, ctx.abort]));
+            const credits = ctx.ports.credits.forDocument(page, options);
+            page.metadata.creditsUsed = credits;
+            const stored = job.toStored ? job.toStored(page) : page;
+            ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document: stored });
+            ctx.budget.settle(estimate, credits);
+            return page;
+          } catch (error) {
+            ctx.budget.settle(estimate, 0);
+            throw error;
+          }
+        },
+        notBefore,
+      );
+    } catch (error) {
+      if (isScrapelineError(error, "cancelled") || isScrapelineError(error, "budget") || ((ctx.stop.aborted || timeout.aborted || ctx.abort.aborted) && !isScrapelineError(error))) {
+        tally.cancelled = true;
+        return undefined;
+      }
+      const verdict = classify(error);
+      const now = ctx.clock();
+      if (verdict.action === "wait" && waits < MAX_RATE_LIMIT_WAITS) {
+        const waitMs = verdict.waitMs >= 0 ? verdict.waitMs : backoffMs(step.retry, attempt, ctx.random);
+        if (waitMs <= MAX_RATE_LIMIT_WAIT_MS && now + waitMs <= patienceEnd) {
+          waits++;
+          ctx.pool.pauseHost(host, now + waitMs);
+          notBefore = now + waitMs;
+          ctx.emit({ type: "document-retried", stepId: step.id, url, attempt, delayMs: waitMs, reason: `rate limited: ${verdict.reason}` });
+          continue;
+        }
+        return fail(ctx, step.id, url, tally, "rate-limited", `rate limited and asked to wait ${Math.round(waitMs / 1000)} s, longer than this step can wait: ${verdict.reason}`);
+      }
+      if (verdict.action === "retry" && attempt < step.retry.attempts) {
+        const delayMs = backoffMs(step.retry, attempt, ctx.random);
+        ctx.emit({ type: "document-retried", stepId: step.id, url, attempt, delayMs, reason: verdict.reason });
+        attempt++;
+        notBefore = now + delayMs;
+        continue;
+      }
+      const kind: ErrorKind | "unknown" = isScrapelineError(error) ? error.kind : "unknown";
+      const reason = verdict.action === "retry" ? `${verdict.reason} (after ${attempt} attempt${attempt === 1 ? "" : "s"})` : verdict.reason;
+      return fail(ctx, step.id, url, tally, kind, reason);
+    }
+    tally.documents++;
+    ctx.emit({ type: "document-stored", stepId: step.id, url, statusCode: document.metadata.statusCode, credits: document.metadata.creditsUsed ?? 0 });
+    return document;
+  }
+}
+
+/** The page from the cache when maxAge allows, else from the engine (then cached if allowed). */
+async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions, signal: AbortSignal): Promise<Document> {
+  const store = ctx.ports.store;
+  const key = cacheKey(options);
+  if (mayReadCache(options)) {
+    const cached = store.cacheGet(url, key, options.maxAge);
+    if (cached) return fromCache(cached.document, cached.cachedAt);
+  }
+  const page = await ctx.ports.engine.scrape(url, options, signal);
+  if (options.maxAge > 0) page.metadata.cacheState = "miss";
+  if (mayWriteCache(options)) store.cachePut(url, key, page);
+  return page;
+}
+
+function fail(ctx: RunContext, stepId: string, url: string, tally: StepTally, kind: ErrorKind | "unknown", reason: string): undefined {
+  tally.failures++;
+  ctx.ports.store.saveFailure({ runId: ctx.runId, stepId, url, kind, error: reason });
+  ctx.emit({ type: "document-failed", stepId, url, kind, reason });
+  return undefined;
+}
+
+function budgetExhausted(ctx: RunContext, needed: number): void {
+  if (ctx.stop.aborted) return;
+  ctx.emit({ type: "budget-exhausted", spent: ctx.budget.total, limit: ctx.budget.limit ?? 0, needed });
+  ctx.halt(`budget of ${ctx.budget.limit} credits reached`);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { run } from "./helpers.js";
+
+const metadata = (html: string) => run(html, { want: {} }).metadata;
+
+describe("metadata", () => {
+  it("reads title, language, description, keywords, robots and an absolute favicon", () => {
+    const html = `<html lang="en-GB"><head><title> My
+      Page &amp; more </title><meta name="description" content="About it"><meta name="keywords" content="a, b">
+      <meta name="robots" content="noindex"><link rel="shortcut icon" href="/s.ico"><link rel="icon" href="img/fav.png"></head></html>`;
+    expect(metadata(html)).toEqual({
+      title: "My Page & more",
+      language: "en-GB",
+      favicon: "https://example.com/blog/img/fav.png",
+      description: "About it",
+      keywords: "a, b",
+      robots: "noindex",
+    });
+  });
+
+  it("maps og:, twitter:, article: and Dublin Core names to camelCase and keeps the raw names", () => {
+    const html = `<meta property="og:title" content="OG"><meta property="og:site_name" content="Site">
+      <meta name="twitter:card" content="summary"><meta property="article:published_time" content="2024-01-02">
+      <meta property="article:modified_time" content="2024-02-03"><meta property="article:section" content="Tech">
+      <meta name="dcterms.created" content="2020"><meta name="DC.date.created" content="2019"><meta itemprop="author" content="Ann">`;
+    expect(metadata(html)).toEqual({
+      ogTitle: "OG", "og:title": "OG",
+      ogSiteName: "Site", "og:site_name": "Site",
+      twitterCard: "summary", "twitter:card": "summary",
+      publishedTime: "2024-01-02", "article:published_time": "2024-01-02",
+      modifiedTime: "2024-02-03", "article:modified_time": "2024-02-03",
+      articleSection: "Tech", "article:section": "Tech",
+      dcTermsCreated: "2020", "dcterms.created": "2020",
+      dcDateCreated: "2019", "DC.date.created": "2019",
+      author: "Ann",
+    });
+  });
+
+  it("collects repeated names into arrays and joins repeated descriptions with a comma", () => {
+    const html = `<meta name="description" content="one"><meta name="description" content="two">
+      <meta property="og:locale:alternate" content="fr_FR"><meta property="og:locale:alternate" content="de_DE">
+      <meta name="keywords" content="k1"><meta name="keywords" content="k2">`;
+    expect(metadata(html)).toEqual({
+      description: "one, two",
+      ogLocaleAlternate: ["fr_FR", "de_DE"],
+      "og:locale:alternate": ["fr_FR", "de_DE"],
+      keywords: ["k1", "k2"],
+    });
+  });
+
+  it("skips metas without a name or content, and reads metas outside the head", () => {
+    expect(metadata('<meta charset="utf-8"><meta name="empty"><body><meta itemprop="price" content="9"></body>')).toEqual({ price: "9" });
+  });
+
+  it("is produced even when nothing else is requested, and for empty input", () => {
+    expect(metadata("")).toEqual({});
+  });
+});
