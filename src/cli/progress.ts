@@ -12,6 +12,7 @@ interface StepLine {
   status: string;
   startedAt: number;
   finishedAt?: number;
+  crawl?: { found: number; skippedByRobots: number; skippedByRules: number };
 }
 
 /** Per-step counters kept from the event stream; also the source of the summary table. */
@@ -55,6 +56,7 @@ export class RunTally {
         if (s) {
           s.status = event.status;
           s.finishedAt = this.now();
+          if (event.crawl) s.crawl = event.crawl;
         }
         break;
       }
@@ -73,6 +75,8 @@ export function logLine(event: RunEvent): string | undefined {
       return `[${event.stepId}] ${event.kind} started${event.total !== undefined ? `: ${event.total} page(s)` : ""}`;
     case "step-skipped":
       return `[${event.stepId}] skipped: ${event.reason}`;
+    case "step-warning":
+      return `[${event.stepId}] warning: ${event.message}`;
     case "document-stored":
       return `[${event.stepId}] ${event.statusCode} ${event.url} (${event.credits} credit${event.credits === 1 ? "" : "s"})`;
     case "document-retried":

@@ -5,7 +5,10 @@ import { table } from "./table.js";
 export function summaryTable(tally: RunTally, status: string, credits: number): string {
   const header = ["step", "status", "documents", "failures", "retries", "credits", "duration"];
   const rows = [...tally.steps.values()].map((s) => [s.id, s.status, String(s.done), String(s.failed), String(s.retries), String(s.credits), s.finishedAt ? `${((s.finishedAt - s.startedAt) / 1000).toFixed(1)} s` : "-"]);
-  return `${table(header, rows, 2)}\nrun ${tally.runId ?? "?"} ${status}: ${credits} credit${credits === 1 ? "" : "s"} used\n`;
+  const crawls = [...tally.steps.values()].flatMap((s) =>
+    s.crawl ? [`${s.id}: found ${s.crawl.found}, crawled ${s.done}, skipped by robots.txt ${s.crawl.skippedByRobots}, skipped by rules ${s.crawl.skippedByRules}, failed ${s.failed}, ${s.credits} credit${s.credits === 1 ? "" : "s"}\n`] : [],
+  );
+  return `${table(header, rows, 2)}\n${crawls.join("")}run ${tally.runId ?? "?"} ${status}: ${credits} credit${credits === 1 ? "" : "s"} used\n`;
 }
 
 export function summaryJson(tally: RunTally, status: string, credits: number): string {
@@ -13,7 +16,7 @@ export function summaryJson(tally: RunTally, status: string, credits: number): s
     {
       runId: tally.runId,
       status,
-      steps: [...tally.steps.values()].map((s) => ({ id: s.id, status: s.status, documents: s.done, failed: s.failed, retries: s.retries, credits: s.credits })),
+      steps: [...tally.steps.values()].map((s) => ({ id: s.id, status: s.status, documents: s.done, failed: s.failed, retries: s.retries, credits: s.credits, ...(s.crawl ? { crawl: s.crawl } : {}) })),
       credits,
     },
     null,

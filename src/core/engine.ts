@@ -12,6 +12,10 @@ export interface CrawlFrontierPort {
   readonly stats: { found: number; skippedByRobots: number; skippedByRules: number };
   /** Seconds between two requests to the site: the crawl's `delay`, else robots.txt Crawl-delay. */
   readonly delaySeconds?: number;
+  /** URLs robots.txt kept the crawl from (the first thousand), for the report. */
+  readonly robotsBlocked: readonly string[];
+  /** What was cut short or ignored while starting (robots.txt unreadable, a sitemap too big…). */
+  readonly warnings: readonly string[];
   /** Plain JSON to continue from after an interruption. */
   snapshot(): unknown;
 }

@@ -38,6 +38,7 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   const delaySeconds = step.body.delay ?? frontier.delaySeconds;
   if (delaySeconds) ctx.pool.spaceHost(new URL(step.body.url).host, delaySeconds * 1000);
   ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind });
+  for (const message of frontier.warnings) ctx.emit({ type: "step-warning", stepId: step.id, message });
 
   const tally: StepTally = { documents: 0, failures: 0, cancelled: false };
   const inFlight = new Set<Promise<void>>();
@@ -70,6 +71,11 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   }
   await Promise.all(inFlight);
   snapshot();
+  const blocked = frontier.robotsBlocked;
+  if (blocked.length > 0) {
+    const shown = blocked.slice(0, 5).join(", ");
+    ctx.emit({ type: "step-warning", stepId: step.id, message: `robots.txt disallowed ${frontier.stats.skippedByRobots} URL(s): ${shown}${blocked.length > 5 ? ", …" : ""}` });
+  }
   if (ctx.stop.aborted || timeout.aborted) tally.cancelled = true;
   return { ...tally, ...frontier.stats };
 }

@@ -5,6 +5,7 @@ export type RunEvent =
   | { type: "run-started"; runId: number; pipeline: string; resumed: boolean }
   | { type: "step-started"; stepId: string; kind: string; total?: number }
   | { type: "step-skipped"; stepId: string; reason: string }
+  | { type: "step-warning"; stepId: string; message: string }
   | { type: "step-finished"; stepId: string; status: "succeeded" | "failed" | "cancelled"; documents: number; failures: number; credits: number; error?: string; crawl?: { found: number; skippedByRobots: number; skippedByRules: number } }
   | { type: "document-stored"; stepId: string; url: string; statusCode: number; credits: number }
   | { type: "document-retried"; stepId: string; url: string; attempt: number; delayMs: number; reason: string }

@@ -1,8 +1,9 @@
 import type { UrlSource } from "../core/index.js";
 
 /**
- * Glob → RegExp. `**` crosses `/`, `*` and `?` do not. A glob that starts with `/` is matched
- * against the URL's path (and query); any other glob against the whole URL.
+ * Glob → RegExp. `**` crosses `/`, `*` and `?` do not; `[abc]`, `[0-9]` and `[!x]` match one
+ * character of (or not of) a set. A glob that starts with `/` is matched against the URL's path
+ * (and query); any other glob against the whole URL.
  */
 export function globToRegExp(glob: string): RegExp {
   let out = "";
@@ -21,7 +22,14 @@ export function globToRegExp(glob: string): RegExp {
         out += ".*";
       }
     } else if (ch === "?") out += "[^/]";
-    else out += ch.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    else if (ch === "[" && glob.indexOf("]", i + 2) > i) {
+      const end = glob.indexOf("]", i + 2);
+      let set = glob.slice(i + 1, end);
+      const negated = set.startsWith("!") || set.startsWith("^");
+      if (negated) set = set.slice(1);
+      out += `[${negated ? "^/" : ""}${set.replace(/[\\\]^]/g, "\\$&")}]`;
+      i = end;
+    } else out += ch.replace(/[.+^${}()|[\]\\]/g, "\\$&");
   }
   return new RegExp(`^${out}$`);
 }

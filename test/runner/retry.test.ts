@@ -63,6 +63,16 @@ describe("url sources", () => {
     expect(globToRegExp("/a?c").test("/abc")).toBe(true);
   });
 
+  it("matches character sets and negated sets, one character each", () => {
+    expect(matchesGlob("https://e.com/docs/7", "/docs/[0-9]")).toBe(true);
+    expect(matchesGlob("https://e.com/docs/x", "/docs/[0-9]")).toBe(false);
+    expect(matchesGlob("https://e.com/docs/12", "/docs/[0-9]")).toBe(false);
+    expect(matchesGlob("https://e.com/docs/x", "/docs/[!0-9]")).toBe(true);
+    expect(matchesGlob("https://e.com/docs/7", "/docs/[!0-9]")).toBe(false);
+    expect(globToRegExp("/a[b]]").test("/ab]")).toBe(true);
+    expect(globToRegExp("/a[").test("/a[")).toBe(true);
+  });
+
   it("selects with include, exclude and limit, deduplicated in order", () => {
     const urls = ["https://e.com/blog/1", "https://e.com/blog/2", "https://e.com/blog/1", "https://e.com/about", "https://e.com/blog/draft", "https://e.com/blog/3"];
     expect(selectUrls(urls, { from: "x", include: ["/blog/*"], exclude: ["/blog/draft"], limit: 3 })).toEqual(["https://e.com/blog/1", "https://e.com/blog/2", "https://e.com/blog/3"]);

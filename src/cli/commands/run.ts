@@ -55,7 +55,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: { s
         const line = logLine(event);
         if (!line) return;
         if (bars) {
-          if (event.type === "document-failed" || event.type === "budget-exhausted" || event.type === "step-skipped" || event.type === "run-started") bars.note(line);
+          if (event.type === "document-failed" || event.type === "budget-exhausted" || event.type === "step-skipped" || event.type === "step-warning" || event.type === "run-started") bars.note(line);
         } else if (!args.json) io.stderr(`${line}\n`);
       };
       signals.onStop(() => (bars ? bars.note("stopping: waiting for pages in flight (Ctrl-C again to abort them)") : io.stderr("stopping: waiting for pages in flight (Ctrl-C again to abort them)\n")));

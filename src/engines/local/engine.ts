@@ -1,6 +1,8 @@
-import type { Document, DocumentMetadata, Engine, EngineSettings, ScrapeOptions } from "../../core/index.js";
+import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ScrapeOptions } from "../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
+import { mapSite } from "./crawl/index.js";
+import { openCrawl } from "./crawl-port.js";
 import { createFetchGate, decodeText, requestHeaders, type FetchGate, type FetchPolicy } from "./fetch/index.js";
 import { processHtml } from "./html/index.js";
 import { isPdf, pdfToBase64, pdfToMarkdown } from "./pdf/index.js";
@@ -88,6 +90,14 @@ export class LocalEngine implements Engine {
     if (html.links !== undefined) document.links = html.links;
     if (html.images !== undefined) document.images = html.images;
     return document;
+  }
+
+  startCrawl(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown }): Promise<CrawlFrontierPort> {
+    return openCrawl(this.gate, request, options);
+  }
+
+  map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
+    return mapSite(this.gate, request, signal ? { signal } : {});
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_URL_LENGTH, normalizeUrl } from "../../../src/engines/local/crawl/index.js";
+import { MAX_URL_LENGTH, normalizeUrl, withoutTrailingSlash } from "../../../src/engines/local/crawl/index.js";
+import { dedupeKey } from "../../../src/engines/local/crawl/rules.js";
 
 describe("normalizeUrl", () => {
   it("resolves relative links against the base", () => {
@@ -14,12 +15,20 @@ describe("normalizeUrl", () => {
     expect(normalizeUrl("https://site.test:8443/")).toBe("https://site.test:8443/");
   });
 
-  it("strips trailing slashes except the root's, so /a/ and /a are one page", () => {
-    expect(normalizeUrl("http://site.test/a/")).toBe("http://site.test/a");
-    expect(normalizeUrl("http://site.test/a//")).toBe("http://site.test/a");
-    expect(normalizeUrl("http://site.test/a/?x=1")).toBe("http://site.test/a?x=1");
+  it("keeps a trailing slash in the URL it fetches, since servers tell /a/ from /a", () => {
+    expect(normalizeUrl("http://site.test/a/")).toBe("http://site.test/a/");
+    expect(normalizeUrl("http://site.test/a/?x=1")).toBe("http://site.test/a/?x=1");
     expect(normalizeUrl("http://site.test")).toBe("http://site.test/");
-    expect(normalizeUrl("http://site.test/")).toBe("http://site.test/");
+  });
+
+  it("treats /a/ and /a as one page when telling duplicates apart", () => {
+    expect(withoutTrailingSlash("/a/")).toBe("/a");
+    expect(withoutTrailingSlash("/a//")).toBe("/a");
+    expect(withoutTrailingSlash("/")).toBe("/");
+    expect(dedupeKey(new URL("http://site.test/a/"), false)).toBe(dedupeKey(new URL("http://site.test/a"), false));
+    expect(dedupeKey(new URL("http://site.test/a/?x=1"), false)).toBe(dedupeKey(new URL("http://site.test/a?x=1"), false));
+    expect(dedupeKey(new URL("https://www.site.test/a/"), true)).toBe(dedupeKey(new URL("http://site.test/a"), true));
+    expect(dedupeKey(new URL("http://site.test/a/"), false)).not.toBe(dedupeKey(new URL("http://site.test/b/"), false));
   });
 
   it("keeps paths and query order as written", () => {

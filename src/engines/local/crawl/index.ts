@@ -6,7 +6,7 @@
 export { CrawlFrontier, MAX_QUERY_VARIANTS, MAX_ROBOTS_LISTED, type FrontierEntry, type FrontierOptions, type FrontierState } from "./frontier.js";
 export { scanHead, scanLinks, type PageHead } from "./html-scan.js";
 export { mapSite, type MapLink, type MapOptions, type MapResult } from "./map.js";
-export { MAX_URL_LENGTH, normalizeUrl, type NormalizeOptions } from "./normalize-url.js";
+export { MAX_URL_LENGTH, normalizeUrl, withoutTrailingSlash, type NormalizeOptions } from "./normalize-url.js";
 export { rankByRelevance } from "./rank.js";
 export { loadRobots, robotsFromText, ROBOTS_MAX_BYTES, ROBOTS_TIMEOUT_MS, type Robots, type RobotsOptions } from "./robots.js";
 export { isAllowed, parseRobots, ROBOTS_USER_AGENT, type RobotsRule, type RobotsRules } from "./robots-rules.js";

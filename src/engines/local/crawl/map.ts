@@ -3,6 +3,7 @@ import { decodeText, requestHeaders, type FetchGate } from "../fetch/index.js";
 import { scanHead, scanLinks, type PageHead } from "./html-scan.js";
 import { normalizeUrl } from "./normalize-url.js";
 import { rankByRelevance } from "./rank.js";
+import { dedupeKey } from "./rules.js";
 import { loadRobots, type Robots } from "./robots.js";
 import { siteHost } from "./scope.js";
 import { readSitemaps, sitemapSources, sitemapWarnings } from "./sitemap.js";
@@ -94,16 +95,19 @@ async function mapWithin(gate: FetchGate, request: MapRequest, start: string, op
   const add = (raw: string, base?: string): void => {
     if (links.size >= cap) return;
     const href = normalizeUrl(raw, base, { ignoreQueryParameters: request.ignoreQueryParameters });
-    if (href === undefined || links.has(href)) return;
+    if (href === undefined) return;
     const url = new URL(href);
+    const key = dedupeKey(url, false);
+    if (links.has(key)) return;
     const host = siteHost(url.hostname);
     if (host !== home && !(request.includeSubdomains && host.endsWith(`.${home}`))) return;
     if (url.origin === robots.origin && !robots.allows(href)) return;
-    links.set(href, { url: href });
+    links.set(key, { url: href });
   };
   if (page && !(page instanceof Error)) {
     add(page.url);
-    const entry = links.get(normalizeUrl(page.url, undefined, { ignoreQueryParameters: request.ignoreQueryParameters }) ?? "");
+    const first = normalizeUrl(page.url, undefined, { ignoreQueryParameters: request.ignoreQueryParameters });
+    const entry = first === undefined ? undefined : links.get(dedupeKey(new URL(first), false));
     if (entry) Object.assign(entry, page.head);
     for (const link of page.links) add(link, page.url);
   }

@@ -8,10 +8,10 @@ export interface NormalizeOptions {
 }
 
 /**
- * The canonical form of a link, used to fetch it and to tell duplicates apart: resolved against
- * `base`, http(s) only, fragment dropped, scheme and host lower-cased, default port dropped, an
- * empty `?` dropped, trailing slashes removed from every path but the root (so `/a/` and `/a`
- * are one page), and the query dropped when `ignoreQueryParameters`. Nothing else is reordered.
+ * The form of a link that is fetched: resolved against `base`, http(s) only, fragment dropped,
+ * scheme and host lower-cased, default port dropped, an empty `?` dropped, and the query dropped
+ * when `ignoreQueryParameters`. Nothing else is reordered, and a trailing slash is kept (servers
+ * tell `/a/` from `/a`); `samePageKey` is what makes those two one page.
  * Returns undefined for what cannot be crawled: unparsable links, other schemes (mailto:,
  * javascript:, data:, ftp:) and URLs over MAX_URL_LENGTH characters.
  */
@@ -28,9 +28,11 @@ export function normalizeUrl(raw: string, base?: string, options: NormalizeOptio
   if (url.hostname === "") return undefined;
   url.hash = "";
   if (options.ignoreQueryParameters || url.search === "") url.search = "";
-  if (url.pathname.length > 1 && url.pathname.endsWith("/")) {
-    url.pathname = url.pathname.replace(/\/+$/, "") || "/";
-  }
   const href = url.href;
   return href.length > MAX_URL_LENGTH ? undefined : href;
+}
+
+/** The path with trailing slashes removed (but the root kept), so `/a/` and `/a` are one page. */
+export function withoutTrailingSlash(pathname: string): string {
+  return pathname.length > 1 && pathname.endsWith("/") ? pathname.replace(/\/+$/, "") || "/" : pathname;
 }

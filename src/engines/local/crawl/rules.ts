@@ -1,4 +1,5 @@
 import type { CrawlRequest } from "../../../core/index.js";
+import { withoutTrailingSlash } from "./normalize-url.js";
 import { pathFilter } from "./path-filter.js";
 import { hasRepeatedSegments, siteHost, siteScope } from "./scope.js";
 
@@ -44,11 +45,12 @@ export function crawlRules(request: CrawlRequest, start: URL, maxQueryVariants: 
 }
 
 /**
- * The key two URLs share when they are the same page: the normalized URL, or with
- * `similar` (deduplicateSimilarURLs) the URL without its scheme and `www.`.
+ * The key two URLs share when they are the same page: the normalized URL without a trailing
+ * slash, and with `similar` (deduplicateSimilarURLs) also without its scheme and `www.`.
  */
 export function dedupeKey(url: URL, similar: boolean): string {
-  if (!similar) return url.href;
+  const path = withoutTrailingSlash(url.pathname);
+  if (!similar) return `${url.protocol}//${url.host}${path}${url.search}`;
   const port = url.port === "" ? "" : `:${url.port}`;
-  return `//${siteHost(url.hostname)}${port}${url.pathname}${url.search}`;
+  return `//${siteHost(url.hostname)}${port}${path}${url.search}`;
 }
