@@ -9,3 +9,4 @@ export { exitCodeOf, runPipelineFile, type RunFileOptions, type RunFileResult } 
 export type { RunEvent } from "../runner/index.js";
 export { exportRun, type ExportFormat, type ExportOptions } from "./export.js";
 export { listRuns, showRun, type RunDetail, type RunSummary } from "./history.js";
+export { MAX_PROMPT_LENGTH, previewCrawlParams, type CrawlPreview } from "./crawl-preview.js";

@@ -17,7 +17,7 @@ export interface PlanView {
   stages: number;
   /** What the run is expected to cost at most; `exact` false when a count is only known at run time. */
   estimate: { credits: number; exact: boolean };
-  steps: Array<{ id: string; kind: string; stage: number; dependsOn: string[]; estimate: { credits: number; exact: boolean; note: string }; retry: unknown; timeoutMs?: number; continueOnError: boolean; body: unknown }>;
+  steps: Array<{ id: string; kind: string; stage: number; dependsOn: string[]; estimate: { credits: number; exact: boolean; note: string }; retry: unknown; timeoutMs?: number; continueOnError: boolean; fromPrompt?: unknown; body: unknown }>;
 }
 
 export interface PlanReport {
@@ -61,6 +61,7 @@ export async function planFile(file: string, options: { env?: Readonly<Record<st
       retry: step.retry,
       ...(step.timeoutMs !== undefined ? { timeoutMs: step.timeoutMs } : {}),
       continueOnError: step.continueOnError,
+      ...(step.kind === "crawl" && step.fromPrompt ? { fromPrompt: step.fromPrompt } : {}),
       body: step.body,
     })),
   };

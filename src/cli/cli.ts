@@ -3,6 +3,7 @@ import { didYouMean } from "../app/index.js";
 import { isScrapelineError } from "../core/index.js";
 import { EXIT } from "./exit-codes.js";
 import { planCommand } from "./commands/plan.js";
+import { crawlPreviewCommand } from "./commands/crawl-preview.js";
 import { exportCommand } from "./commands/export.js";
 import { runCommand } from "./commands/run.js";
 import { runsCommand, showCommand } from "./commands/runs.js";
@@ -11,7 +12,7 @@ import { validateCommand } from "./commands/validate.js";
 import { processIo, type Io } from "./output.js";
 
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
-const COMMANDS = ["validate", "plan", "schema", "run", "runs", "show", "export"];
+const COMMANDS = ["validate", "plan", "schema", "run", "runs", "show", "export", "crawl-preview"];
 
 /** Ctrl-C handling for long commands: the first stops scheduling, the second aborts. */
 export interface Interrupts {
@@ -46,6 +47,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     .command(runsCommand(io, setExit))
     .command(showCommand(io, setExit))
     .command(exportCommand(io, setExit))
+    .command(crawlPreviewCommand(io, setExit))
     .demandCommand(1, "name a command")
     .strict()
     .recommendCommands()

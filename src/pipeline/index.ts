@@ -4,3 +4,4 @@ export { pipelineSchemaPath, SCHEMAS_DIR } from "./schema.js";
 export type { Interpolation } from "./interpolate.js";
 export { redactInterpolations } from "./redact.js";
 export { didYouMean } from "./suggest.js";
+export { readCrawlPrompt, type PromptOptions, type PromptReading } from "./crawl-prompt.js";

@@ -1,4 +1,5 @@
 import type { Action, EngineConfig, Format, PdfParser, Pipeline, RetryPolicy, ScrapeOptions, Step, UrlInput } from "../core/index.js";
+import { readCrawlPrompt } from "./crawl-prompt.js";
 import * as D from "./defaults.js";
 import type { Reporter } from "./reporter.js";
 import { isObj, type Obj } from "./sites.js";
@@ -72,7 +73,9 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
     renameV1(body, "allowBackwardCrawling", "crawlEntireDomain", (v) => v, at("crawl"), ctx.report);
     renameV1(body, "allowBackwardLinks", "crawlEntireDomain", (v) => v, at("crawl"), ctx.report);
     renameV1(body, "ignoreSitemap", "sitemap", (v) => (v ? "skip" : "include"), at("crawl"), ctx.report);
-    return { ...common, kind: "crawl", body: { ...withDefaults<Obj>(D.DEFAULT_CRAWL, body), scrapeOptions } as unknown as Extract<Step, { kind: "crawl" }>["body"] };
+    const fromPrompt = typeof body.prompt === "string" ? optionsFromPrompt(body, body.prompt, at("crawl", "prompt"), ctx.report) : undefined;
+    const crawl = { ...withDefaults<Obj>(D.DEFAULT_CRAWL, body), scrapeOptions } as unknown as Extract<Step, { kind: "crawl" }>["body"];
+    return { ...common, kind: "crawl", body: crawl, ...(fromPrompt ? { fromPrompt } : {}) };
   }
   if (isObj(step.map)) {
     return { ...common, kind: "map", body: withDefaults<Extract<Step, { kind: "map" }>["body"]>(D.DEFAULT_MAP, step.map) };
@@ -88,6 +91,28 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
       scrapeOptions: normalizeScrapeOptions(isObj(scrapeOptions) ? scrapeOptions : {}, ctx.pipelineDefaults, at("extract", "scrapeOptions"), ctx.report),
     } as Extract<Step, { kind: "extract" }>["body"],
   };
+}
+
+/**
+ * Applies the options a crawl's prompt implies to `body`, except those set explicitly, which
+ * win. Returns what was applied; a prompt that implies nothing gets a warning.
+ */
+function optionsFromPrompt(body: Obj, prompt: string, path: Path, report: Reporter): Obj | undefined {
+  const { options } = readCrawlPrompt(prompt);
+  const applied: Obj = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (key in body) continue;
+    body[key] = value;
+    applied[key] = value;
+  }
+  if (Object.keys(options).length === 0) {
+    report.warn(path, {
+      code: "prompt-not-understood",
+      message: "no crawl option was recognised in this prompt, so it changes nothing",
+      hint: 'phrase it like "only blog posts, at most 50 pages, two levels deep, include subdomains, skip the sitemap", or set the options themselves',
+    });
+  }
+  return Object.keys(applied).length > 0 ? applied : undefined;
 }
 
 function urlInput(url: unknown, urls: unknown): UrlInput {

@@ -141,3 +141,48 @@ describe("the installed bin", () => {
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);
   });
 });
+
+describe("scrapeline crawl-preview and crawl prompts", () => {
+  it("prints the options a prompt derives, with the phrase behind each", async () => {
+    const r = await cli(["crawl-preview", "https://example.com", "only blog posts, at most 50 pages, skip the sitemap"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("crawl of https://example.com/");
+    expect(r.stdout).toMatch(/limit\s+50\s+"at most 50 pages"/);
+    expect(r.stdout).toMatch(/sitemap\s+"skip"\s+"skip the sitemap"/);
+    expect(r.stdout).toContain('["^/(?:blog|posts)(?:/|$)"]');
+  });
+
+  it("answers --json in the params-preview shape", async () => {
+    const r = await cli(["crawl-preview", "https://example.com/docs", "two levels deep and include subdomains", "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ success: true, data: { url: "https://example.com/docs", maxDiscoveryDepth: 2, allowSubdomains: true } });
+  });
+
+  it("says when nothing was recognised, and refuses a bad URL or an empty prompt", async () => {
+    const none = await cli(["crawl-preview", "https://example.com", "whatever is interesting"]);
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain("no crawl option was recognised");
+    expect((await cli(["crawl-preview", "mailto:x@example.com", "only blog"])).code).toBe(2);
+    const empty = await cli(["crawl-preview", "https://example.com", "  "]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("the prompt is empty");
+  });
+
+  it("applies a crawl step's prompt in the plan, explicit options winning, and shows what it derived", async () => {
+    const file = join(dir, "prompted.yaml");
+    writeFileSync(file, 'version: 1\nname: p\nsteps:\n  - id: blog\n    crawl: { url: "https://example.com", prompt: "only blog posts, at most 50 pages, two levels deep", limit: 10 }\n');
+    const r = await cli(["plan", file, "--format", "json"]);
+    expect(r.code).toBe(0);
+    const step = JSON.parse(r.stdout).steps[0];
+    expect(step.fromPrompt).toEqual({ includePaths: ["^/(?:blog|posts)(?:/|$)"], maxDiscoveryDepth: 2 });
+    expect(step.body).toMatchObject({ limit: 10, maxDiscoveryDepth: 2, includePaths: ["^/(?:blog|posts)(?:/|$)"] });
+  });
+
+  it("warns at the prompt when it derives nothing", async () => {
+    const file = join(dir, "vague.yaml");
+    writeFileSync(file, 'version: 1\nname: v\nsteps:\n  - id: c\n    crawl:\n      url: "https://example.com"\n      prompt: "the good stuff"\n');
+    const r = await cli(["validate", file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`${file}:7:15: warning[prompt-not-understood]`);
+  });
+});

@@ -1,0 +1,38 @@
+import type { CommandModule } from "yargs";
+import { previewCrawlParams } from "../../app/index.js";
+import { EXIT } from "../exit-codes.js";
+import type { Io } from "../output.js";
+import { table } from "../table.js";
+
+interface Args {
+  url: string;
+  prompt: string;
+  json: boolean;
+}
+
+export function crawlPreviewCommand(io: Io, setExit: (code: number) => void): CommandModule<object, Args> {
+  return {
+    command: "crawl-preview <url> <prompt>",
+    describe: "Show the crawl options a natural-language prompt derives, before a crawl uses it",
+    builder: (y) =>
+      y
+        .positional("url", { type: "string", demandOption: true, describe: "the crawl's start URL" })
+        .positional("prompt", { type: "string", demandOption: true, describe: "what to crawl, in plain words" })
+        .option("json", { type: "boolean", default: false, describe: "print the options as JSON (the params-preview data)" })
+        .example('$0 crawl-preview https://example.com "only blog posts, at most 50 pages"', "includePaths and limit") as never,
+    handler: (args) => {
+      const preview = previewCrawlParams(args.url, args.prompt);
+      const { url, ...options } = preview.data;
+      if (args.json) {
+        io.stdout(`${JSON.stringify({ success: true, data: preview.data }, null, 2)}\n`);
+      } else if (Object.keys(options).length === 0) {
+        io.stderr(`no crawl option was recognised in the prompt; a crawl of ${url} would use its explicit options and the defaults\n`);
+      } else {
+        const phrases = new Map(preview.matched.map((m) => [m.option, m.phrase]));
+        const rows = Object.entries(options).map(([key, value]) => [key, JSON.stringify(value), phrases.has(key) ? `"${phrases.get(key)}"` : ""]);
+        io.stdout(`crawl of ${url}\n${table(["option", "value", "from"], rows, 3)}\n`);
+      }
+      setExit(EXIT.ok);
+    },
+  };
+}
