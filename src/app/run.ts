@@ -7,6 +7,7 @@ import { loadPipeline, redactInterpolations } from "../pipeline/index.js";
 import { planPipeline } from "../planner/index.js";
 import { runPlan, type EventSink, type RunResult } from "../runner/index.js";
 import type { SqliteStore } from "../store/index.js";
+import { StoreChangeTracker } from "./change-tracker.js";
 import { openStore } from "./store.js";
 
 export interface RunFileOptions {
@@ -43,7 +44,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   try {
     const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, pipelineHash, options.resume);
     const result = await runPlan(
-      { engine, store, credits: serviceCreditRules },
+      { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking) },
       { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(options.onEvent ? { onEvent: options.onEvent } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
     );
     return { ok: true, pipeline, warnings: loaded.diagnostics, ...result };

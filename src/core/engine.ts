@@ -43,6 +43,8 @@ export interface EngineSettings {
  */
 export interface Engine {
   readonly name: string;
+  /** The engine fills `changeTracking` itself (the service); otherwise the runner compares pages with the store's snapshots. */
+  readonly tracksChanges?: boolean;
   scrape(url: string, options: ScrapeOptions, signal?: AbortSignal): Promise<Document>;
   /** Local crawls: robots.txt and sitemaps read, the frontier seeded (or restored). */
   startCrawl?(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown }): Promise<CrawlFrontierPort>;

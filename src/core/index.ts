@@ -7,3 +7,4 @@ export type * from "./engine.js";
 export type * from "./store.js";
 export type * from "./credits.js";
 export { parseRetryAfter } from "./retry-after.js";
+export type * from "./changes.js";

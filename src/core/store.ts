@@ -1,3 +1,4 @@
+import type { SnapshotRecord, SnapshotWrite } from "./changes.js";
 import type { Document } from "./document.js";
 
 export type RunStatus = "running" | "succeeded" | "failed" | "interrupted" | "budget-exhausted";
@@ -72,8 +73,8 @@ export interface Store {
   saveStepState(runId: number, stepId: string, state: string): void;
   stepState(runId: number, stepId: string): string | undefined;
 
-  /** Stores a page with the credits it cost, all or nothing. */
-  saveDocument(record: StoredDocument): void;
+  /** Stores a page with the credits it cost (and its change-tracking snapshot), all or nothing. */
+  saveDocument(record: StoredDocument, snapshot?: SnapshotWrite): void;
   /** A failed page: recorded (no content), so the run report and resume know about it. */
   saveFailure(record: { runId: number; stepId: string; url: string; error: string; kind: string }): void;
   /** URLs of a step already stored in a run (resume skips them). */
@@ -84,6 +85,15 @@ export interface Store {
   cachePut(url: string, optionsKey: string, document: Document): void;
   /** Credits spent without a document (map calls, extract): recorded in the ledger. */
   recordCredits(entry: { runId: number; stepId: string; credits: number; reason: string; url?: string }): void;
+
+  /** The newest version of a page's history for a tag (null: the default branch). */
+  latestSnapshot(url: string, tag: string | null): SnapshotRecord | undefined;
+  /** Every version of a page's history for a tag, oldest first. */
+  snapshots(url: string, tag: string | null): SnapshotRecord[];
+  /** The markdown a snapshot holds. */
+  snapshotMarkdown(snapshot: SnapshotRecord): string;
+  /** The latest earlier run of a pipeline in which a step finished successfully. */
+  previousStepRun(pipelineName: string, stepId: string, beforeRunId: number): { runId: number; planJson: string } | undefined;
 
   close(): void;
 }

@@ -115,6 +115,20 @@ export type EngineConfig =
   | { kind: "local"; browser: "auto" | "always" | "never" }
   | { kind: "firecrawl"; baseUrl?: string; apiKeyEnv: string };
 
+/** How two versions of a page are compared (the pipeline's `changeTracking`). */
+export interface ChangeComparison {
+  normalizers: Array<"whitespace" | "volatile" | "iframe-links">;
+  volatile: string[];
+}
+
+export type NotifyEvent = "changed" | "new" | "removed" | "hidden" | "failed";
+
+/** Where a run's summary is posted (the pipeline's `notify`). */
+export interface NotifyConfig {
+  webhook: { url: string; secret?: string };
+  on: NotifyEvent[];
+}
+
 export interface Pipeline {
   /** The file it was read from, as given. */
   file: string;
@@ -127,6 +141,8 @@ export interface Pipeline {
   retry: RetryPolicy;
   budget: { maxCredits?: number };
   allowPrivateNetwork: boolean;
+  changeTracking: ChangeComparison;
+  notify?: NotifyConfig;
   steps: Step[];
 }
 

@@ -12,6 +12,7 @@ export function semanticChecks(data: unknown, report: Reporter): void {
   for (const site of scrapeOptionSites(data)) checkScrapeOptions(data, site.path, site.options, report);
   checkUrls(data, report);
   checkPathRegexes(data, report);
+  checkVolatilePatterns(data, report);
   checkUserSchemas(data, report);
 }
 
@@ -180,6 +181,22 @@ function checkPathRegexes(data: unknown, report: Reporter): void {
       });
     }
   }
+}
+
+function checkVolatilePatterns(data: unknown, report: Reporter): void {
+  if (!isObj(data) || !isObj(data.changeTracking) || !Array.isArray(data.changeTracking.volatile)) return;
+  const { normalizers, volatile } = data.changeTracking;
+  if (Array.isArray(normalizers) && volatile.length > 0 && !normalizers.includes("volatile")) {
+    report.error(["changeTracking", "normalizers"], { code: "volatile-unused", message: "volatile patterns are listed but the volatile normalizer is not", hint: "add volatile to normalizers, or remove the patterns" });
+  }
+  volatile.forEach((pattern, i) => {
+    if (typeof pattern !== "string") return;
+    try {
+      new RegExp(pattern, "gm");
+    } catch (error) {
+      report.error(["changeTracking", "volatile", i], { code: "invalid-regex", message: `volatile[${i}] is not a valid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, "")}`, hint: "volatile patterns are JavaScript regexes matched in the page's markdown, e.g. Updated \\d+ minutes ago" });
+    }
+  });
 }
 
 /** JSON Schemas written inside the pipeline must themselves be valid: validated against the meta-schema and compiled. */

@@ -59,6 +59,12 @@ export const DEFAULT_RETRY = { attempts: 3, initialDelayMs: 500, maxDelayMs: 30_
 
 export const DEFAULT_STEP = { continueOnError: false } as const;
 
+/** The pipeline's `changeTracking` settings: how two versions of a page are compared. */
+export const DEFAULT_CHANGE_COMPARISON = { normalizers: ["iframe-links", "volatile", "whitespace"], volatile: [] } as const;
+
+/** The pipeline's `notify` settings. */
+export const DEFAULT_NOTIFY = { on: ["changed", "new", "removed", "failed"] } as const;
+
 export const DEFAULT_ENGINE_OBJECT = { apiKeyEnv: "FIRECRAWL_API_KEY", browser: "auto" } as const;
 
 /** Defaults of each action, by type. */

@@ -1,4 +1,4 @@
-import type { Action, EngineConfig, Format, PdfParser, Pipeline, RetryPolicy, ScrapeOptions, Step, UrlInput } from "../core/index.js";
+import type { Action, ChangeComparison, EngineConfig, NotifyConfig, Format, PdfParser, Pipeline, RetryPolicy, ScrapeOptions, Step, UrlInput } from "../core/index.js";
 import { readCrawlPrompt } from "./crawl-prompt.js";
 import * as D from "./defaults.js";
 import type { Reporter } from "./reporter.js";
@@ -30,8 +30,10 @@ export function normalizePipeline(file: string, data: Obj, report: Reporter): Pi
     retry,
     budget: isObj(data.budget) ? clone(data.budget) : {},
     allowPrivateNetwork: (data.allowPrivateNetwork as boolean | undefined) ?? D.DEFAULT_PIPELINE.allowPrivateNetwork,
+    changeTracking: withDefaults<ChangeComparison>(D.DEFAULT_CHANGE_COMPARISON, isObj(data.changeTracking) ? data.changeTracking : {}),
     steps,
   };
+  if (isObj(data.notify)) pipeline.notify = withDefaults<NotifyConfig>(D.DEFAULT_NOTIFY, data.notify);
   if (typeof data.description === "string") pipeline.description = data.description;
   return pipeline;
 }

@@ -1,4 +1,4 @@
-import type { CreditRules, Engine, Plan, Store } from "../core/index.js";
+import type { ChangeTracker, CreditRules, Engine, Plan, Store } from "../core/index.js";
 import type { Budget } from "./budget.js";
 import type { RunEvent } from "./events.js";
 import type { WorkPool } from "./pool.js";
@@ -7,6 +7,8 @@ export interface RunnerPorts {
   engine: Engine;
   store: Store;
   credits: CreditRules;
+  /** Compares pages with their previous snapshot, for engines that do not track changes themselves. */
+  changes?: ChangeTracker;
 }
 
 /** Shared by the steps of one run. */

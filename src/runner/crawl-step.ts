@@ -44,6 +44,7 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   const inFlight = new Set<Promise<void>>();
   const maxInFlight = Math.max(2, ctx.plan.pipeline.concurrency * 2);
   let sinceSnapshot = 0;
+  const visited = new Set<string>();
   const snapshot = () => {
     store.saveStepState(ctx.runId, step.id, JSON.stringify(frontier.snapshot()));
     sinceSnapshot = 0;
@@ -56,6 +57,7 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
       await Promise.race(inFlight);
       continue;
     }
+    visited.add(next.url);
     if (already.has(next.url)) {
       frontier.done(next.url);
       continue;
@@ -70,6 +72,9 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
     if (inFlight.size >= maxInFlight) await Promise.race(inFlight);
   }
   await Promise.all(inFlight);
+  if (!ctx.stop.aborted && !timeout.aborted && frontier.stats.found < step.body.limit) {
+    await revisitHidden(ctx, step, visited, (url) => ({ ...job(url), visibility: "hidden" }), timeout, tally);
+  }
   snapshot();
   const blocked = frontier.robotsBlocked;
   if (blocked.length > 0) {
@@ -78,6 +83,33 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   }
   if (ctx.stop.aborted || timeout.aborted) tally.cancelled = true;
   return { ...tally, ...frontier.stats };
+}
+
+/**
+ * With change tracking, the pages the previous crawl of the same start URL stored and this one
+ * did not find are fetched once more and reported with visibility `hidden` (removed when they no
+ * longer answer).
+ */
+async function revisitHidden(ctx: RunContext, step: CrawlStep, visited: Set<string>, job: (url: string) => PageJob, timeout: AbortSignal, tally: StepTally): Promise<void> {
+  const tracked = !ctx.ports.engine.tracksChanges && step.body.scrapeOptions.formats.some((f) => f.type === "changeTracking");
+  if (!tracked) return;
+  const { store } = ctx.ports;
+  const previous = store.previousStepRun(ctx.plan.pipeline.name, step.id, ctx.runId);
+  if (!previous || !sameStart(previous.planJson, step)) return;
+  const already = store.storedUrls(ctx.runId, step.id);
+  const hidden = [...store.storedUrls(previous.runId, step.id)].filter((url) => !visited.has(url) && !already.has(url));
+  if (hidden.length > 0) ctx.emit({ type: "step-warning", stepId: step.id, message: `${hidden.length} page(s) of the previous crawl were not found this time; checking them as hidden` });
+  await Promise.all(hidden.map((url) => runPage(ctx, job(url), timeout, tally)));
+}
+
+function sameStart(planJson: string, step: CrawlStep): boolean {
+  try {
+    const steps = (JSON.parse(planJson) as { steps?: Array<{ id: string; kind: string; body?: { url?: string } }> }).steps ?? [];
+    const before = steps.find((s) => s.id === step.id);
+    return before?.kind === "crawl" && before.body?.url === step.body.url;
+  } catch {
+    return false;
+  }
 }
 
 function withoutLinks(document: Document): Document {

@@ -1,4 +1,4 @@
-import type { Document, ErrorKind, RetryPolicy, ScrapeOptions } from "../core/index.js";
+import type { ChangeTrackingFormat, Document, ErrorKind, RetryPolicy, ScrapeOptions, SnapshotWrite } from "../core/index.js";
 import { isScrapelineError, ScrapelineError } from "../core/index.js";
 import { cacheKey, fromCache, mayReadCache, mayWriteCache } from "./cache.js";
 import type { RunContext } from "./context.js";
@@ -26,6 +26,8 @@ export interface PageJob {
   stepTimeoutMs?: number;
   /** Shapes the document before it is stored (a crawl drops the links it needed but nobody asked for). */
   toStored?: (document: Document) => Document;
+  /** `hidden`: a page the previous crawl found and this one did not, fetched to see whether it still answers. */
+  visibility?: "visible" | "hidden";
 }
 
 /**
@@ -58,11 +60,13 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
             throw new ScrapelineError("budget", "budget exhausted");
           }
           try {
-            const page = await fetchOrCache(ctx, url, options, AbortSignal.any([timeout, ctx.abort]));
+            const tracking = localTracking(ctx, options);
+            const page = await fetchOrCache(ctx, url, options, tracking ? withoutTracking(options) : options, AbortSignal.any([timeout, ctx.abort]));
+            const snapshot = tracking ? trackChange(ctx, url, page, tracking, job.visibility ?? "visible") : undefined;
             const credits = ctx.ports.credits.forDocument(page, options);
             page.metadata.creditsUsed = credits;
             const stored = job.toStored ? job.toStored(page) : page;
-            ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document: stored });
+            ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document: stored }, snapshot);
             ctx.budget.settle(estimate, credits);
             return page;
           } catch (error) {
@@ -107,15 +111,34 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
   }
 }
 
+/** The change-tracking format when the runner (not the engine) must compare the page. */
+function localTracking(ctx: RunContext, options: ScrapeOptions): ChangeTrackingFormat | undefined {
+  if (ctx.ports.engine.tracksChanges) return undefined;
+  return options.formats.find((f): f is ChangeTrackingFormat => f.type === "changeTracking");
+}
+
+function withoutTracking(options: ScrapeOptions): ScrapeOptions {
+  return { ...options, formats: options.formats.filter((f) => f.type !== "changeTracking") };
+}
+
+/** Compares the page with its previous snapshot; sets `changeTracking` and returns the snapshot to store with it. */
+function trackChange(ctx: RunContext, url: string, page: Document, format: ChangeTrackingFormat, visibility: "visible" | "hidden"): SnapshotWrite {
+  const tracker = ctx.ports.changes;
+  if (!tracker) throw new ScrapelineError("unsupported", "change tracking needs the run's store", { url });
+  const tracked = tracker.track({ url, tag: format.tag, markdown: page.markdown ?? "", statusCode: page.metadata.statusCode, modes: format.modes, visibility });
+  page.changeTracking = tracked.result;
+  return tracked.snapshot;
+}
+
 /** The page from the cache when maxAge allows, else from the engine (then cached if allowed). */
-async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions, signal: AbortSignal): Promise<Document> {
+async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions, engineOptions: ScrapeOptions, signal: AbortSignal): Promise<Document> {
   const store = ctx.ports.store;
   const key = cacheKey(options);
   if (mayReadCache(options)) {
     const cached = store.cacheGet(url, key, options.maxAge);
     if (cached) return fromCache(cached.document, cached.cachedAt);
   }
-  const page = await ctx.ports.engine.scrape(url, options, signal);
+  const page = await ctx.ports.engine.scrape(url, engineOptions, signal);
   if (options.maxAge > 0) page.metadata.cacheState = "miss";
   if (mayWriteCache(options)) store.cachePut(url, key, page);
   return page;

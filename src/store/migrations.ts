@@ -26,7 +26,6 @@ export const MIGRATIONS: readonly string[] = [
     step_id       TEXT NOT NULL,
     kind          TEXT NOT NULL,
     manifest      TEXT REFERENCES blobs (hash),
-    state         TEXT,
     status        TEXT NOT NULL CHECK (status IN ('pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled')),
     started_at    TEXT,
     finished_at   TEXT,
@@ -90,5 +89,41 @@ export const MIGRATIONS: readonly string[] = [
     at        TEXT NOT NULL
   );
   CREATE INDEX credit_ledger_by_run ON credit_ledger (run_id);
+  `,
+  `
+  -- What a step needs to continue after an interruption (a crawl's frontier), as JSON.
+  ALTER TABLE step_runs ADD COLUMN state TEXT;
+
+  -- The change history: one row per version of a page (URL and tag; '' is the default branch,
+  -- tag NULL), added when the content differs from the latest version and otherwise marked seen
+  -- again in place. The markdown is a content-addressed blob.
+  CREATE TABLE snapshots (
+    id              INTEGER PRIMARY KEY,
+    url             TEXT NOT NULL,
+    branch          TEXT NOT NULL,
+    tag             TEXT,
+    version         INTEGER NOT NULL,
+    fingerprint     TEXT NOT NULL,
+    normalizer_key  TEXT NOT NULL,
+    blob_hash       TEXT NOT NULL REFERENCES blobs (hash),
+    status_code     INTEGER,
+    first_run_id    INTEGER REFERENCES runs (id),
+    first_seen_at   TEXT NOT NULL,
+    last_run_id     INTEGER REFERENCES runs (id),
+    last_seen_at    TEXT NOT NULL,
+    UNIQUE (url, branch, version)
+  );
+
+  -- The change-tracking result of each page of a step. While the step runs every page has a row;
+  -- when it finishes, the most common result becomes the step's change_base and only the pages
+  -- that differ from it keep a row, so an unchanged re-run stores nothing per page.
+  CREATE TABLE page_changes (
+    run_id   INTEGER NOT NULL REFERENCES runs (id),
+    step_id  TEXT NOT NULL,
+    url      TEXT NOT NULL,
+    change   TEXT NOT NULL,
+    PRIMARY KEY (run_id, step_id, url)
+  );
+  ALTER TABLE step_runs ADD COLUMN change_base TEXT;
   `,
 ];

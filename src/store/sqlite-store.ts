@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import type { Document, NewRun, RunRecord, RunStatus, StepRecord, StepStatus, Store, StoredDocument } from "../core/index.js";
+import type { ChangeTrackingResult, Document, NewRun, RunRecord, RunStatus, SnapshotRecord, SnapshotWrite, StepRecord, StepStatus, Store, StoredDocument } from "../core/index.js";
+import { changeRecord, mostCommon, readChange, snapshotBranch, toSnapshot } from "./changes.js";
 import { blobHash, compress, decompress } from "./blobs.js";
 import { MIGRATIONS } from "./migrations.js";
 
@@ -146,8 +147,16 @@ export class SqliteStore implements Store {
     return decompress(row.data as Buffer, row.compression as string);
   }
 
-  private readonly insertDocument = (record: StoredDocument): void => {
-    const hash = this.putBlob(Buffer.from(JSON.stringify(record.document)));
+  private readonly insertDocument = (record: StoredDocument, snapshot?: SnapshotWrite): void => {
+    const { changeTracking, ...content } = record.document;
+    const hash = this.putBlob(Buffer.from(JSON.stringify(content)));
+    if (changeTracking) {
+      const diffHash = changeTracking.diff ? this.putBlob(Buffer.from(JSON.stringify(changeTracking.diff))) : undefined;
+      this.db
+        .prepare("INSERT INTO page_changes (run_id, step_id, url, change) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, step_id, url) DO UPDATE SET change = excluded.change")
+        .run(record.runId, record.stepId, record.url, changeRecord(changeTracking, diffHash));
+    }
+    if (snapshot) this.writeSnapshot(snapshot, record.runId);
     const meta = record.document.metadata;
     this.db
       .prepare(
@@ -160,8 +169,53 @@ export class SqliteStore implements Store {
     this.db.prepare("UPDATE step_runs SET documents = documents + 1 WHERE run_id = ? AND step_id = ?").run(record.runId, record.stepId);
   };
 
-  saveDocument(record: StoredDocument): void {
-    this.db.transaction(this.insertDocument).immediate(record);
+  saveDocument(record: StoredDocument, snapshot?: SnapshotWrite): void {
+    this.db.transaction(this.insertDocument).immediate(record, snapshot);
+  }
+
+  /**
+   * Records a sighting of a page: the latest version is marked seen again when the page was the
+   * same as it, else a version is added. Sightings are timed by the run's start, so every page
+   * of an unchanged re-run refers to the same previous time.
+   */
+  private writeSnapshot(snapshot: SnapshotWrite, runId: number): void {
+    const branch = snapshotBranch(snapshot.tag);
+    const at = (this.db.prepare("SELECT started_at FROM runs WHERE id = ?").pluck().get(runId) as string | undefined) ?? this.stamp();
+    const latest = this.db.prepare("SELECT id, version FROM snapshots WHERE url = ? AND branch = ? ORDER BY version DESC LIMIT 1").get(snapshot.url, branch) as Row | undefined;
+    if (latest && snapshot.sameAs === latest.id) {
+      this.db.prepare("UPDATE snapshots SET last_run_id = ?, last_seen_at = ? WHERE id = ?").run(runId, at, latest.id);
+      return;
+    }
+    const blob = this.putBlob(Buffer.from(snapshot.markdown));
+    this.db
+      .prepare(
+        `INSERT INTO snapshots (url, branch, tag, version, fingerprint, normalizer_key, blob_hash, status_code, first_run_id, first_seen_at, last_run_id, last_seen_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(snapshot.url, branch, snapshot.tag, ((latest?.version as number | undefined) ?? 0) + 1, snapshot.fingerprint, snapshot.normalizerKey, blob, snapshot.statusCode, runId, at, runId, at);
+  }
+
+  latestSnapshot(url: string, tag: string | null): SnapshotRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM snapshots WHERE url = ? AND branch = ? ORDER BY version DESC LIMIT 1").get(url, snapshotBranch(tag)) as Row | undefined;
+    return row ? toSnapshot(row) : undefined;
+  }
+
+  snapshots(url: string, tag: string | null): SnapshotRecord[] {
+    return (this.db.prepare("SELECT * FROM snapshots WHERE url = ? AND branch = ? ORDER BY version").all(url, snapshotBranch(tag)) as Row[]).map(toSnapshot);
+  }
+
+  snapshotMarkdown(snapshot: SnapshotRecord): string {
+    return this.getBlob(snapshot.blobHash).toString("utf8");
+  }
+
+  previousStepRun(pipelineName: string, stepId: string, beforeRunId: number): { runId: number; planJson: string } | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT r.id, r.plan_json FROM runs r JOIN step_runs s ON s.run_id = r.id
+         WHERE r.pipeline_name = ? AND s.step_id = ? AND s.status = 'succeeded' AND r.id < ? ORDER BY r.id DESC LIMIT 1`,
+      )
+      .get(pipelineName, stepId, beforeRunId) as Row | undefined;
+    return row ? { runId: row.id as number, planJson: row.plan_json as string } : undefined;
   }
 
   saveFailure(record: { runId: number; stepId: string; url: string; error: string; kind: string }): void {
@@ -198,10 +252,36 @@ export class SqliteStore implements Store {
       this.db.prepare("UPDATE step_runs SET manifest = ?, documents = ? WHERE run_id = ? AND step_id = ?").run(hash, entries.length, runId, stepId);
     }
     this.db.prepare("DELETE FROM documents WHERE run_id = ? AND step_id = ?").run(runId, stepId);
+    this.compactChanges(runId, stepId, entries.map((e) => e.url));
     const sums = this.db.prepare("SELECT reason, SUM(credits) AS credits FROM credit_ledger WHERE run_id = ? AND step_id = ? GROUP BY reason").all(runId, stepId) as Row[];
     this.db.prepare("DELETE FROM credit_ledger WHERE run_id = ? AND step_id = ?").run(runId, stepId);
     const insert = this.db.prepare("INSERT INTO credit_ledger (run_id, step_id, url, credits, reason, at) VALUES (?, ?, NULL, ?, ?, ?)");
     for (const sum of sums) insert.run(runId, stepId, sum.credits, sum.reason, this.stamp());
+  }
+
+  /** Keeps the most common change result once, on the step, and a row only for pages that differ from it. */
+  private compactChanges(runId: number, stepId: string, urls: string[]): void {
+    const { base, rows } = this.changesOf(runId, stepId);
+    if (base === undefined && rows.size === 0) return;
+    const effective = urls.flatMap((url) => {
+      const change = rows.get(url) ?? base;
+      return change === undefined ? [] : [[url, change] as const];
+    });
+    const common = mostCommon(effective.map(([, change]) => change));
+    this.db.prepare("DELETE FROM page_changes WHERE run_id = ? AND step_id = ?").run(runId, stepId);
+    const insert = this.db.prepare("INSERT INTO page_changes (run_id, step_id, url, change) VALUES (?, ?, ?, ?)");
+    for (const [url, change] of effective) if (change !== common) insert.run(runId, stepId, url, change);
+    this.db.prepare("UPDATE step_runs SET change_base = ? WHERE run_id = ? AND step_id = ?").run(common ?? null, runId, stepId);
+  }
+
+  private changesOf(runId: number, stepId: string): { base: string | undefined; rows: Map<string, string> } {
+    const base = (this.db.prepare("SELECT change_base FROM step_runs WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as string | null | undefined) ?? undefined;
+    const rows = this.db.prepare("SELECT url, change FROM page_changes WHERE run_id = ? AND step_id = ?").all(runId, stepId) as Row[];
+    return { base, rows: new Map(rows.map((r) => [r.url as string, r.change as string])) };
+  }
+
+  private changeTrackingOf(change: string | undefined): ChangeTrackingResult | undefined {
+    return change === undefined ? undefined : readChange(change, (hash) => this.getBlob(hash).toString("utf8"));
   }
 
   storedUrls(runId: number, stepId: string): Set<string> {
@@ -211,8 +291,12 @@ export class SqliteStore implements Store {
   *documents(runId: number, stepId?: string): Iterable<StoredDocument> {
     const steps = stepId === undefined ? (this.db.prepare("SELECT step_id FROM step_runs WHERE run_id = ? ORDER BY rowid").pluck().all(runId) as string[]) : [stepId];
     for (const step of steps) {
+      const changes = this.changesOf(runId, step);
       for (const entry of this.entries(runId, step).values()) {
-        yield { runId, stepId: step, url: entry.url, fetchedAt: entry.fetchedAt, creditsUsed: entry.credits, document: JSON.parse(this.getBlob(entry.hash).toString("utf8")) };
+        const document = JSON.parse(this.getBlob(entry.hash).toString("utf8")) as Document;
+        const changeTracking = this.changeTrackingOf(changes.rows.get(entry.url) ?? changes.base);
+        if (changeTracking) document.changeTracking = changeTracking;
+        yield { runId, stepId: step, url: entry.url, fetchedAt: entry.fetchedAt, creditsUsed: entry.credits, document };
       }
     }
   }

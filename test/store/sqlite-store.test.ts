@@ -5,6 +5,8 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import type { Document } from "../../src/core/index.js";
 import { SqliteStore } from "../../src/store/index.js";
+import { MIGRATIONS } from "../../src/store/migrations.js";
+import Database from "better-sqlite3";
 import { openStore } from "../../src/app/store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "scrapeline-store-"));
@@ -19,7 +21,7 @@ describe("SqliteStore", () => {
     const path = freshPath();
     const store = new SqliteStore(path);
     expect(store.db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(store.db.pragma("user_version", { simple: true })).toBe(1);
+    expect(store.db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
     store.close();
     expect(statSync(path).isFile()).toBe(true);
   });
@@ -153,5 +155,27 @@ describe("SqliteStore", () => {
     store.db.pragma("user_version = 99");
     store.close();
     expect(() => new SqliteStore(path)).toThrow(/newer than this scrapeline understands/);
+  });
+});
+
+describe("SqliteStore migrations", () => {
+  it("upgrades a database made by the first schema version, keeping its runs", () => {
+    const path = join(mkdtempSync(join(tmpdir(), "scrapeline-mig-")), "old.db");
+    const old = new Database(path);
+    old.exec(MIGRATIONS[0]!);
+    old.pragma("user_version = 1");
+    old.prepare("INSERT INTO runs (pipeline_name, pipeline_file, pipeline_hash, plan_json, engine, status, started_at) VALUES ('p', 'p.yaml', 'h', '{}', 'local', 'succeeded', '2026-01-01T00:00:00.000Z')").run();
+    old.prepare("INSERT INTO step_runs (run_id, step_id, kind, status) VALUES (1, 's', 'crawl', 'running')").run();
+    old.close();
+    const store = new SqliteStore(path);
+    try {
+      expect(store.db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
+      expect(store.getRun(1)?.pipelineName).toBe("p");
+      store.saveStepState(1, "s", '{"x":1}');
+      expect(store.stepState(1, "s")).toBe('{"x":1}');
+      expect(store.latestSnapshot("https://example.com/", null)).toBeUndefined();
+    } finally {
+      store.close();
+    }
   });
 });

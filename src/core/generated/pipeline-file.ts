@@ -226,6 +226,45 @@ maxCredits?: number
  */
 allowPrivateNetwork?: boolean
 /**
+ * How pages are compared with their previous snapshot when a step asks for the changeTracking format.
+ */
+changeTracking?: {
+/**
+ * The rewrites applied, in order, before two versions are compared: iframe-links drops [iframe](...) links, volatile removes the volatile patterns, whitespace collapses spaces and blank lines. Line order always counts.
+ */
+normalizers?: ("whitespace" | "volatile" | "iframe-links")[]
+/**
+ * Regular expressions (JavaScript syntax; ^ and $ match at line ends) whose matches are ignored when comparing: timestamps, counters, session tokens.
+ * 
+ * @maxItems 100
+ */
+volatile?: string[]
+}
+/**
+ * Where to send a summary of each run: one JSON POST after the run, which never changes the run's result.
+ */
+notify?: {
+/**
+ * The endpoint that receives the summary.
+ */
+webhook: {
+/**
+ * http(s) URL the summary is POSTed to, through the same fetch gate as pages.
+ */
+url: string
+/**
+ * Signs the body: header X-Scrapeline-Signature: sha256=<hex HMAC-SHA256 of the body>. Use ${VAR} to keep it out of the file.
+ */
+secret?: string
+}
+/**
+ * Send only when the run has pages in one of these states, or failed pages.
+ * 
+ * @minItems 1
+ */
+on?: [("changed" | "new" | "removed" | "hidden" | "failed"), ...(("changed" | "new" | "removed" | "hidden" | "failed"))[]]
+}
+/**
  * Defaults for every step.
  */
 defaults?: {
