@@ -8,6 +8,7 @@ import { planPipeline } from "../planner/index.js";
 import { runPlan, type EventSink, type RunResult } from "../runner/index.js";
 import type { SqliteStore } from "../store/index.js";
 import { StoreChangeTracker } from "./change-tracker.js";
+import { notifyRun, type NotifyOutcome } from "./notify.js";
 import { openStore } from "./store.js";
 
 export interface RunFileOptions {
@@ -26,7 +27,7 @@ export interface RunFileOptions {
   engine?: Engine;
 }
 
-export type RunFileResult = { ok: false; diagnostics: Diagnostic[] } | ({ ok: true; pipeline: Pipeline; warnings: Diagnostic[] } & RunResult);
+export type RunFileResult = { ok: false; diagnostics: Diagnostic[] } | ({ ok: true; pipeline: Pipeline; warnings: Diagnostic[]; notify?: NotifyOutcome } & RunResult);
 
 /** Loads, plans and runs a pipeline file against the store. Invalid input throws ScrapelineError. */
 export async function runPipelineFile(file: string, options: RunFileOptions): Promise<RunFileResult> {
@@ -47,7 +48,8 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
       { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking) },
       { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(options.onEvent ? { onEvent: options.onEvent } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
     );
-    return { ok: true, pipeline, warnings: loaded.diagnostics, ...result };
+    const notify = pipeline.notify ? await notifyRun(store, result.runId, pipeline.notify, { allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork }) : undefined;
+    return { ok: true, pipeline, warnings: loaded.diagnostics, ...result, ...(notify ? { notify } : {}) };
   } finally {
     if (!options.engine) await engine.close();
     store.close();

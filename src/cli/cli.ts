@@ -3,6 +3,7 @@ import { didYouMean } from "../app/index.js";
 import { isScrapelineError } from "../core/index.js";
 import { EXIT } from "./exit-codes.js";
 import { planCommand } from "./commands/plan.js";
+import { changesCommand, diffCommand, historyCommand } from "./commands/changes.js";
 import { crawlPreviewCommand } from "./commands/crawl-preview.js";
 import { exportCommand } from "./commands/export.js";
 import { runCommand } from "./commands/run.js";
@@ -12,7 +13,7 @@ import { validateCommand } from "./commands/validate.js";
 import { processIo, type Io } from "./output.js";
 
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
-const COMMANDS = ["validate", "plan", "schema", "run", "runs", "show", "export", "crawl-preview"];
+const COMMANDS = ["validate", "plan", "schema", "run", "runs", "show", "export", "crawl-preview", "changes", "history", "diff"];
 
 /** Ctrl-C handling for long commands: the first stops scheduling, the second aborts. */
 export interface Interrupts {
@@ -48,6 +49,9 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     .command(showCommand(io, setExit))
     .command(exportCommand(io, setExit))
     .command(crawlPreviewCommand(io, setExit))
+    .command(changesCommand(io, setExit))
+    .command(historyCommand(io, setExit))
+    .command(diffCommand(io, setExit))
     .demandCommand(1, "name a command")
     .strict()
     .recommendCommands()

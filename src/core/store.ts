@@ -1,5 +1,5 @@
 import type { SnapshotRecord, SnapshotWrite } from "./changes.js";
-import type { Document } from "./document.js";
+import type { ChangeTrackingResult, Document } from "./document.js";
 
 export type RunStatus = "running" | "succeeded" | "failed" | "interrupted" | "budget-exhausted";
 export type StepStatus = "pending" | "running" | "succeeded" | "failed" | "skipped" | "cancelled";
@@ -86,6 +86,8 @@ export interface Store {
   /** Credits spent without a document (map calls, extract): recorded in the ledger. */
   recordCredits(entry: { runId: number; stepId: string; credits: number; reason: string; url?: string }): void;
 
+  /** The change-tracking result of every tracked page of a run, without loading the pages. */
+  pageChanges(runId: number): Array<{ stepId: string; url: string; change: ChangeTrackingResult }>;
   /** The newest version of a page's history for a tag (null: the default branch). */
   latestSnapshot(url: string, tag: string | null): SnapshotRecord | undefined;
   /** Every version of a page's history for a tag, oldest first. */

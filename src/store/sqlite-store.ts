@@ -284,6 +284,19 @@ export class SqliteStore implements Store {
     return change === undefined ? undefined : readChange(change, (hash) => this.getBlob(hash).toString("utf8"));
   }
 
+  pageChanges(runId: number): Array<{ stepId: string; url: string; change: ChangeTrackingResult }> {
+    const out: Array<{ stepId: string; url: string; change: ChangeTrackingResult }> = [];
+    for (const stepId of this.db.prepare("SELECT step_id FROM step_runs WHERE run_id = ? ORDER BY rowid").pluck().all(runId) as string[]) {
+      const { base, rows } = this.changesOf(runId, stepId);
+      if (base === undefined && rows.size === 0) continue;
+      for (const url of this.entries(runId, stepId).keys()) {
+        const change = this.changeTrackingOf(rows.get(url) ?? base);
+        if (change) out.push({ stepId, url, change });
+      }
+    }
+    return out;
+  }
+
   storedUrls(runId: number, stepId: string): Set<string> {
     return new Set(this.entries(runId, stepId).keys());
   }

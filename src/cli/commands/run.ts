@@ -82,7 +82,23 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: { s
       }
       if (result.warnings.length) printDiagnostics(io, result.warnings, "short", new Map(), io.stderr);
       io.stdout(args.json ? summaryJson(tally, result.status, result.credits) : summaryTable(tally, result.status, result.credits));
+      const notify = result.notify;
+      if (notify) {
+        // Webhook URLs often carry their secret in the path: only the origin is printed.
+        const where = originOf(result.pipeline.notify?.webhook.url ?? "");
+        if (notify.sent) io.stderr(`notified ${where}: HTTP ${notify.status}\n`);
+        else if (notify.skipped) io.stderr(`no notification: ${notify.skipped}\n`);
+        else io.stderr(`warning: the notification to ${where} failed after ${notify.attempts} attempt(s): ${notify.error}\n`);
+      }
       setExit(exitCodeOf(result.status));
     },
   };
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "the webhook";
+  }
 }

@@ -53,8 +53,9 @@ export function createFetchGate(policy: FetchPolicy): FetchGate {
     const response = await agentFor(request.skipTlsVerification === true).request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
-      method: "GET",
+      method: request.method ?? "GET",
       headers: withUserinfo(headers, url),
+      ...(request.body !== undefined ? { body: request.body } : {}),
       signal: deadline.signal,
     });
     return { status: response.statusCode, headers: flattenHeaders(response.headers), body: response.body };
@@ -70,7 +71,7 @@ export function createFetchGate(policy: FetchPolicy): FetchGate {
       progress.url = url;
       const hop = await exchange(url, headers, request, deadline);
       const location = hop.headers.location;
-      if (!REDIRECT_STATUSES.has(hop.status) || location === undefined) {
+      if (!REDIRECT_STATUSES.has(hop.status) || location === undefined || (request.method ?? "GET") !== "GET") {
         const body = await readBody(hop.body, hop.headers, { maxBodyBytes: request.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, url: redactUrl(url.href) });
         return { url: url.href, status: hop.status, headers: hop.headers, body, redirects: chain.slice(1) };
       }

@@ -10,6 +10,9 @@ export interface FetchPolicy {
 
 export interface FetchRequest {
   url: string;
+  /** Default GET. Other methods are not redirected: the redirect is the answer. */
+  method?: "GET" | "POST";
+  body?: string;
   /** Sent as given (user headers win over defaults). */
   headers?: Record<string, string>;
   /** Overall deadline for the whole exchange, redirects and body included. */

@@ -1,0 +1,98 @@
+import { createHmac } from "node:crypto";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LocalEngine } from "../../src/engines/local/index.js";
+import { FixtureSite, htmlPage } from "../helpers/site.js";
+import { pipeline, runYaml, workdir } from "./helpers.js";
+
+const site = new FixtureSite();
+let body = "<p>v1</p>";
+const received: Array<{ headers: IncomingMessage["headers"]; body: string }> = [];
+let failFirst = 0;
+const hook = createServer((req, res) => {
+  let data = "";
+  req.on("data", (c) => (data += c));
+  req.on("end", () => {
+    if (failFirst > 0) {
+      failFirst--;
+      res.writeHead(503).end();
+      return;
+    }
+    received.push({ headers: req.headers, body: data });
+    res.writeHead(204).end();
+  });
+});
+let hookUrl = "";
+
+beforeAll(async () => {
+  site.route("/page", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Page", body)));
+  await site.start();
+  await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
+  hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook/s3cret-path`;
+});
+afterAll(async () => {
+  await site.stop();
+  hook.closeAllConnections();
+  await new Promise((r) => hook.close(r));
+});
+
+const step = () => `  - id: page\n    scrape: { url: "${site.url}/page", formats: [markdown, { type: changeTracking, modes: [git-diff] }] }\n  - id: missing\n    continueOnError: true\n    retry: { attempts: 1 }\n    scrape: { url: "http://127.0.0.1:1/unreachable" }\n`;
+
+describe("notify", () => {
+  it("posts one signed JSON summary per run when something it listens to happened", async () => {
+    const db = join(workdir(), "n.db");
+    const yaml = pipeline(step(), `notify: { webhook: { url: "${hookUrl}", secret: "topsecret" }, on: [changed, new] }\n`);
+    received.length = 0;
+    const first = await runYaml(yaml, { db });
+    if (!first.result.ok) throw new Error(JSON.stringify(first.result.diagnostics));
+    expect(first.result.notify).toMatchObject({ sent: true, status: 204, attempts: 1 });
+    expect(received).toHaveLength(1);
+    const payload = JSON.parse(received[0]!.body);
+    expect(payload).toMatchObject({ pipeline: "test", runId: first.result.runId, counts: { new: 1, changed: 0 } });
+    expect(payload.pages).toEqual([expect.objectContaining({ url: `${site.url}/page`, changeStatus: "new" })]);
+    expect(payload.failures).toEqual([]); // failed is not in `on`
+    const expected = `sha256=${createHmac("sha256", "topsecret").update(received[0]!.body).digest("hex")}`;
+    expect(received[0]!.headers["x-scrapeline-signature"]).toBe(expected);
+
+    const same = await runYaml(yaml, { db });
+    if (!same.result.ok) throw new Error("invalid");
+    expect(same.result.notify).toMatchObject({ sent: false, attempts: 0 });
+    expect(received).toHaveLength(1);
+
+    body = "<p>v2</p>";
+    failFirst = 1;
+    const changed = await runYaml(yaml, { db });
+    if (!changed.result.ok) throw new Error("invalid");
+    expect(changed.result.notify).toMatchObject({ sent: true, attempts: 2 });
+    const diffPayload = JSON.parse(received[1]!.body);
+    expect(diffPayload.pages[0]).toMatchObject({ changeStatus: "changed", diff: expect.stringContaining("+v2") });
+  });
+
+  it("reports failed pages when asked, and a webhook that is down never changes the run's result", async () => {
+    const db = join(workdir(), "down.db");
+    const yaml = pipeline(step(), `notify: { webhook: { url: "http://127.0.0.1:1/down" }, on: [failed] }\n`);
+    const { result } = await runYaml(yaml, { db });
+    if (!result.ok) throw new Error("invalid");
+    // The run's own result (a step with a failed page), untouched by the notification failing.
+    expect(result.status).toBe("failed");
+    expect(result.failedSteps).toEqual(["missing"]);
+    expect(result.notify).toMatchObject({ sent: false, attempts: 3 });
+    expect(result.notify!.error).toMatch(/refused|connect/i);
+  });
+
+  it("goes through the fetch gate: a private webhook is refused without allowPrivateNetwork", async () => {
+    const db = join(workdir(), "gate.db");
+    const yaml = pipeline(`  - id: page\n    scrape: { url: "${site.url}/page", formats: [markdown, { type: changeTracking }] }\n`, `notify: { webhook: { url: "${hookUrl}" }, on: [new, changed] }\n`);
+    const before = received.length;
+    // The pages may be fetched (the engine allows loopback); the webhook may not.
+    const engine = new LocalEngine({ allowPrivateNetwork: true });
+    const engineOnly = await runYaml(yaml, { db, allowPrivateNetwork: false, engine });
+    await engine.close();
+    if (!engineOnly.result.ok) throw new Error("invalid");
+    expect(engineOnly.result.notify).toMatchObject({ sent: false, attempts: 1 });
+    expect(engineOnly.result.notify!.error).toMatch(/private|loopback|blocked/i);
+    expect(received.length).toBe(before);
+  });
+});
