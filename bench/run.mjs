@@ -5,6 +5,7 @@ const BENCHES = {
   scrape: () => import("./scrape.mjs"),
   store: () => import("./store.mjs"),
   diff: () => import("./diff.mjs"),
+  changes: () => import("./changes.mjs"),
 };
 
 const wanted = process.argv.slice(2);

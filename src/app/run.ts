@@ -37,8 +37,9 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const pipeline = loaded.pipeline;
   if (options.concurrency !== undefined) pipeline.concurrency = options.concurrency;
   const plan = planPipeline(pipeline);
-  const planJson = JSON.stringify(redactInterpolations(pipeline, loaded.interpolations));
-  const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), file: undefined, concurrency: undefined })).digest("hex");
+  // The file's path is kept on the run itself; leaving it out lets runs from any checkout share the plan.
+  const planJson = JSON.stringify({ ...redactInterpolations(pipeline, loaded.interpolations), file: undefined });
+  const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined })).digest("hex");
 
   const store = openStore(options.db);
   const engine = options.engine ?? createEngine(pipeline, options);

@@ -125,5 +125,9 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, step_id, url)
   );
   ALTER TABLE step_runs ADD COLUMN change_base TEXT;
+
+  -- The normalized pipeline of a run, content-addressed: nightly runs of one pipeline share it.
+  -- (plan_json stays empty for runs that have a plan_blob.)
+  ALTER TABLE runs ADD COLUMN plan_blob TEXT REFERENCES blobs (hash);
   `,
 ];

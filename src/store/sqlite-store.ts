@@ -64,10 +64,21 @@ export class SqliteStore implements Store {
   }
 
   createRun(run: NewRun): RunRecord {
-    const info = this.db
-      .prepare("INSERT INTO runs (pipeline_name, pipeline_file, pipeline_hash, plan_json, engine, status, started_at) VALUES (?, ?, ?, ?, ?, 'running', ?)")
-      .run(run.pipelineName, run.pipelineFile, run.pipelineHash, run.planJson, run.engine, this.stamp());
-    return this.getRun(Number(info.lastInsertRowid))!;
+    const id = this.db.transaction(() => {
+      const plan = this.putBlob(Buffer.from(run.planJson));
+      const info = this.db
+        .prepare("INSERT INTO runs (pipeline_name, pipeline_file, pipeline_hash, plan_json, plan_blob, engine, status, started_at) VALUES (?, ?, ?, '', ?, ?, 'running', ?)")
+        .run(run.pipelineName, run.pipelineFile, run.pipelineHash, plan, run.engine, this.stamp());
+      return Number(info.lastInsertRowid);
+    }).immediate();
+    return this.getRun(id)!;
+  }
+
+  /** The normalized pipeline a run was started with, as JSON. */
+  runPlan(id: number): string | undefined {
+    const row = this.db.prepare("SELECT plan_json, plan_blob FROM runs WHERE id = ?").get(id) as Row | undefined;
+    if (!row) return undefined;
+    return row.plan_blob ? this.getBlob(row.plan_blob as string).toString("utf8") : (row.plan_json as string);
   }
 
   getRun(id: number): RunRecord | undefined {
@@ -211,11 +222,11 @@ export class SqliteStore implements Store {
   previousStepRun(pipelineName: string, stepId: string, beforeRunId: number): { runId: number; planJson: string } | undefined {
     const row = this.db
       .prepare(
-        `SELECT r.id, r.plan_json FROM runs r JOIN step_runs s ON s.run_id = r.id
+        `SELECT r.id FROM runs r JOIN step_runs s ON s.run_id = r.id
          WHERE r.pipeline_name = ? AND s.step_id = ? AND s.status = 'succeeded' AND r.id < ? ORDER BY r.id DESC LIMIT 1`,
       )
       .get(pipelineName, stepId, beforeRunId) as Row | undefined;
-    return row ? { runId: row.id as number, planJson: row.plan_json as string } : undefined;
+    return row ? { runId: row.id as number, planJson: this.runPlan(row.id as number) ?? "{}" } : undefined;
   }
 
   saveFailure(record: { runId: number; stepId: string; url: string; error: string; kind: string }): void {

@@ -55,8 +55,8 @@ describe("SqliteStore", () => {
       store.finishStep(run.id, "s", "succeeded");
       store.finishRun(run.id, "succeeded");
     }
-    // 5 pages + 1 manifest, however many runs.
-    expect(store.db.prepare("SELECT COUNT(*) FROM blobs").pluck().get()).toBe(6);
+    // 5 pages + 1 manifest + 1 plan, however many runs.
+    expect(store.db.prepare("SELECT COUNT(*) FROM blobs").pluck().get()).toBe(7);
     store.close();
   });
 
