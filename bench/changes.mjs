@@ -2,9 +2,10 @@
 // changeTracking format (git-diff mode) by the built app 30 times without changes. Prints the
 // database size after the first run and after all of them, and the pages per second of a
 // tracked re-run. Prints; asserts nothing.
-import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
+import { dbSize } from "./db-size.mjs";
 import { join } from "node:path";
 import { runPipelineFile } from "../dist/app/index.js";
 
@@ -17,15 +18,6 @@ function html(i) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${i}</title><meta name="description" content="About page ${i}"></head><body><nav><ul>${links}</ul></nav><main><h1>Page ${i}</h1>${paragraphs}</main><footer>© site</footer></body></html>`;
 }
 
-function dbSize(path) {
-  let total = 0;
-  for (const suffix of ["", "-wal"]) {
-    try {
-      total += statSync(path + suffix).size;
-    } catch {}
-  }
-  return total;
-}
 
 export async function run() {
   const bodies = Array.from({ length: PAGES }, (_, i) => html(i));

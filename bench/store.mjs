@@ -1,7 +1,8 @@
 // Store benchmark: documents written per second (one transaction per page, as a run writes them),
 // and how much 30 runs of an unchanged 500-page site grow the database beyond the first run.
-import { mkdtempSync, statSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { dbSize } from "./db-size.mjs";
 import { join } from "node:path";
 import { SqliteStore } from "../dist/store/index.js";
 
@@ -18,15 +19,6 @@ function page(i) {
   };
 }
 
-function dbSize(path) {
-  let total = 0;
-  for (const suffix of ["", "-wal"]) {
-    try {
-      total += statSync(path + suffix).size;
-    } catch {}
-  }
-  return total;
-}
 
 function oneRun(store, docs) {
   const run = store.createRun({ pipelineName: "site", pipelineFile: "site.yaml", pipelineHash: "h", planJson: "{}", engine: "local" });

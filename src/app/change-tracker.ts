@@ -20,11 +20,13 @@ export class StoreChangeTracker implements ChangeTracker {
   }
 
   track(page: TrackedPage): TrackedChange {
-    if (page.modes.includes("json")) {
-      throw new ScrapelineError("unsupported", "the json mode of change tracking extracts data with the json format, which the local engine cannot do yet; use modes: [git-diff] or engine: firecrawl", { url: page.url });
+    const jsonMode = page.modes.includes("json");
+    if (jsonMode && page.extracted === undefined) {
+      throw new ScrapelineError("unsupported", "the json mode of change tracking needs the page's extracted data, and none was produced", { url: page.url });
     }
     const print = fingerprint(page.markdown, this.normalize);
     const snapshot: SnapshotWrite = { url: page.url, tag: page.tag, fingerprint: print, normalizerKey: this.normalizerKey, markdown: page.markdown, statusCode: page.statusCode };
+    if (jsonMode) snapshot.extracted = JSON.stringify(page.extracted);
     const current = { markdown: page.markdown, statusCode: page.statusCode };
     const latest = this.store.latestSnapshot(page.url, page.tag);
     if (!latest) return { result: compare({ current, modes: page.modes, visibility: page.visibility }), snapshot };
@@ -35,7 +37,8 @@ export class StoreChangeTracker implements ChangeTracker {
       return { result: { previousScrapeAt: latest.lastSeenAt, changeStatus: "same", visibility: page.visibility }, snapshot };
     }
     const previous = { markdown: this.store.snapshotMarkdown(latest), scrapedAt: latest.lastSeenAt, ...(latest.statusCode !== null ? { statusCode: latest.statusCode } : {}) };
-    const result = compare({ previous, current, modes: page.modes, visibility: page.visibility, normalize: this.normalize });
+    const extracted = jsonMode ? { previous: latest.extracted === null ? {} : JSON.parse(latest.extracted), current: page.extracted } : undefined;
+    const result = compare({ previous, current, modes: page.modes, visibility: page.visibility, normalize: this.normalize, ...(extracted ? { extracted } : {}) });
     if (result.changeStatus === "same") snapshot.sameAs = latest.id;
     return { result, snapshot };
   }

@@ -9,6 +9,8 @@ export interface TrackedPage {
   statusCode: number;
   modes: ChangeTrackingMode[];
   visibility: "visible" | "hidden";
+  /** json mode: the data extracted from the page with the format's schema. */
+  extracted?: unknown;
 }
 
 /** What to record for the page, written in the same transaction as its document. */
@@ -20,6 +22,8 @@ export interface SnapshotWrite {
   normalizerKey: string;
   markdown: string;
   statusCode: number;
+  /** json mode: the extracted data, as JSON. */
+  extracted?: string;
   /** The version compared with, when the page was the same: it is marked seen again instead of adding a version. */
   sameAs?: number;
 }
@@ -47,6 +51,8 @@ export interface SnapshotRecord {
   fingerprint: string;
   normalizerKey: string;
   blobHash: string;
+  /** json mode: the data extracted from this version, as JSON. */
+  extracted: string | null;
   statusCode: number | null;
   firstRunId: number | null;
   firstSeenAt: string;

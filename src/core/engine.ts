@@ -20,14 +20,17 @@ export interface CrawlFrontierPort {
   snapshot(): unknown;
 }
 
+/** One URL of a site, with its title and description where known. */
 export interface MapLink {
   url: string;
   title?: string;
   description?: string;
 }
 
+/** The answer of a map, shaped like the v2 map response. */
 export interface MapResult {
   links: MapLink[];
+  /** What went wrong or was cut short, when something was. */
   warning?: string;
 }
 

@@ -61,8 +61,9 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
           }
           try {
             const tracking = localTracking(ctx, options);
-            const page = await fetchOrCache(ctx, url, options, tracking ? withoutTracking(options) : options, AbortSignal.any([timeout, ctx.abort]));
+            const page = await fetchOrCache(ctx, url, options, tracking ? forEngine(options, tracking) : options, AbortSignal.any([timeout, ctx.abort]));
             const snapshot = tracking ? trackChange(ctx, url, page, tracking, job.visibility ?? "visible") : undefined;
+            if (tracking && !options.formats.some((f) => f.type === "json")) delete page.json;
             const credits = ctx.ports.credits.forDocument(page, options);
             page.metadata.creditsUsed = credits;
             const stored = job.toStored ? job.toStored(page) : page;
@@ -117,15 +118,24 @@ function localTracking(ctx: RunContext, options: ScrapeOptions): ChangeTrackingF
   return options.formats.find((f): f is ChangeTrackingFormat => f.type === "changeTracking");
 }
 
-function withoutTracking(options: ScrapeOptions): ScrapeOptions {
-  return { ...options, formats: options.formats.filter((f) => f.type !== "changeTracking") };
+/**
+ * The options the engine sees when the runner tracks changes: without the changeTracking format,
+ * and, in json mode, with a json format of the tracking schema so the page's data is extracted.
+ */
+function forEngine(options: ScrapeOptions, tracking: ChangeTrackingFormat): ScrapeOptions {
+  const formats = options.formats.filter((f) => f.type !== "changeTracking");
+  if (tracking.modes.includes("json") && !formats.some((f) => f.type === "json")) {
+    formats.push({ type: "json", ...(tracking.schema ? { schema: tracking.schema } : {}), ...(tracking.prompt ? { prompt: tracking.prompt } : {}) });
+  }
+  return { ...options, formats };
 }
 
 /** Compares the page with its previous snapshot; sets `changeTracking` and returns the snapshot to store with it. */
 function trackChange(ctx: RunContext, url: string, page: Document, format: ChangeTrackingFormat, visibility: "visible" | "hidden"): SnapshotWrite {
   const tracker = ctx.ports.changes;
   if (!tracker) throw new ScrapelineError("unsupported", "change tracking needs the run's store", { url });
-  const tracked = tracker.track({ url, tag: format.tag, markdown: page.markdown ?? "", statusCode: page.metadata.statusCode, modes: format.modes, visibility });
+  const extracted = format.modes.includes("json") ? page.json : undefined;
+  const tracked = tracker.track({ url, tag: format.tag, markdown: page.markdown ?? "", statusCode: page.metadata.statusCode, modes: format.modes, visibility, ...(extracted !== undefined ? { extracted } : {}) });
   page.changeTracking = tracked.result;
   return tracked.snapshot;
 }

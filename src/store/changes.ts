@@ -53,6 +53,7 @@ export function toSnapshot(row: Row): SnapshotRecord {
     fingerprint: row.fingerprint as string,
     normalizerKey: row.normalizer_key as string,
     blobHash: row.blob_hash as string,
+    extracted: (row.extracted as string | null) ?? null,
     statusCode: (row.status_code as number | null) ?? null,
     firstRunId: (row.first_run_id as number | null) ?? null,
     firstSeenAt: row.first_seen_at as string,

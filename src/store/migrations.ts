@@ -106,6 +106,7 @@ export const MIGRATIONS: readonly string[] = [
     fingerprint     TEXT NOT NULL,
     normalizer_key  TEXT NOT NULL,
     blob_hash       TEXT NOT NULL REFERENCES blobs (hash),
+    extracted       TEXT,
     status_code     INTEGER,
     first_run_id    INTEGER REFERENCES runs (id),
     first_seen_at   TEXT NOT NULL,

@@ -194,16 +194,17 @@ export class SqliteStore implements Store {
     const at = (this.db.prepare("SELECT started_at FROM runs WHERE id = ?").pluck().get(runId) as string | undefined) ?? this.stamp();
     const latest = this.db.prepare("SELECT id, version FROM snapshots WHERE url = ? AND branch = ? ORDER BY version DESC LIMIT 1").get(snapshot.url, branch) as Row | undefined;
     if (latest && snapshot.sameAs === latest.id) {
-      this.db.prepare("UPDATE snapshots SET last_run_id = ?, last_seen_at = ? WHERE id = ?").run(runId, at, latest.id);
+      // A version first seen without json mode gains its extracted data the first time it is known.
+      this.db.prepare("UPDATE snapshots SET last_run_id = ?, last_seen_at = ?, extracted = COALESCE(extracted, ?) WHERE id = ?").run(runId, at, snapshot.extracted ?? null, latest.id);
       return;
     }
     const blob = this.putBlob(Buffer.from(snapshot.markdown));
     this.db
       .prepare(
-        `INSERT INTO snapshots (url, branch, tag, version, fingerprint, normalizer_key, blob_hash, status_code, first_run_id, first_seen_at, last_run_id, last_seen_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO snapshots (url, branch, tag, version, fingerprint, normalizer_key, blob_hash, extracted, status_code, first_run_id, first_seen_at, last_run_id, last_seen_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(snapshot.url, branch, snapshot.tag, ((latest?.version as number | undefined) ?? 0) + 1, snapshot.fingerprint, snapshot.normalizerKey, blob, snapshot.statusCode, runId, at, runId, at);
+      .run(snapshot.url, branch, snapshot.tag, ((latest?.version as number | undefined) ?? 0) + 1, snapshot.fingerprint, snapshot.normalizerKey, blob, snapshot.extracted ?? null, snapshot.statusCode, runId, at, runId, at);
   }
 
   latestSnapshot(url: string, tag: string | null): SnapshotRecord | undefined {

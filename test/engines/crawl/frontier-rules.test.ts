@@ -1,27 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { CrawlRequest } from "../../../src/core/index.js";
-import { CrawlFrontier, MAX_QUERY_VARIANTS, robotsFromText, type FrontierEntry } from "../../../src/engines/local/crawl/index.js";
+import { CrawlFrontier, MAX_QUERY_VARIANTS, robotsFromText } from "../../../src/engines/local/crawl/index.js";
+import { frontier, START, urls } from "./frontier-helpers.js";
 import { crawlRequest } from "./helpers.js";
 
-const START = "http://site.test/";
-
-function frontier(overrides: Partial<CrawlRequest> = {}, url = START): CrawlFrontier {
-  const f = new CrawlFrontier(crawlRequest(url, overrides));
-  f.seed([url]);
-  return f;
-}
-
-/** Everything the frontier hands out, marking each done. */
-function drain(f: CrawlFrontier): FrontierEntry[] {
-  const out: FrontierEntry[] = [];
-  for (let e = f.next(); e; e = f.next()) {
-    out.push(e);
-    f.done(e.url);
-  }
-  return out;
-}
-
-const urls = (f: CrawlFrontier) => drain(f).map((e) => e.url);
 
 describe("CrawlFrontier: include and exclude paths", () => {
   it("keeps only included paths, lets excludes win, and spares the start URL", () => {

@@ -1,4 +1,4 @@
-import { isScrapelineError, ScrapelineError, type MapRequest } from "../../../core/index.js";
+import { isScrapelineError, ScrapelineError, type MapLink, type MapRequest, type MapResult } from "../../../core/index.js";
 import { decodeText, requestHeaders, type FetchGate } from "../fetch/index.js";
 import { scanHead, scanLinks, type PageHead } from "./html-scan.js";
 import { normalizeUrl } from "./normalize-url.js";
@@ -22,19 +22,7 @@ export interface MapOptions {
   signal?: AbortSignal;
 }
 
-/** One URL of the site, with its title and description where known. */
-export interface MapLink {
-  url: string;
-  title?: string;
-  description?: string;
-}
-
-/** The answer of `mapSite`, shaped like the v2 map response. */
-export interface MapResult {
-  links: MapLink[];
-  /** What went wrong or was cut short, when something was. */
-  warning?: string;
-}
+export type { MapLink, MapResult };
 
 interface StartPage {
   url: string;
