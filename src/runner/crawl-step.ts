@@ -88,7 +88,7 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
 /**
  * With change tracking, the pages the previous crawl of the same start URL stored and this one
  * did not find are fetched once more and reported with visibility `hidden` (removed when they no
- * longer answer).
+ * longer answer; a page reported so is not asked again by later crawls).
  */
 async function revisitHidden(ctx: RunContext, step: CrawlStep, visited: Set<string>, job: (url: string) => PageJob, timeout: AbortSignal, tally: StepTally): Promise<void> {
   const tracked = !ctx.ports.engine.tracksChanges && step.body.scrapeOptions.formats.some((f) => f.type === "changeTracking");
@@ -97,7 +97,9 @@ async function revisitHidden(ctx: RunContext, step: CrawlStep, visited: Set<stri
   const previous = store.previousStepRun(ctx.plan.pipeline.name, step.id, ctx.runId);
   if (!previous || !sameStart(previous.planJson, step)) return;
   const already = store.storedUrls(ctx.runId, step.id);
-  const hidden = [...store.storedUrls(previous.runId, step.id)].filter((url) => !visited.has(url) && !already.has(url));
+  // A page already found gone while hidden is not asked again: it is out of the site.
+  const gone = new Set(store.pageChanges(previous.runId).filter((p) => p.stepId === step.id && p.change.visibility === "hidden" && p.change.changeStatus === "removed").map((p) => p.url));
+  const hidden = [...store.storedUrls(previous.runId, step.id)].filter((url) => !visited.has(url) && !already.has(url) && !gone.has(url));
   if (hidden.length > 0) ctx.emit({ type: "step-warning", stepId: step.id, message: `${hidden.length} page(s) of the previous crawl were not found this time; checking them as hidden` });
   await Promise.all(hidden.map((url) => runPage(ctx, job(url), timeout, tally)));
 }

@@ -185,5 +185,12 @@ describe("change tracking in crawls", () => {
     expect(byUrl.get("/p/1")).toMatchObject({ changeStatus: "same", visibility: "visible" });
     expect(byUrl.get("/p/3")).toMatchObject({ changeStatus: "same", visibility: "hidden" });
     expect(byUrl.get("/p/4")).toMatchObject({ changeStatus: "removed", visibility: "hidden" });
+
+    // The next crawl asks again for the hidden page that still answers, not for the one gone.
+    const hitsBefore = crawlSite.hits.get("/p/4");
+    const third = await runOnce(db, yaml);
+    const urls = third.docs.map((d) => d.url.replace(crawlSite.url, "")).sort();
+    expect(urls).toEqual(["/p/", "/p/1", "/p/2", "/p/3"]);
+    expect(crawlSite.hits.get("/p/4")).toBe(hitsBefore);
   });
 });
