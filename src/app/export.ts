@@ -2,7 +2,8 @@ import { createWriteStream } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { once } from "node:events";
-import type { StoredDocument } from "../core/index.js";
+import type { ExtractResult, StoredDocument } from "../core/index.js";
+import { extractRows } from "./export-result.js";
 import { ScrapelineError } from "../core/index.js";
 import { resolveRunId } from "./history.js";
 import { openStore } from "./store.js";
@@ -27,6 +28,8 @@ export async function exportRun(options: ExportOptions): Promise<{ runId: number
     if (options.step && !store.getSteps(runId).some((s) => s.stepId === options.step)) {
       throw new ScrapelineError("invalid-input", `run ${runId} has no step "${options.step}"`);
     }
+    const result = options.step ? store.stepResult(runId, options.step) : undefined;
+    if (result !== undefined && options.format !== "markdown") return { runId, count: await writeResult(JSON.parse(result) as ExtractResult, options) };
     const documents = store.documents(runId, options.step);
     if (options.format === "markdown") {
       if (!options.out) throw new ScrapelineError("invalid-input", "--format markdown writes one file per page: give a directory with --out");
@@ -55,6 +58,21 @@ export async function exportRun(options: ExportOptions): Promise<{ runId: number
   }
 }
 
+/** An extract step's result: the finished extract as json, its data's rows as jsonl or csv. */
+async function writeResult(result: ExtractResult, options: ExportOptions): Promise<number> {
+  const sink = await openSink(options);
+  let count = 1;
+  if (options.format === "json") sink.write(`${JSON.stringify(result, null, 2)}\n`);
+  else {
+    const rows = extractRows(result);
+    count = rows.length;
+    if (options.format === "jsonl") for (const row of rows) sink.write(`${JSON.stringify(row)}\n`);
+    else sink.write(csvOf(rows.map((row) => flatten(row))));
+  }
+  await sink.close();
+  return count;
+}
+
 async function openSink(options: ExportOptions): Promise<{ write: (t: string) => void; close: () => Promise<void> }> {
   if (!options.out) {
     const write = options.write ?? ((t: string) => void process.stdout.write(t));
@@ -73,7 +91,10 @@ async function openSink(options: ExportOptions): Promise<{ write: (t: string) =>
 
 /** url, status and title, then every field of the extracted `json` flattened to dotted columns. */
 function toCsv(rows: StoredDocument[]): string {
-  const flat = rows.map((r) => ({ url: r.url, status: String(r.document.metadata.statusCode ?? ""), title: String(firstOf(r.document.metadata.title) ?? ""), ...flatten(r.document.json) }));
+  return csvOf(rows.map((r) => ({ url: r.url, status: String(r.document.metadata.statusCode ?? ""), title: String(firstOf(r.document.metadata.title) ?? ""), ...flatten(r.document.json) })));
+}
+
+function csvOf(flat: Array<Record<string, string>>): string {
   const columns = [...new Set(flat.flatMap((row) => Object.keys(row)))];
   const line = (cells: string[]) => cells.map(csvCell).join(",");
   return [line(columns), ...flat.map((row) => line(columns.map((c) => (row as Record<string, string>)[c] ?? "")))].join("\r\n") + "\r\n";

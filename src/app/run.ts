@@ -8,6 +8,7 @@ import { planPipeline } from "../planner/index.js";
 import { runPlan, type EventSink, type RunResult } from "../runner/index.js";
 import type { SqliteStore } from "../store/index.js";
 import { StoreChangeTracker } from "./change-tracker.js";
+import { extractionSettings } from "./extraction.js";
 import { notifyRun, type NotifyOutcome } from "./notify.js";
 import { openStore } from "./store.js";
 
@@ -41,8 +42,8 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const planJson = JSON.stringify({ ...redactInterpolations(pipeline, loaded.interpolations), file: undefined });
   const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined })).digest("hex");
 
-  const store = openStore(options.db);
   const engine = options.engine ?? createEngine(pipeline, options);
+  const store = openStore(options.db);
   try {
     const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, pipelineHash, options.resume);
     const result = await runPlan(
@@ -61,7 +62,10 @@ function createEngine(pipeline: Pipeline, options: RunFileOptions): Engine {
   if (pipeline.engine.kind === "firecrawl") {
     throw new ScrapelineError("unsupported", "the firecrawl engine is not available in this version; use engine: local");
   }
-  return new LocalEngine({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork });
+  return new LocalEngine({
+    allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork,
+    extraction: extractionSettings(pipeline, { ...(options.env ?? process.env), ...(options.vars ?? {}) }),
+  });
 }
 
 function findResumable(store: SqliteStore, pipeline: Pipeline, hash: string, resume: true | number): RunRecord {

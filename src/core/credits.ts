@@ -7,4 +7,6 @@ export interface CreditRules {
   forDocument(document: Document, options: ScrapeOptions): number;
   /** Credits one page is expected to cost before it is fetched (budget checks). */
   estimatePage(options: ScrapeOptions): number;
+  /** Credits of a token-billed operation (extract): 1 credit per 15 tokens, rounded up. */
+  forTokens(tokens: number): number;
 }

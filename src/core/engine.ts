@@ -1,5 +1,5 @@
 import type { Document } from "./document.js";
-import type { CrawlRequest, MapRequest, ScrapeOptions } from "./types.js";
+import type { CrawlRequest, JsonSchema, MapRequest, ScrapeOptions } from "./types.js";
 
 /**
  * A crawl's discovery state on the local engine: the runner takes URLs from it, fetches them
@@ -52,6 +52,13 @@ export interface Engine {
   /** Local crawls: robots.txt and sitemaps read, the frontier seeded (or restored). */
   startCrawl?(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown }): Promise<CrawlFrontierPort>;
   map?(request: MapRequest, signal?: AbortSignal): Promise<MapResult>;
+  /**
+   * Local extract steps: the pages' data (each page scraped with a json format) merged in the
+   * order given, with the sources of each field and the places the result breaks the schema.
+   */
+  combineExtractions?(parts: ReadonlyArray<{ url: string; data: unknown }>, schema?: JsonSchema): { data: unknown; sources: Record<string, string[]>; warnings: string[]; violations: string[] };
+  /** Whether the engine can search the web (extract's enableWebSearch). */
+  readonly searchesWeb?: boolean;
   /** Releases sockets, browsers and workers. */
   close(): Promise<void>;
 }

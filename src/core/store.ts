@@ -86,6 +86,10 @@ export interface Store {
   /** Credits spent without a document (map calls, extract): recorded in the ledger. */
   recordCredits(entry: { runId: number; stepId: string; credits: number; reason: string; url?: string }): void;
 
+  /** The result of a step that has one beyond its pages (an extract step's merged data), as JSON. */
+  saveStepResult(runId: number, stepId: string, result: string): void;
+  stepResult(runId: number, stepId: string): string | undefined;
+
   /** The change-tracking result of every tracked page of a run, without loading the pages. */
   pageChanges(runId: number): Array<{ stepId: string; url: string; change: ChangeTrackingResult }>;
   /** The newest version of a page's history for a tag (null: the default branch). */

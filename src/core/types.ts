@@ -86,6 +86,8 @@ export interface ExtractRequest {
   showSources: boolean;
   scrapeOptions: ScrapeOptions;
   ignoreInvalidURLs: boolean;
+  /** At most this many pages are extracted. */
+  limit: number;
   threatProtection?: ThreatProtectionOverride;
 }
 
@@ -129,6 +131,15 @@ export interface NotifyConfig {
   on: NotifyEvent[];
 }
 
+/** Where the extraction model is configured: names of environment variables, never their values. */
+export interface LlmSettings {
+  baseUrlEnv: string;
+  apiKeyEnv: string;
+  modelEnv: string;
+  contextTokens: number;
+  timeoutMs: number;
+}
+
 export interface Pipeline {
   /** The file it was read from, as given. */
   file: string;
@@ -143,6 +154,9 @@ export interface Pipeline {
   allowPrivateNetwork: boolean;
   changeTracking: ChangeComparison;
   notify?: NotifyConfig;
+  /** How schemas are filled: with the model when configured (auto), always with it, or never. */
+  extractor: "auto" | "llm" | "deterministic";
+  llm: LlmSettings;
   steps: Step[];
 }
 

@@ -25,6 +25,9 @@ export const serviceCreditRules: CreditRules = {
   estimatePage(options: ScrapeOptions): number {
     return (usesJson(options) ? 5 : 1) + threatScan(options);
   },
+  forTokens(tokens: number): number {
+    return extractCredits(tokens);
+  },
 };
 
 /** Credits an extract costs for the tokens it used. */
@@ -47,7 +50,11 @@ export function estimateStep(step: Step): { credits: number; exact: boolean; not
     }
     case "map":
       return { credits: 1, exact: true, note: "1 per call" };
-    case "extract":
-      return { credits: 0, exact: false, note: `ceil(tokens / ${TOKENS_PER_CREDIT}), known after extraction` };
+    case "extract": {
+      const per = serviceCreditRules.estimatePage(step.body.scrapeOptions);
+      const pages = Array.isArray(step.body.urls) ? step.body.urls.length : step.body.urls.limit;
+      const note = `ceil(tokens / ${TOKENS_PER_CREDIT}) for the extraction, known after it runs`;
+      return pages ? { credits: per * pages, exact: false, note: `${pages} page(s) × ${per} + ${note}` } : { credits: 0, exact: false, note: `pages × ${per} + ${note}` };
+    }
   }
 }

@@ -217,6 +217,11 @@ function checkUserSchemas(data: unknown, report: Reporter): void {
   const ajv = userSchemaAjv();
   for (const { path, schema } of sites) {
     if (!isObj(schema)) continue; // the bundled schema reports the type
+    const outside = externalRefs(schema, path);
+    for (const ref of outside) {
+      report.error(ref.path, { code: "external-ref", message: `$ref ${JSON.stringify(ref.value)} points outside this schema: schemas are never fetched`, hint: 'put the definition under "definitions" and refer to it as "#/definitions/NAME"' });
+    }
+    if (outside.length > 0) continue;
     if (!ajv.validateSchema(schema)) {
       // The meta-schema reports one problem several ways (enum, type, anyOf); keep the first per place.
       const seen = new Set<string>();
@@ -242,6 +247,18 @@ function checkUserSchemas(data: unknown, report: Reporter): void {
       ajv.removeSchema(schema);
     }
   }
+}
+
+/** Every `$ref` that does not point inside the schema itself (`#…`), with its place. */
+function externalRefs(node: unknown, path: Path, out: Array<{ path: Path; value: string }> = []): Array<{ path: Path; value: string }> {
+  if (Array.isArray(node)) node.forEach((child, i) => externalRefs(child, [...path, i], out));
+  else if (isObj(node)) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$ref" && typeof value === "string" && !value.startsWith("#")) out.push({ path: [...path, key], value });
+      else if (key !== "enum" && key !== "const" && key !== "examples" && key !== "default") externalRefs(value, [...path, key], out);
+    }
+  }
+  return out;
 }
 
 function valueAt(root: unknown, keys: string[]): unknown {

@@ -46,6 +46,7 @@ export const DEFAULT_EXTRACT = {
   includeSubdomains: true,
   showSources: false,
   ignoreInvalidURLs: false,
+  limit: 1000,
 } as const;
 
 export const DEFAULT_PIPELINE = {
@@ -53,6 +54,16 @@ export const DEFAULT_PIPELINE = {
   concurrency: 8,
   perHostConcurrency: 2,
   allowPrivateNetwork: false,
+  extractor: "auto",
+} as const;
+
+/** The pipeline's `llm` settings: where the extraction model is configured. */
+export const DEFAULT_LLM = {
+  baseUrlEnv: "SCRAPELINE_LLM_BASE_URL",
+  apiKeyEnv: "SCRAPELINE_LLM_API_KEY",
+  modelEnv: "SCRAPELINE_LLM_MODEL",
+  contextTokens: 32_000,
+  timeoutMs: 120_000,
 } as const;
 
 export const DEFAULT_RETRY = { attempts: 3, initialDelayMs: 500, maxDelayMs: 30_000 } as const;

@@ -1,4 +1,4 @@
-import type { Action, ChangeComparison, EngineConfig, NotifyConfig, Format, PdfParser, Pipeline, RetryPolicy, ScrapeOptions, Step, UrlInput } from "../core/index.js";
+import type { Action, ChangeComparison, EngineConfig, NotifyConfig, Format, LlmSettings, PdfParser, Pipeline, RetryPolicy, ScrapeOptions, Step, UrlInput } from "../core/index.js";
 import { readCrawlPrompt } from "./crawl-prompt.js";
 import * as D from "./defaults.js";
 import type { Reporter } from "./reporter.js";
@@ -31,6 +31,8 @@ export function normalizePipeline(file: string, data: Obj, report: Reporter): Pi
     budget: isObj(data.budget) ? clone(data.budget) : {},
     allowPrivateNetwork: (data.allowPrivateNetwork as boolean | undefined) ?? D.DEFAULT_PIPELINE.allowPrivateNetwork,
     changeTracking: withDefaults<ChangeComparison>(D.DEFAULT_CHANGE_COMPARISON, isObj(data.changeTracking) ? data.changeTracking : {}),
+    extractor: (data.extractor as Pipeline["extractor"] | undefined) ?? D.DEFAULT_PIPELINE.extractor,
+    llm: withDefaults<LlmSettings>(D.DEFAULT_LLM, isObj(data.llm) ? data.llm : {}),
     steps,
   };
   if (isObj(data.notify)) pipeline.notify = withDefaults<NotifyConfig>(D.DEFAULT_NOTIFY, data.notify);

@@ -22,6 +22,8 @@ export interface PageJob {
   url: string;
   /** What the engine is asked for. */
   options: ScrapeOptions;
+  /** The options the page is billed by, when not `options` (an extract step's pages cost a plain scrape; the extraction is billed by its tokens). */
+  billAs?: ScrapeOptions;
   retry: RetryPolicy;
   stepTimeoutMs?: number;
   /** Shapes the document before it is stored (a crawl drops the links it needed but nobody asked for). */
@@ -48,7 +50,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
       tally.cancelled = true;
       return undefined;
     }
-    const estimate = ctx.ports.credits.estimatePage(options);
+    const estimate = ctx.ports.credits.estimatePage(job.billAs ?? options);
     let document: Document;
     try {
       document = await ctx.pool.run(
@@ -64,7 +66,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
             const page = await fetchOrCache(ctx, url, options, tracking ? forEngine(options, tracking) : options, AbortSignal.any([timeout, ctx.abort]));
             const snapshot = tracking ? trackChange(ctx, url, page, tracking, job.visibility ?? "visible") : undefined;
             if (tracking && !options.formats.some((f) => f.type === "json")) delete page.json;
-            const credits = ctx.ports.credits.forDocument(page, options);
+            const credits = ctx.ports.credits.forDocument(page, job.billAs ?? options);
             page.metadata.creditsUsed = credits;
             const stored = job.toStored ? job.toStored(page) : page;
             ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document: stored }, snapshot);

@@ -5,6 +5,7 @@ import type { EventSink } from "./events.js";
 import { WorkPool } from "./pool.js";
 import type { RunContext, RunnerPorts } from "./context.js";
 import { runCrawlStep } from "./crawl-step.js";
+import { runExtractStep } from "./extract-step.js";
 import { runMapStep } from "./map-step.js";
 import { runScrapeStep } from "./scrape-step.js";
 
@@ -89,7 +90,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
       if (step.kind === "scrape") result = await runScrapeStep(ctx, step, stepController.signal);
       else if (step.kind === "crawl") result = await runCrawlStep(ctx, step, stepController.signal);
       else if (step.kind === "map") result = await runMapStep(ctx, step, stepController.signal);
-      else throw new ScrapelineError("unsupported", `${step.kind} steps are not supported by the ${ports.engine.name} engine yet`);
+      else result = await runExtractStep(ctx, step, stepController.signal);
       const record = store.getSteps(run.id).find((s) => s.stepId === step.id);
       const timedOut = stepController.signal.aborted;
       const status: Outcome = result.cancelled && !timedOut ? "cancelled" : result.failures > 0 || timedOut ? "failed" : "succeeded";

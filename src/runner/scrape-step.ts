@@ -18,7 +18,7 @@ export async function runScrapeStep(ctx: RunContext, step: ScrapeStep, timeout: 
 }
 
 /** URLs an earlier step of this run produced: links of scraped pages, pages of a crawl. */
-function* urlsFromStep(ctx: RunContext, stepId: string): Iterable<string> {
+export function* urlsFromStep(ctx: RunContext, stepId: string): Iterable<string> {
   const source = ctx.plan.pipeline.steps.find((s) => s.id === stepId);
   for (const stored of ctx.ports.store.documents(ctx.runId, stepId)) {
     if (source?.kind === "scrape" || source?.kind === "map") yield* stored.document.links ?? [];

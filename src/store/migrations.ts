@@ -131,4 +131,8 @@ export const MIGRATIONS: readonly string[] = [
   -- (plan_json stays empty for runs that have a plan_blob.)
   ALTER TABLE runs ADD COLUMN plan_blob TEXT REFERENCES blobs (hash);
   `,
+  `
+  -- The result of a step beyond its pages (an extract step's merged data), content-addressed.
+  ALTER TABLE step_runs ADD COLUMN result TEXT REFERENCES blobs (hash);
+  `,
 ];

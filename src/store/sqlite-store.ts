@@ -145,6 +145,18 @@ export class SqliteStore implements Store {
     return (this.db.prepare("SELECT state FROM step_runs WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as string | null | undefined) ?? undefined;
   }
 
+  saveStepResult(runId: number, stepId: string, result: string): void {
+    this.db.transaction(() => {
+      const hash = this.putBlob(Buffer.from(result));
+      this.db.prepare("UPDATE step_runs SET result = ? WHERE run_id = ? AND step_id = ?").run(hash, runId, stepId);
+    })();
+  }
+
+  stepResult(runId: number, stepId: string): string | undefined {
+    const hash = this.db.prepare("SELECT result FROM step_runs WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as string | null | undefined;
+    return hash ? this.getBlob(hash).toString("utf8") : undefined;
+  }
+
   /** Stores a blob once, by content; returns its hash. */
   private putBlob(bytes: Buffer): string {
     const hash = blobHash(bytes);

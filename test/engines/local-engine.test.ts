@@ -105,9 +105,10 @@ describe("LocalEngine.scrape", () => {
   });
 
   it("names what is missing for options that need a browser or an LLM", async () => {
-    for (const extra of [{ formats: ["markdown", "screenshot"] }, { actions: [{ type: "click", selector: "a" }] }, { waitFor: 1000 }, { formats: ["summary"] }, { formats: [{ type: "json", prompt: "x" }] }]) {
+    for (const extra of [{ formats: ["markdown", "screenshot"] }, { actions: [{ type: "click", selector: "a" }] }, { waitFor: 1000 }, { formats: ["summary"] }]) {
       await expect(engine.scrape(`${site.url}/article`, options(extra))).rejects.toMatchObject({ kind: "unsupported", message: expect.stringMatching(/needs? (a browser|an LLM)/) });
     }
+    await expect(engine.scrape(`${site.url}/article`, options({ formats: [{ type: "json", prompt: "x" }] }))).rejects.toMatchObject({ kind: "invalid-input", message: expect.stringMatching(/prompt-only extraction needs an LLM/) });
   });
 
   it("enforces threat-protection lists before fetching", async () => {

@@ -57,6 +57,7 @@ function tableFor(where: string): Record<string, unknown> | undefined {
     if (pointer.includes("/definitions/step/")) return D.DEFAULT_STEP;
     if (pointer.includes("/properties/changeTracking/")) return D.DEFAULT_CHANGE_COMPARISON;
     if (pointer.includes("/properties/notify/")) return D.DEFAULT_NOTIFY;
+    if (pointer.includes("/properties/llm/")) return D.DEFAULT_LLM;
     return D.DEFAULT_PIPELINE;
   }
   if (file === "actions.schema.json" || file === "formats.schema.json") {
@@ -83,7 +84,7 @@ describe("defaults", () => {
 
   it("every default the tables apply is annotated in the schemas", () => {
     const names = new Set(annotatedDefaults().map((d) => d.name));
-    const tables = [D.DEFAULT_SCRAPE_OPTIONS, D.DEFAULT_CRAWL, D.DEFAULT_MAP, D.DEFAULT_EXTRACT, D.DEFAULT_PIPELINE, D.DEFAULT_RETRY, D.DEFAULT_STEP, D.DEFAULT_ENGINE_OBJECT, D.DEFAULT_LOCATION, D.DEFAULT_CHANGE_COMPARISON, D.DEFAULT_NOTIFY, ...Object.values(D.DEFAULT_ACTIONS), ...Object.values(D.DEFAULT_FORMATS)];
+    const tables = [D.DEFAULT_SCRAPE_OPTIONS, D.DEFAULT_CRAWL, D.DEFAULT_MAP, D.DEFAULT_EXTRACT, D.DEFAULT_PIPELINE, D.DEFAULT_RETRY, D.DEFAULT_STEP, D.DEFAULT_ENGINE_OBJECT, D.DEFAULT_LOCATION, D.DEFAULT_CHANGE_COMPARISON, D.DEFAULT_NOTIFY, D.DEFAULT_LLM, ...Object.values(D.DEFAULT_ACTIONS), ...Object.values(D.DEFAULT_FORMATS)];
     const missing = tables.flatMap((t) => Object.keys(t)).filter((k) => !names.has(k));
     expect(missing).toEqual([]);
   });

@@ -226,6 +226,35 @@ maxCredits?: number
  */
 allowPrivateNetwork?: boolean
 /**
+ * How extract steps, the json format and change tracking's json mode fill a schema: auto uses the LLM when one is configured and the deterministic extractor otherwise; llm requires a model; deterministic never calls one (JSON-LD, microdata, RDFa, OpenGraph and x-selector annotations; zero tokens, reproducible).
+ */
+extractor?: ("auto" | "llm" | "deterministic")
+/**
+ * Where the OpenAI-compatible model used for extraction is configured: the names of the environment variables holding its base URL, key and model (secrets stay in the environment), and its limits.
+ */
+llm?: {
+/**
+ * Variable holding the endpoint's base URL (…/v1; /chat/completions is appended).
+ */
+baseUrlEnv?: string
+/**
+ * Variable holding the API key, sent as a bearer token (optional for local model servers).
+ */
+apiKeyEnv?: string
+/**
+ * Variable holding the model name.
+ */
+modelEnv?: string
+/**
+ * The model's context window in tokens; longer pages are sent in overlapping chunks.
+ */
+contextTokens?: number
+/**
+ * How long one model request may take.
+ */
+timeoutMs?: number
+}
+/**
  * How pages are compared with their previous snapshot when a step asks for the changeTracking format.
  */
 changeTracking?: {
@@ -938,6 +967,10 @@ scrapeOptions?: ScrapeOptionsFile2
  * Ignore invalid entries of urls and run on the valid ones; when false, invalid URLs fail the request.
  */
 ignoreInvalidURLs?: boolean
+/**
+ * At most this many pages are extracted; URLs that globs expand to beyond it are left out, with a warning.
+ */
+limit?: number
 threatProtection?: ThreatProtectionOverride1
 }
 /**

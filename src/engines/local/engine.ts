@@ -6,6 +6,8 @@ import { openCrawl } from "./crawl-port.js";
 import { createFetchGate, decodeText, requestHeaders, type FetchGate, type FetchPolicy } from "./fetch/index.js";
 import { processHtml } from "./html/index.js";
 import { isPdf, pdfToBase64, pdfToMarkdown } from "./pdf/index.js";
+import { Extractor, type CombinedExtraction, type ExtractionSettings } from "./extract/index.js";
+import { applyExtraction, wantsExtraction } from "./extract-formats.js";
 import { checkThreatProtection } from "./threat-protection.js";
 import { assertSupported } from "./unsupported.js";
 
@@ -16,14 +18,18 @@ export interface LocalEngineOptions extends EngineSettings {
   /** For tests: DNS answers and address ranges treated as public. */
   resolve?: FetchPolicy["resolve"];
   treatAsPublic?: string[];
+  /** How json and summary formats and extract steps are produced (default: deterministic, no model). */
+  extraction?: ExtractionSettings;
 }
 
 /** The embedded engine: fetches pages itself and converts them like the service does. */
 export class LocalEngine implements Engine {
   readonly name = "local";
   private readonly gate: FetchGate;
+  private readonly extractor: Extractor;
 
   constructor(options: LocalEngineOptions) {
+    this.extractor = new Extractor(options.extraction ?? { mode: "auto" });
     const policy: FetchPolicy = { allowPrivateNetwork: options.allowPrivateNetwork };
     if (options.resolve) policy.resolve = options.resolve;
     if (options.treatAsPublic) policy.treatAsPublic = options.treatAsPublic;
@@ -61,6 +67,7 @@ export class LocalEngine implements Engine {
       const pdf = await pdfToMarkdown(response.body, { ...(maxPages ? { maxPages } : {}), ...(signal ? { signal } : {}) });
       Object.assign(metadata, withoutEmpty(pdf.metadata), { numPages: pdf.numPages });
       if (want.has("markdown")) document.markdown = pdf.markdown;
+      if (wantsExtraction(options)) await applyExtraction(document, options, { url: response.url, markdown: pdf.markdown }, this.extractor, signal);
       return document;
     }
     if (kind === "binary") {
@@ -73,6 +80,7 @@ export class LocalEngine implements Engine {
       if (want.has("html")) document.html = text;
       if (want.has("links")) document.links = [];
       if (want.has("images")) document.images = [];
+      if (wantsExtraction(options)) await applyExtraction(document, options, { url: response.url, markdown: text, ...(kind === "json" ? {} : { rawHtml: text }) }, this.extractor, signal);
       return document;
     }
     const html = processHtml(text, {
@@ -82,13 +90,14 @@ export class LocalEngine implements Engine {
       ...(options.excludeTags ? { excludeTags: options.excludeTags } : {}),
       removeBase64Images: options.removeBase64Images,
       blockAds: options.blockAds,
-      want: { markdown: want.has("markdown"), html: want.has("html"), links: want.has("links"), images: want.has("images") },
+      want: { markdown: want.has("markdown") || wantsExtraction(options), html: want.has("html"), links: want.has("links"), images: want.has("images") },
     });
     Object.assign(metadata, html.metadata, { sourceURL: url, url: response.url, statusCode: status });
-    if (html.markdown !== undefined) document.markdown = html.markdown;
+    if (html.markdown !== undefined && want.has("markdown")) document.markdown = html.markdown;
     if (html.html !== undefined) document.html = html.html;
     if (html.links !== undefined) document.links = html.links;
     if (html.images !== undefined) document.images = html.images;
+    if (wantsExtraction(options)) await applyExtraction(document, options, { url: response.url, markdown: html.markdown ?? "", rawHtml: text }, this.extractor, signal);
     return document;
   }
 
@@ -98,6 +107,10 @@ export class LocalEngine implements Engine {
 
   map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
     return mapSite(this.gate, request, signal ? { signal } : {});
+  }
+
+  combineExtractions(parts: ReadonlyArray<{ url: string; data: unknown }>, schema?: Record<string, unknown>): CombinedExtraction {
+    return this.extractor.combine(parts, schema);
   }
 
   async close(): Promise<void> {

@@ -11,8 +11,6 @@ export function assertSupported(options: ScrapeOptions, url: string): void {
   if (options.waitFor > 0) problems.push("waitFor needs a browser");
   for (const format of options.formats) {
     if (format.type === "screenshot") problems.push("the screenshot format needs a browser");
-    if (format.type === "summary") problems.push("the summary format needs an LLM");
-    if (format.type === "json") problems.push("the json format needs an LLM or annotated selectors");
     if (format.type === "changeTracking") problems.push("the changeTracking format needs change tracking");
   }
   if (problems.length > 0) {

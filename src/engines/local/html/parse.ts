@@ -181,8 +181,11 @@ class TreeBuilder implements TokenizerCallbacks {
     const parent = this.cur;
     const hidden = parent.skip || (this.flags[this.depth]! & OPAQUE) !== 0;
     if (flags & VOID) {
-      if (name === "meta") this.info.metas.push(attrs);
-      else if (name === "link") this.info.links.push(attrs);
+      if (name === "meta" || name === "link") {
+        (name === "meta" ? this.info.metas : this.info.links).push(attrs);
+        // Microdata properties are stated with <meta itemprop content> and <link itemprop href> inside items.
+        if (!hidden && attrs.includes("itemprop")) parent.children.push(new El(name, attrs, parent));
+      }
       else if (name === "base") this.info.baseHref ??= attrs.length > 0 ? baseHref(attrs) : undefined;
       else if (!hidden) parent.children.push(new El(name, attrs, parent));
       return;

@@ -84,3 +84,21 @@ export function cloneTree(el: El, parent: El | null): El {
   for (const child of el.children) copy.children.push(typeof child === "string" ? child : cloneTree(child, copy));
   return copy;
 }
+
+/**
+ * Elements under `scope` matching a CSS selector, in document order. An unparsable selector is
+ * an error here: a user wrote it on a schema and should hear about it.
+ */
+export function selectAll(scope: El, selector: string): El[] {
+  const query = compile<Node, El>(selector, { adapter });
+  const out: El[] = [];
+  const walk = (el: El): void => {
+    for (const child of el.children) {
+      if (typeof child === "string") continue;
+      if (query(child)) out.push(child);
+      walk(child);
+    }
+  };
+  walk(scope);
+  return out;
+}
