@@ -3,6 +3,7 @@ import { ScrapelineError } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type StepTally } from "./page.js";
 import { urlsFromStep } from "./scrape-step.js";
+import { selectUrls } from "./url-source.js";
 import { expandUrlGlobs, sortInvalid } from "./extract-urls.js";
 
 type ExtractStep = Extract<Step, { kind: "extract" }>;
@@ -30,7 +31,7 @@ export async function runExtractStep(ctx: RunContext, step: ExtractStep, timeout
     if (invalid.length > 0 && !body.ignoreInvalidURLs) {
       throw new ScrapelineError("invalid-input", `invalid URL${invalid.length === 1 ? "" : "s"} in urls: ${invalid.map((u) => JSON.stringify(u)).join(", ")} (only absolute http(s) URLs and globs are allowed; ignoreInvalidURLs: true skips them)`);
     }
-  } else entries = [...new Set(urlsFromStep(ctx, body.urls.from))].filter((u) => selectable(u));
+  } else entries = selectUrls([...urlsFromStep(ctx, body.urls.from)].filter(selectable), body.urls);
   const expanded = await expandUrlGlobs(entries, body, engine, AbortSignal.any([timeout, ctx.abort]));
   const urls = expanded.urls;
   for (const message of expanded.warnings) ctx.emit({ type: "step-warning", stepId: step.id, message });
