@@ -42,6 +42,7 @@ server.listen(0, "127.0.0.1", () => {
       console.error(`\nThe pages are stored in ${db}. Look at them with:`);
       console.error(`  npx scrapeline runs --db ${db}`);
       console.error(`  npx scrapeline export --db ${db} --format markdown --out demo-pages/`);
+      console.error(`  npx scrapeline export --db ${db} --step prices --format csv   # the books' data, extracted without a model`);
     }
     process.exitCode = code ?? 1;
   });

@@ -414,7 +414,7 @@ export interface SimpleFormat {
 type: ("markdown" | "html" | "rawHtml" | "links" | "summary" | "images")
 }
 /**
- * Structured data extracted by an LLM, guided by a prompt and/or a JSON Schema.
+ * Structured data extracted from the page, guided by a prompt and/or a JSON Schema (by an LLM when one is configured, otherwise from structured data and x-selector annotations).
  */
 export interface JsonFormat {
 /**
@@ -929,7 +929,7 @@ limit?: number
 timeout?: number
 }
 /**
- * An extract step: the body of POST /v1/extract. Extracts structured data from pages, guided by a prompt and/or a JSON Schema, using an LLM.
+ * An extract step: the body of POST /v1/extract. Extracts structured data from pages, guided by a prompt and/or a JSON Schema: with an LLM when one is configured, otherwise deterministically from structured data and x-selector annotations.
  */
 export interface ExtractBody {
 /**
