@@ -1,4 +1,4 @@
-import type { RunRecord, StepRecord } from "../core/index.js";
+import type { ExtractResult, RunRecord, StepRecord } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { openStore } from "./store.js";
 
@@ -38,6 +38,8 @@ export interface RunDetail {
   run: RunSummary;
   steps: StepRecord[];
   failures: Array<{ stepId: string; url: string; kind: string; error: string }>;
+  /** Results of extract steps, by step id. */
+  results: Record<string, ExtractResult>;
 }
 
 /** One run with its steps and failed pages. */
@@ -47,7 +49,12 @@ export function showRun(db: string, ref: string | number | undefined): RunDetail
     const id = resolveRunId(store, ref);
     const run = store.getRun(id)!;
     const steps = store.getSteps(id);
-    return { run: summarize(run, steps), steps, failures: store.failures(id) };
+    const results: Record<string, ExtractResult> = {};
+    for (const step of steps) {
+      const result = store.stepResult(id, step.stepId);
+      if (result !== undefined) results[step.stepId] = JSON.parse(result) as ExtractResult;
+    }
+    return { run: summarize(run, steps), steps, failures: store.failures(id), results };
   } finally {
     store.close();
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportRun } from "../../src/app/index.js";
+import { exportRun, showRun } from "../../src/app/index.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { FakeLlm } from "../helpers/llm-server.js";
 import { FixtureSite } from "../helpers/site.js";
@@ -64,6 +64,8 @@ describe("extract steps", () => {
     const pages = readDocuments(db, result.runId, "items");
     expect(pages.map((p) => p.creditsUsed)).toEqual([1, 1, 1]);
     expect(pages.every((p) => p.document.rawHtml === undefined)).toBe(true);
+
+    expect(showRun(db, result.runId).results["items"]).toMatchObject({ status: "completed", data: { products: expect.any(Array) } });
 
     const rows: string[] = [];
     await exportRun({ db, run: result.runId, step: "items", format: "csv", write: (t) => void rows.push(t) });

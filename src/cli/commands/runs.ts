@@ -44,9 +44,18 @@ export function showCommand(io: Io, setExit: (code: number) => void): CommandMod
         const r = detail.run;
         io.stdout(`run ${r.id} of ${r.pipelineName} (${r.pipelineFile}): ${r.status}\nstarted ${r.startedAt}, took ${duration(r.durationMs)}, ${r.documents} document(s), ${r.creditsUsed} credit(s), engine ${r.engine}\n${r.error ? `error: ${r.error}\n` : ""}\n`);
         io.stdout(table(["step", "kind", "status", "documents", "failures", "credits"], detail.steps.map((s) => [s.stepId, s.kind, s.status, String(s.documents), String(s.failures), String(s.creditsUsed)]), 3));
+        for (const [stepId, result] of Object.entries(detail.results)) io.stdout(`\n${stepId}: extract ${result.status}, ${describeData(result.data)}, ${result.tokensUsed} token(s), ${result.creditsUsed} credit(s)${result.error ? `: ${result.error}` : ""}\n`);
         if (detail.failures.length) io.stdout(`\nfailed pages:\n${detail.failures.map((f) => `  [${f.stepId}] ${f.url}: ${f.kind}: ${f.error}`).join("\n")}\n`);
       }
       setExit(EXIT.ok);
     },
   };
+}
+
+/** "books: 6 items, title" — what an extract's data holds, in a few words. */
+function describeData(data: unknown): string {
+  if (Array.isArray(data)) return `${data.length} item(s)`;
+  if (typeof data !== "object" || data === null) return "no data";
+  const fields = Object.entries(data).map(([key, value]) => (Array.isArray(value) ? `${key}: ${value.length} item(s)` : key));
+  return fields.length ? `data { ${fields.join(", ")} }` : "no data";
 }
