@@ -9,6 +9,7 @@ import { runPlan, type EventSink, type RunResult } from "../runner/index.js";
 import type { SqliteStore } from "../store/index.js";
 import { StoreChangeTracker } from "./change-tracker.js";
 import { extractionSettings } from "./extraction.js";
+import { createRemoteEngine } from "./remote.js";
 import { notifyRun, type NotifyOutcome } from "./notify.js";
 import { openStore } from "./store.js";
 
@@ -24,6 +25,8 @@ export interface RunFileOptions {
   stop?: AbortSignal;
   abort?: AbortSignal;
   env?: Readonly<Record<string, string | undefined>>;
+  /** Run on this engine instead of the one the pipeline names (--engine). */
+  engineKind?: "local" | "firecrawl";
   /** For tests: replace the engine the pipeline names. */
   engine?: Engine;
 }
@@ -59,12 +62,15 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
 }
 
 function createEngine(pipeline: Pipeline, options: RunFileOptions): Engine {
-  if (pipeline.engine.kind === "firecrawl") {
-    throw new ScrapelineError("unsupported", "the firecrawl engine is not available in this version; use engine: local");
+  const env = { ...(options.env ?? process.env), ...(options.vars ?? {}) };
+  const kind = options.engineKind ?? pipeline.engine.kind;
+  if (kind === "firecrawl") {
+    const config: { apiKeyEnv: string; baseUrl?: string } = pipeline.engine.kind === "firecrawl" ? pipeline.engine : { apiKeyEnv: "FIRECRAWL_API_KEY" };
+    return createRemoteEngine({ apiKeyEnv: config.apiKeyEnv, ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}) }, env);
   }
   return new LocalEngine({
     allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork,
-    extraction: extractionSettings(pipeline, { ...(options.env ?? process.env), ...(options.vars ?? {}) }),
+    extraction: extractionSettings(pipeline, env),
   });
 }
 

@@ -9,6 +9,7 @@ import { exportCommand } from "./commands/export.js";
 import { runCommand } from "./commands/run.js";
 import { runsCommand, showCommand } from "./commands/runs.js";
 import { schemaCommand } from "./commands/schema.js";
+import { usageCommand } from "./commands/usage.js";
 import { validateCommand } from "./commands/validate.js";
 import { processIo, type Io } from "./output.js";
 
@@ -52,6 +53,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     .command(changesCommand(io, setExit))
     .command(historyCommand(io, setExit))
     .command(diffCommand(io, setExit))
+    .command(usageCommand(io, setExit))
     .demandCommand(1, "name a command")
     .strict()
     .recommendCommands()

@@ -1,5 +1,6 @@
 import type { Document } from "./document.js";
-import type { CrawlRequest, JsonSchema, MapRequest, ScrapeOptions } from "./types.js";
+import type { ExtractResult } from "./extract.js";
+import type { CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ScrapeOptions } from "./types.js";
 
 /**
  * A crawl's discovery state on the local engine: the runner takes URLs from it, fetches them
@@ -18,6 +19,17 @@ export interface CrawlFrontierPort {
   readonly warnings: readonly string[];
   /** Plain JSON to continue from after an interruption. */
   snapshot(): unknown;
+}
+
+/** A crawl the service runs (remote engines): its pages are read in order while it runs. */
+export interface CrawlJobPort {
+  readonly id: string;
+  /** Pages from `skip` on, in the service's order, until the job ends (by its status). */
+  pages(skip: number, signal?: AbortSignal): AsyncIterable<Document>;
+  /** The latest status page read. */
+  readonly last?: { status: string; completed?: number; total?: number; creditsUsed?: number; warning?: string };
+  /** Asks the service to stop the job; true when it confirms. */
+  cancel(): Promise<boolean>;
 }
 
 /** One URL of a site, with its title and description where known. */
@@ -59,6 +71,12 @@ export interface Engine {
   combineExtractions?(parts: ReadonlyArray<{ url: string; data: unknown }>, schema?: JsonSchema): { data: unknown; sources: Record<string, string[]>; warnings: string[]; violations: string[] };
   /** Whether the engine can search the web (extract's enableWebSearch). */
   readonly searchesWeb?: boolean;
+  /** Documents carry the credits the service billed (metadata.creditsUsed); the rules only fill gaps. */
+  readonly reportsCredits?: boolean;
+  /** Remote crawls: a job on the service (or the one started before an interruption). */
+  startCrawlJob?(request: CrawlRequest, options: { signal?: AbortSignal; jobId?: string }): Promise<CrawlJobPort>;
+  /** Remote extracts: the whole extract runs on the service; `urls` are the request's URLs (globs included). */
+  extractJob?(request: ExtractRequest, urls: string[], signal?: AbortSignal): Promise<ExtractResult>;
   /** Releases sockets, browsers and workers. */
   close(): Promise<void>;
 }

@@ -20,6 +20,7 @@ export async function runExtractStep(ctx: RunContext, step: ExtractStep, timeout
   if (body.enableWebSearch && !engine.searchesWeb) {
     throw new ScrapelineError("unsupported", `enableWebSearch needs web search, which the ${engine.name} engine does not have: use engine: firecrawl (the hosted or self-hosted service), or set enableWebSearch: false`);
   }
+  if (engine.extractJob) return runRemoteExtract(ctx, step, timeout);
   if (!engine.combineExtractions) throw new ScrapelineError("unsupported", `the ${engine.name} engine cannot run extract steps here`);
 
   let entries: string[];
@@ -79,6 +80,23 @@ export async function runExtractStep(ctx: RunContext, step: ExtractStep, timeout
   for (const message of combined.warnings) ctx.emit({ type: "step-warning", stepId: step.id, message });
   if (failed) throw new ScrapelineError("bad-content", result.error!);
   return tally;
+}
+
+/** The whole extract on the service: its URLs as written (the service expands globs and judges them), the result as it reports it. */
+async function runRemoteExtract(ctx: RunContext, step: ExtractStep, timeout: AbortSignal): Promise<StepTally> {
+  const { engine, store } = ctx.ports;
+  const body = step.body;
+  const urls = Array.isArray(body.urls) ? body.urls : selectUrls(urlsFromStep(ctx, body.urls.from), body.urls);
+  ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind, total: urls.length });
+  const result = await engine.extractJob!(body, urls, AbortSignal.any([timeout, ctx.abort]));
+  store.saveStepResult(ctx.runId, step.id, JSON.stringify(result));
+  if (result.creditsUsed > 0) {
+    store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: result.creditsUsed, reason: `extract: ${result.tokensUsed} tokens` });
+    ctx.budget.settle(0, result.creditsUsed);
+  }
+  if (result.warning) ctx.emit({ type: "step-warning", stepId: step.id, message: result.warning });
+  if (!result.success) throw new ScrapelineError("bad-content", `the service's extract ${result.status}${result.error ? `: ${result.error}` : ""}`);
+  return { documents: 0, failures: 0, cancelled: false };
 }
 
 /** The step's scrape options with a json format of its schema and prompt (and markdown, which the model reads). */

@@ -66,7 +66,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
             const page = await fetchOrCache(ctx, url, options, tracking ? forEngine(options, tracking) : options, AbortSignal.any([timeout, ctx.abort]));
             const snapshot = tracking ? trackChange(ctx, url, page, tracking, job.visibility ?? "visible") : undefined;
             if (tracking && !options.formats.some((f) => f.type === "json")) delete page.json;
-            const credits = ctx.ports.credits.forDocument(page, job.billAs ?? options);
+            const credits = creditsOf(ctx, page, job.billAs ?? options);
             page.metadata.creditsUsed = credits;
             const stored = job.toStored ? job.toStored(page) : page;
             ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document: stored }, snapshot);
@@ -146,14 +146,23 @@ function trackChange(ctx: RunContext, url: string, page: Document, format: Chang
 async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions, engineOptions: ScrapeOptions, signal: AbortSignal): Promise<Document> {
   const store = ctx.ports.store;
   const key = cacheKey(options);
-  if (mayReadCache(options)) {
+  const local = !ctx.ports.engine.reportsCredits; // a remote service keeps (and bills) its own cache
+  if (local && mayReadCache(options)) {
     const cached = store.cacheGet(url, key, options.maxAge);
     if (cached) return fromCache(cached.document, cached.cachedAt);
   }
   const page = await ctx.ports.engine.scrape(url, engineOptions, signal);
-  if (options.maxAge > 0) page.metadata.cacheState = "miss";
-  if (mayWriteCache(options)) store.cachePut(url, key, page);
+  if (local && options.maxAge > 0) page.metadata.cacheState = "miss";
+  if (local && mayWriteCache(options)) store.cachePut(url, key, page);
   return page;
+}
+
+/** What a page cost: the service's own figure when the engine reports one, else the billing rules (marked estimated for such engines). */
+function creditsOf(ctx: RunContext, page: Document, options: ScrapeOptions): number {
+  const reported = page.metadata.creditsUsed;
+  if (ctx.ports.engine.reportsCredits && typeof reported === "number") return reported;
+  if (ctx.ports.engine.reportsCredits) page.metadata["creditsEstimated"] = true;
+  return ctx.ports.credits.forDocument(page, options);
 }
 
 function fail(ctx: RunContext, stepId: string, url: string, tally: StepTally, kind: ErrorKind | "unknown", reason: string): undefined {

@@ -7,6 +7,7 @@ import type { RunContext, RunnerPorts } from "./context.js";
 import { runCrawlStep } from "./crawl-step.js";
 import { runExtractStep } from "./extract-step.js";
 import { runMapStep } from "./map-step.js";
+import { runRemoteCrawlStep } from "./remote-crawl-step.js";
 import { runScrapeStep } from "./scrape-step.js";
 
 export type { RunContext, RunnerPorts };
@@ -86,15 +87,16 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
     const stepController = new AbortController();
     const timer = step.timeoutMs === undefined ? undefined : setTimeout(() => stepController.abort(), step.timeoutMs);
     try {
-      let result: { documents: number; failures: number; cancelled: boolean; found?: number; skippedByRobots?: number; skippedByRules?: number };
+      let result: { documents: number; failures: number; cancelled: boolean; remoteCancelled?: boolean; found?: number; skippedByRobots?: number; skippedByRules?: number };
       if (step.kind === "scrape") result = await runScrapeStep(ctx, step, stepController.signal);
-      else if (step.kind === "crawl") result = await runCrawlStep(ctx, step, stepController.signal);
+      else if (step.kind === "crawl") result = ports.engine.startCrawl ? await runCrawlStep(ctx, step, stepController.signal) : await runRemoteCrawlStep(ctx, step, stepController.signal);
       else if (step.kind === "map") result = await runMapStep(ctx, step, stepController.signal);
       else result = await runExtractStep(ctx, step, stepController.signal);
       const record = store.getSteps(run.id).find((s) => s.stepId === step.id);
       const timedOut = stepController.signal.aborted;
-      const status: Outcome = result.cancelled && !timedOut ? "cancelled" : result.failures > 0 || timedOut ? "failed" : "succeeded";
-      const error = timedOut ? `step timed out after ${step.timeoutMs} ms` : result.failures > 0 ? `${result.failures} page(s) failed` : undefined;
+      // A remote job stopped by the step's timeout was cancelled on the service, and is reported so.
+      const status: Outcome = result.cancelled && (!timedOut || result.remoteCancelled) ? "cancelled" : result.failures > 0 || timedOut ? "failed" : "succeeded";
+      const error = timedOut ? `step timed out after ${step.timeoutMs} ms${result.remoteCancelled ? "; the service's job was cancelled" : ""}` : result.failures > 0 ? `${result.failures} page(s) failed` : undefined;
       store.finishStep(run.id, step.id, status, error);
       const crawl = result.found === undefined ? undefined : { found: result.found, skippedByRobots: result.skippedByRobots ?? 0, skippedByRules: result.skippedByRules ?? 0 };
       emit({ type: "step-finished", stepId: step.id, status, documents: result.documents, failures: result.failures, credits: record?.creditsUsed ?? 0, ...(error ? { error } : {}), ...(crawl ? { crawl } : {}) });

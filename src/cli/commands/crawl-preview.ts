@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { previewCrawlParams } from "../../app/index.js";
+import { previewCrawlParams, previewCrawlRemote } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
 import type { Io } from "../output.js";
 import { table } from "../table.js";
@@ -8,6 +8,7 @@ interface Args {
   url: string;
   prompt: string;
   json: boolean;
+  engine: "local" | "firecrawl";
 }
 
 export function crawlPreviewCommand(io: Io, setExit: (code: number) => void): CommandModule<object, Args> {
@@ -19,8 +20,15 @@ export function crawlPreviewCommand(io: Io, setExit: (code: number) => void): Co
         .positional("url", { type: "string", demandOption: true, describe: "the crawl's start URL" })
         .positional("prompt", { type: "string", demandOption: true, describe: "what to crawl, in plain words" })
         .option("json", { type: "boolean", default: false, describe: "print the options as JSON (the params-preview data)" })
+        .option("engine", { choices: ["local", "firecrawl"] as const, default: "local" as const, describe: "local: scrapeline's phrase reader; firecrawl: the service's POST /v2/crawl/params-preview" })
         .example('$0 crawl-preview https://example.com "only blog posts, at most 50 pages"', "includePaths and limit") as never,
-    handler: (args) => {
+    handler: async (args) => {
+      if (args.engine === "firecrawl") {
+        const data = await previewCrawlRemote(args.url, args.prompt, { apiKeyEnv: "FIRECRAWL_API_KEY" }, process.env);
+        io.stdout(`${JSON.stringify({ success: true, data }, null, 2)}\n`);
+        setExit(EXIT.ok);
+        return;
+      }
       const preview = previewCrawlParams(args.url, args.prompt);
       const { url, ...options } = preview.data;
       if (args.json) {

@@ -14,6 +14,7 @@ interface Args {
   json: boolean;
   "allow-private-network": boolean;
   concurrency?: number;
+  engine?: "local" | "firecrawl";
 }
 
 export function runCommand(io: Io, setExit: (code: number) => void, signals: { stop: AbortSignal; abort: AbortSignal; onStop: (cb: () => void) => void }): CommandModule<object, Args> {
@@ -29,6 +30,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: { s
         .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" })
         .option("allow-private-network", { type: "boolean", default: false, describe: "let requests reach loopback and private addresses" })
         .option("concurrency", { type: "number", describe: "requests in flight for the whole run (overrides the pipeline)" })
+        .option("engine", { choices: ["local", "firecrawl"] as const, describe: "run on this engine instead of the pipeline's (firecrawl: the service at FIRECRAWL_API_URL with FIRECRAWL_API_KEY)" })
         .example("$0 run pipelines/prices.yaml", "run a pipeline")
         .example("$0 run pipelines/docs.yaml --resume", "finish an interrupted run") as never,
     handler: async (args) => {
@@ -68,6 +70,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: { s
           ...(resume !== undefined ? { resume } : {}),
           allowPrivateNetwork: args["allow-private-network"],
           ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+          ...(args.engine ? { engineKind: args.engine } : {}),
           onEvent,
           stop: signals.stop,
           abort: signals.abort,

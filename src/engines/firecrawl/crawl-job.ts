@@ -1,0 +1,69 @@
+import type { Document } from "../../core/index.js";
+import { ScrapelineError } from "../../core/index.js";
+import type { ServiceHttp } from "./http.js";
+
+/** GET /v2/crawl/{id} (API-NOTES.md §3.2). */
+export interface CrawlStatusPage {
+  success?: boolean;
+  status: "scraping" | "completed" | "failed" | "cancelled";
+  completed?: number;
+  total?: number;
+  creditsUsed?: number;
+  expiresAt?: string;
+  next?: string | null;
+  data?: Document[];
+  warning?: string;
+  error?: string;
+}
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+const FIRST_POLL_MS = 500;
+const MAX_POLL_MS = 5000;
+
+/**
+ * A crawl job on the service: its pages are read from the status endpoint in order, following
+ * `next` pages, polling with backoff while the job runs. The end is the job's status, not the
+ * absence of `next`. `skip` is how many pages were already taken (for --resume).
+ */
+export class RemoteCrawlJob {
+  last: CrawlStatusPage | undefined;
+
+  constructor(
+    private readonly http: ServiceHttp,
+    readonly id: string,
+  ) {}
+
+  async *pages(skip: number, signal?: AbortSignal): AsyncGenerator<Document> {
+    let taken = skip;
+    let wait = FIRST_POLL_MS;
+    let url = `/v2/crawl/${encodeURIComponent(this.id)}${taken > 0 ? `?skip=${taken}` : ""}`;
+    for (;;) {
+      if (signal?.aborted) return;
+      const page = await this.http.call<CrawlStatusPage>("GET", url, { what: `the status of crawl job ${this.id}`, attempts: 5, ...(signal ? { signal } : {}) });
+      if (typeof page.status !== "string") throw new ScrapelineError("bad-content", `the status of crawl job ${this.id} has no status field`);
+      this.last = page;
+      const data = Array.isArray(page.data) ? page.data : [];
+      for (const document of data) yield document;
+      taken += data.length;
+      if (page.next) {
+        url = page.next; // checked against the service's origin before anything is sent
+        wait = FIRST_POLL_MS;
+        continue;
+      }
+      if (TERMINAL.has(page.status)) {
+        if (page.status === "failed") throw new ScrapelineError("http-status", `the service's crawl job ${this.id} failed${page.error ? `: ${page.error}` : ""}`);
+        return;
+      }
+      url = `/v2/crawl/${encodeURIComponent(this.id)}?skip=${taken}`;
+      if (data.length > 0) wait = FIRST_POLL_MS;
+      await this.http.sleep(wait, signal).catch(() => undefined);
+      wait = Math.min(MAX_POLL_MS, Math.round(wait * 1.5));
+    }
+  }
+
+  /** DELETE /v1/crawl/{id}; true when the service confirms `{status: cancelled}`. */
+  async cancel(): Promise<boolean> {
+    const answer = await this.http.call<{ status?: string }>("DELETE", `/v1/crawl/${encodeURIComponent(this.id)}`, { what: `cancelling crawl job ${this.id}`, attempts: 3 });
+    return answer.status === "cancelled";
+  }
+}
