@@ -61,7 +61,11 @@ function createEngine(pipeline: Pipeline, options: RunFileOptions): Engine {
   if (pipeline.engine.kind === "firecrawl") {
     throw new ScrapelineError("unsupported", "the firecrawl engine is not available in this version; use engine: local");
   }
-  return new LocalEngine({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork });
+  return new LocalEngine({
+    allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork,
+    browser: pipeline.engine.browser,
+    ...(options.env ? { env: options.env } : {}),
+  });
 }
 
 function findResumable(store: SqliteStore, pipeline: Pipeline, hash: string, resume: true | number): RunRecord {
