@@ -49,8 +49,9 @@ export class ProxyGate {
   static async start(options: ProxyGateOptions): Promise<ProxyGate> {
     const server = createServer();
     const gate = new ProxyGate(server, options);
-    server.on("request", (req: IncomingMessage, res: ServerResponse) => void gate.forward(req, res));
-    server.on("connect", (req: IncomingMessage, socket: Socket, head: Buffer) => void gate.tunnel(req, socket, head));
+    // A request the proxy cannot relay (a header Node refuses, a socket gone) ends that request only.
+    server.on("request", (req: IncomingMessage, res: ServerResponse) => gate.forward(req, res).catch(() => res.destroy()));
+    server.on("connect", (req: IncomingMessage, socket: Socket, head: Buffer) => gate.tunnel(req, socket, head).catch(() => socket.destroy()));
     server.on("connection", (socket: Socket) => {
       gate.sockets.add(socket);
       socket.on("close", () => gate.sockets.delete(socket));
