@@ -125,11 +125,42 @@ async function writeMarkdownFiles(documents: Iterable<StoredDocument>, dir: stri
   for (const d of documents) {
     const name = uniqueName(fileNameFor(d.url), used);
     const meta = d.document.metadata;
-    const front = ["---", `url: ${JSON.stringify(d.url)}`, `step: ${JSON.stringify(d.stepId)}`, `status: ${meta.statusCode}`, ...(meta.title ? [`title: ${JSON.stringify(firstOf(meta.title))}`] : []), `fetchedAt: ${JSON.stringify(d.fetchedAt)}`, `credits: ${d.creditsUsed}`, "---", ""];
+    const images = await writeScreenshots(d.document, dir, name.replace(/\.md$/, ""));
+    const front = ["---", `url: ${JSON.stringify(d.url)}`, `step: ${JSON.stringify(d.stepId)}`, `status: ${meta.statusCode}`, ...(meta.title ? [`title: ${JSON.stringify(firstOf(meta.title))}`] : []), `fetchedAt: ${JSON.stringify(d.fetchedAt)}`, `credits: ${d.creditsUsed}`, ...images, "---", ""];
     await writeFile(join(dir, name), `${front.join("\n")}${d.document.markdown ?? ""}`);
     count++;
   }
   return count;
+}
+
+/** Media types of the data: URLs screenshots and PDFs come as, and the extension of their files. */
+const EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "application/pdf": "pdf" };
+
+/**
+ * Writes the page's screenshot, action screenshots and action PDFs (data: URLs) as files beside
+ * its markdown file, named after it; returns the front-matter lines naming them.
+ */
+async function writeScreenshots(document: StoredDocument["document"], dir: string, base: string): Promise<string[]> {
+  const lines: string[] = [];
+  const write = async (dataUrl: string | undefined, suffix: string): Promise<string | undefined> => {
+    const match = dataUrl ? /^data:([\w/+.-]+);base64,/.exec(dataUrl) : null;
+    const extension = match ? EXTENSIONS[match[1] ?? ""] : undefined;
+    if (!dataUrl || !match || !extension) return undefined;
+    const file = `${base}${suffix}.${extension}`;
+    await writeFile(join(dir, file), Buffer.from(dataUrl.slice(match[0].length), "base64"));
+    return file;
+  };
+  const screenshot = await write(document.screenshot, "");
+  if (screenshot) lines.push(`screenshot: ${JSON.stringify(screenshot)}`);
+  for (const [key, list, suffix] of [["actionScreenshots", document.actions?.screenshots, "-screenshot"], ["actionPdfs", document.actions?.pdfs, "-pdf"]] as const) {
+    const files: string[] = [];
+    for (const [i, item] of (list ?? []).entries()) {
+      const file = await write(item, `${suffix}-${i + 1}`);
+      if (file) files.push(file);
+    }
+    if (files.length > 0) lines.push(`${key}: ${JSON.stringify(files)}`);
+  }
+  return lines;
 }
 
 function fileNameFor(url: string): string {

@@ -71,6 +71,8 @@ function createEngine(pipeline: Pipeline, options: RunFileOptions): Engine {
   return new LocalEngine({
     allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork,
     extraction: extractionSettings(pipeline, env),
+    ...(pipeline.engine.kind === "local" ? { browser: pipeline.engine.browser } : {}),
+    ...(options.env ? { env: options.env } : {}),
   });
 }
 

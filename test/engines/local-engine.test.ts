@@ -104,9 +104,17 @@ describe("LocalEngine.scrape", () => {
     expect(site.hits.get("/article")).toBe(before);
   });
 
-  it("names what is missing for options that need a browser or an LLM", async () => {
-    for (const extra of [{ formats: ["markdown", "screenshot"] }, { actions: [{ type: "click", selector: "a" }] }, { waitFor: 1000 }, { formats: ["summary"] }]) {
-      await expect(engine.scrape(`${site.url}/article`, options(extra))).rejects.toMatchObject({ kind: "unsupported", message: expect.stringMatching(/needs? (a browser|an LLM)/) });
+  it("names what is missing for options that need an LLM, or a browser under browser: never", async () => {
+    await expect(engine.scrape(`${site.url}/article`, options({ formats: ["summary"] }))).rejects.toMatchObject({ kind: "unsupported", message: expect.stringMatching(/needs an LLM/) });
+    const noBrowser = new LocalEngine({ allowPrivateNetwork: true, browser: "never" });
+    try {
+      for (const extra of [{ formats: ["markdown", "screenshot"] }, { actions: [{ type: "click", selector: "a" }] }, { waitFor: 1000 }]) {
+        await expect(noBrowser.scrape(`${site.url}/article`, options(extra))).rejects.toMatchObject({ kind: "unsupported", message: expect.stringMatching(/needs? a browser.*engine\.browser: never/) });
+      }
+      // mobile without a browser still answers, as a phone's User-Agent over HTTP.
+      expect((await noBrowser.scrape(`${site.url}/article`, options({ mobile: true }))).metadata.statusCode).toBe(200);
+    } finally {
+      await noBrowser.close();
     }
     await expect(engine.scrape(`${site.url}/article`, options({ formats: [{ type: "json", prompt: "x" }] }))).rejects.toMatchObject({ kind: "invalid-input", message: expect.stringMatching(/prompt-only extraction needs an LLM/) });
   });

@@ -3,7 +3,8 @@ import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
 import { openCrawl } from "./crawl-port.js";
-import { createFetchGate, decodeText, requestHeaders, type FetchGate, type FetchPolicy } from "./fetch/index.js";
+import { BrowserHost, loadPage, usesBrowser, type BrowserMode, type BrowserPage } from "./browser/index.js";
+import { createAddressPolicy, createFetchGate, decodeText, parseHttpUrl, requestHeaders, resolveTarget, systemResolve, type FetchGate, type FetchPolicy } from "./fetch/index.js";
 import { processHtml } from "./html/index.js";
 import { isPdf, pdfToBase64, pdfToMarkdown } from "./pdf/index.js";
 import { Extractor, type CombinedExtraction, type ExtractionSettings } from "./extract/index.js";
@@ -20,6 +21,12 @@ export interface LocalEngineOptions extends EngineSettings {
   treatAsPublic?: string[];
   /** How json and summary formats and extract steps are produced (default: deterministic, no model). */
   extraction?: ExtractionSettings;
+  /** When scrapes use Chromium: when they need it (default), always, or never. */
+  browser?: BrowserMode;
+  /** Browser pages open at once (default 2). */
+  browserConcurrency?: number;
+  /** Where SCRAPELINE_CHROMIUM is read (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The embedded engine: fetches pages itself and converts them like the service does. */
@@ -27,6 +34,8 @@ export class LocalEngine implements Engine {
   readonly name = "local";
   private readonly gate: FetchGate;
   private readonly extractor: Extractor;
+  private readonly browserMode: BrowserMode;
+  private readonly browser: BrowserHost;
 
   constructor(options: LocalEngineOptions) {
     this.extractor = new Extractor(options.extraction ?? { mode: "auto" });
@@ -34,11 +43,21 @@ export class LocalEngine implements Engine {
     if (options.resolve) policy.resolve = options.resolve;
     if (options.treatAsPublic) policy.treatAsPublic = options.treatAsPublic;
     this.gate = createFetchGate(policy);
+    this.browserMode = options.browser ?? "auto";
+    // The browser's requests meet the same policy as the gate's, through its proxy.
+    const addresses = createAddressPolicy(options.treatAsPublic);
+    const resolve = options.resolve ?? systemResolve;
+    this.browser = new BrowserHost({
+      check: (target, signal) => resolveTarget(target, { policy: addresses, allowPrivateNetwork: options.allowPrivateNetwork, resolve, signal }),
+      ...(options.browserConcurrency !== undefined ? { concurrency: options.browserConcurrency } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    });
   }
 
   async scrape(url: string, options: ScrapeOptions, signal?: AbortSignal): Promise<Document> {
-    assertSupported(options, url);
+    assertSupported(options, url, this.browserMode !== "never");
     checkThreatProtection(url, options.threatProtection);
+    if (usesBrowser(options, this.browserMode)) return this.scrapeInBrowser(url, options, signal);
     const response = await this.gate.fetch({
       url,
       headers: requestHeaders({ mobile: options.mobile, location: options.location, ...(options.headers ? { headers: options.headers } : {}) }),
@@ -47,10 +66,7 @@ export class LocalEngine implements Engine {
       ...(signal ? { signal } : {}),
     });
     const status = response.status;
-    if (RETRY_STATUSES.has(status) || status >= 500) {
-      const retryAfterMs = parseRetryAfter(response.headers["retry-after"]);
-      throw new ScrapelineError(status === 429 ? "rate-limited" : "http-status", `HTTP ${status} from ${response.url}`, { url, status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
-    }
+    assertNotRetryStatus(status, response.headers, response.url, url);
     const contentType = response.headers["content-type"];
     const metadata: DocumentMetadata = { sourceURL: url, url: response.url, statusCode: status, proxyUsed: "basic" };
     if (contentType) metadata.contentType = contentType;
@@ -83,21 +99,30 @@ export class LocalEngine implements Engine {
       if (wantsExtraction(options)) await applyExtraction(document, options, { url: response.url, markdown: text, ...(kind === "json" ? {} : { rawHtml: text }) }, this.extractor, signal);
       return document;
     }
-    const html = processHtml(text, {
-      url: response.url,
-      onlyMainContent: options.onlyMainContent,
-      ...(options.includeTags ? { includeTags: options.includeTags } : {}),
-      ...(options.excludeTags ? { excludeTags: options.excludeTags } : {}),
-      removeBase64Images: options.removeBase64Images,
-      blockAds: options.blockAds,
-      want: { markdown: want.has("markdown") || wantsExtraction(options), html: want.has("html"), links: want.has("links"), images: want.has("images") },
-    });
-    Object.assign(metadata, html.metadata, { sourceURL: url, url: response.url, statusCode: status });
-    if (html.markdown !== undefined && want.has("markdown")) document.markdown = html.markdown;
-    if (html.html !== undefined) document.html = html.html;
-    if (html.links !== undefined) document.links = html.links;
-    if (html.images !== undefined) document.images = html.images;
-    if (wantsExtraction(options)) await applyExtraction(document, options, { url: response.url, markdown: html.markdown ?? "", rawHtml: text }, this.extractor, signal);
+    const markdown = fillFromHtml(document, text, options);
+    if (wantsExtraction(options)) await applyExtraction(document, options, { url: response.url, markdown, rawHtml: text }, this.extractor, signal);
+    return document;
+  }
+
+  /** The browser path: the page after waitFor and actions, converted exactly like the HTTP path. */
+  private async scrapeInBrowser(url: string, options: ScrapeOptions, signal?: AbortSignal): Promise<Document> {
+    parseHttpUrl(url);
+    const check = this.browser.check;
+    const page: BrowserPage = await this.browser.withBrowser((browser) => loadPage(browser, { url, options, check, ...(signal ? { signal } : {}) }), signal);
+    assertNotRetryStatus(page.status, page.headers, page.url, url);
+    const metadata: DocumentMetadata = { sourceURL: url, url: page.url, statusCode: page.status, proxyUsed: "basic" };
+    const contentType = page.headers["content-type"];
+    if (contentType) metadata.contentType = contentType;
+    const document: Document = { metadata };
+    if (options.formats.some((f) => f.type === "rawHtml")) document.rawHtml = page.html;
+    const markdown = fillFromHtml(document, page.html, options);
+    if (wantsExtraction(options)) await applyExtraction(document, options, { url: page.url, markdown, rawHtml: page.html }, this.extractor, signal);
+    if (page.screenshot !== undefined) document.screenshot = page.screenshot;
+    if (page.actions) document.actions = { screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [], ...page.actions };
+    if (page.blocked.length > 0) {
+      const shown = page.blocked.slice(0, 5).map((b) => `${b.url} (${b.reason})`).join("; ");
+      document.warning = `the browser was refused ${page.blocked.length} request${page.blocked.length === 1 ? "" : "s"} to non-public addresses: ${shown}${page.blocked.length > 5 ? "; …" : ""}`;
+    }
     return document;
   }
 
@@ -114,8 +139,36 @@ export class LocalEngine implements Engine {
   }
 
   async close(): Promise<void> {
-    await this.gate.close();
+    await Promise.all([this.gate.close(), this.browser.close()]);
   }
+}
+
+/** 408, 425, 429 and 5xx are errors the runner retries, not documents. */
+function assertNotRetryStatus(status: number, headers: Record<string, string>, finalUrl: string, url: string): void {
+  if (!RETRY_STATUSES.has(status) && status < 500) return;
+  const retryAfterMs = parseRetryAfter(headers["retry-after"]);
+  throw new ScrapelineError(status === 429 ? "rate-limited" : "http-status", `HTTP ${status} from ${finalUrl}`, { url, status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+}
+
+/** Markdown, html, links, images and metadata of a page, as `formats` asks; returns the markdown (made also when only extraction needs it). */
+function fillFromHtml(document: Document, text: string, options: ScrapeOptions): string {
+  const want = new Set(options.formats.map((f) => f.type));
+  const { metadata } = document;
+  const html = processHtml(text, {
+    url: metadata.url,
+    onlyMainContent: options.onlyMainContent,
+    ...(options.includeTags ? { includeTags: options.includeTags } : {}),
+    ...(options.excludeTags ? { excludeTags: options.excludeTags } : {}),
+    removeBase64Images: options.removeBase64Images,
+    blockAds: options.blockAds,
+    want: { markdown: want.has("markdown") || wantsExtraction(options), html: want.has("html"), links: want.has("links"), images: want.has("images") },
+  });
+  Object.assign(metadata, html.metadata, { sourceURL: metadata.sourceURL, url: metadata.url, statusCode: metadata.statusCode });
+  if (html.markdown !== undefined && want.has("markdown")) document.markdown = html.markdown;
+  if (html.html !== undefined) document.html = html.html;
+  if (html.links !== undefined) document.links = html.links;
+  if (html.images !== undefined) document.images = html.images;
+  return html.markdown ?? "";
 }
 
 function withoutEmpty(record: Record<string, unknown>): Record<string, unknown> {

@@ -13,6 +13,11 @@ const AD_SUFFIXES = ["-ad", "_ad", "-ads", "_ads", "-advert", "-advertisement", 
 /** Hosts that serve ads into iframes and scripts. */
 const AD_HOSTS = /(doubleclick\.net|googlesyndication\.com|googleadservices\.com|adservice\.google\.|amazon-adsystem\.com|adnxs\.com|taboola\.com|outbrain\.com|criteo\.(com|net)|pubmatic\.com|rubiconproject\.com|moatads\.com|serving-sys\.com|adform\.net)/i;
 
+/** Whether requests to `hostname` serve ads or trackers (the browser refuses them under blockAds). */
+export function isAdHost(hostname: string): boolean {
+  return AD_HOSTS.test(hostname);
+}
+
 function isAdWord(word: string): boolean {
   const lower = word.toLowerCase();
   if (AD_WORDS.has(lower)) return true;

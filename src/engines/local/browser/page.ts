@@ -1,0 +1,113 @@
+import type { Browser, BrowserContext, Response } from "playwright-core";
+import type { ActionResults, ScrapeOptions } from "../../../core/index.js";
+import { isScrapelineError, ScrapelineError } from "../../../core/index.js";
+import { redactUrl } from "../fetch/index.js";
+import { isAdHost } from "../html/ads.js";
+import { dataUrl, runActions } from "./actions.js";
+import { contextOptions } from "./context-options.js";
+import { BLOCKED_HEADER, ProxyGate, type BlockedRequest, type TargetCheck } from "./proxy-gate.js";
+
+/** A page as the browser left it after waitFor and the actions. */
+export interface BrowserPage {
+  /** The final URL. */
+  url: string;
+  status: number;
+  /** Headers of the main response, lower-case names. */
+  headers: Record<string, string>;
+  html: string;
+  screenshot?: string;
+  actions?: ActionResults;
+  /** Requests the private-network gate refused; the page completed without them. */
+  blocked: BlockedRequest[];
+}
+
+export interface PageJob {
+  url: string;
+  options: ScrapeOptions;
+  check: TargetCheck;
+  signal?: AbortSignal;
+}
+
+/**
+ * Loads one page in a fresh context of `browser`: navigates through a proxy gate of its own,
+ * waits `waitFor`, performs the actions, then takes the HTML and the screenshot format. The
+ * context and its gate are closed whatever happens; `timeout` bounds the whole page.
+ */
+export async function loadPage(browser: Browser, job: PageJob): Promise<BrowserPage> {
+  const { options, signal } = job;
+  const gate = await ProxyGate.start({ check: job.check, ...(options.blockAds ? { refuseHost: isAdHost } : {}) });
+  const started = Date.now();
+  const remainingMs = () => Math.max(1, options.timeout - (Date.now() - started));
+  let context: BrowserContext | undefined;
+  let timedOut = false;
+  const stop = () => void context?.close().catch(() => undefined);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop();
+  }, options.timeout);
+  signal?.addEventListener("abort", stop, { once: true });
+  try {
+    signal?.throwIfAborted();
+    context = await browser.newContext(contextOptions(options, gate.url));
+    const page = await context.newPage();
+    page.setDefaultTimeout(options.timeout);
+    const response = await navigate(page.goto(job.url, { waitUntil: "load", timeout: options.timeout }), job.url, gate);
+    if (options.waitFor > 0) await page.waitForTimeout(options.waitFor);
+    const actions = options.actions?.length ? await runActions(options.actions, { page, remainingMs }) : undefined;
+    const html = await page.content();
+    const format = options.formats.find((f) => f.type === "screenshot");
+    let screenshot: string | undefined;
+    if (format?.type === "screenshot") {
+      const quality = format.quality;
+      const image = await page.screenshot({ fullPage: format.fullPage, scale: "css", ...(quality !== undefined ? { type: "jpeg", quality } : { type: "png" }) });
+      screenshot = dataUrl(quality !== undefined ? "image/jpeg" : "image/png", image);
+    }
+    return {
+      url: page.url(),
+      status: response.status(),
+      headers: await response.allHeaders(),
+      html,
+      ...(screenshot ? { screenshot } : {}),
+      ...(actions ? { actions } : {}),
+      blocked: [...gate.blocked],
+    };
+  } catch (error) {
+    const shown = redactUrl(job.url);
+    if (timedOut) throw new ScrapelineError("timeout", `the page did not finish within ${options.timeout} ms in the browser: ${shown}`, { url: shown, cause: error });
+    if (signal?.aborted) throw new ScrapelineError("cancelled", `cancelled while loading ${shown} in the browser`, { url: shown, cause: error });
+    if (isScrapelineError(error)) throw error;
+    throw new ScrapelineError("network", `the browser could not load ${shown}: ${firstLine(error)}`, { url: shown, cause: error });
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", stop);
+    await context?.close().catch(() => undefined);
+    await gate.close();
+  }
+}
+
+/** The main response, or the gate's reason when the navigation itself was refused. */
+async function navigate(going: Promise<Response | null>, url: string, gate: ProxyGate): Promise<Response> {
+  const shown = redactUrl(url);
+  let response: Response | null;
+  try {
+    response = await going;
+  } catch (error) {
+    const refused = gate.blocked[gate.blocked.length - 1];
+    if (refused) throw new ScrapelineError("blocked", refused.reason, { url: shown, cause: error });
+    if (/Download is starting/i.test(firstLine(error))) {
+      throw new ScrapelineError("bad-content", `${shown} is a file download, not a page; scrape it without browser options (actions, waitFor, screenshot, mobile)`, { url: shown, cause: error });
+    }
+    throw error;
+  }
+  if (!response) throw new ScrapelineError("network", `the browser got no response for ${shown}`, { url: shown });
+  if (response.headers()[BLOCKED_HEADER]) {
+    const refused = gate.blocked[gate.blocked.length - 1];
+    throw new ScrapelineError("blocked", refused?.reason ?? `refused to load ${shown}`, { url: shown });
+  }
+  return response;
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0] ?? message;
+}
