@@ -1,5 +1,7 @@
 import { ScrapelineError } from "../core/index.js";
-import { readCrawlPrompt, type PromptOptions } from "../pipeline/index.js";
+import { Extractor } from "../engines/local/index.js";
+import { DEFAULT_LLM, readCrawlPrompt, type PromptOptions } from "../pipeline/index.js";
+import { extractionSettings } from "./extraction.js";
 
 /** The service's limit on a params-preview prompt (API-NOTES.md §3.4). */
 export const MAX_PROMPT_LENGTH = 10_000;
@@ -8,6 +10,8 @@ export const MAX_PROMPT_LENGTH = 10_000;
 export interface CrawlPreview {
   data: { url: string } & PromptOptions;
   matched: Array<{ phrase: string; option: string }>;
+  /** Who read the prompt: the configured model, or the phrase reader. */
+  source?: "model" | "phrases";
 }
 
 /** Derives crawl options from a prompt for `url`, as a crawl step's `prompt` would. */
@@ -23,4 +27,16 @@ export function previewCrawlParams(url: string, prompt: string): CrawlPreview {
   if (prompt.length > MAX_PROMPT_LENGTH) throw new ScrapelineError("invalid-input", `the prompt has ${prompt.length} characters; at most ${MAX_PROMPT_LENGTH} are allowed`);
   const reading = readCrawlPrompt(prompt);
   return { data: { url: parsed.href, ...reading.options }, matched: reading.matched };
+}
+
+/**
+ * The preview as a crawl step would derive it on this machine: by the model when one is
+ * configured in the environment (SCRAPELINE_LLM_*), else by the phrase reader.
+ */
+export async function previewCrawlParamsLocally(url: string, prompt: string, env: Readonly<Record<string, string | undefined>>): Promise<CrawlPreview> {
+  const reading = previewCrawlParams(url, prompt);
+  const settings = extractionSettings({ extractor: "auto", llm: { ...DEFAULT_LLM } }, env);
+  if (!settings.llm) return { ...reading, source: "phrases" };
+  const derived = (await new Extractor(settings).crawlOptionsFromPrompt(reading.data.url, prompt)) ?? {};
+  return { data: { url: reading.data.url, ...(derived as PromptOptions) }, matched: [], source: "model" };
 }

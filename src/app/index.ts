@@ -9,6 +9,6 @@ export { exitCodeOf, runPipelineFile, type RunFileOptions, type RunFileResult } 
 export type { RunEvent } from "../runner/index.js";
 export { exportRun, type ExportFormat, type ExportOptions } from "./export.js";
 export { listRuns, showRun, type RunDetail, type RunSummary } from "./history.js";
-export { MAX_PROMPT_LENGTH, previewCrawlParams, type CrawlPreview } from "./crawl-preview.js";
+export { MAX_PROMPT_LENGTH, previewCrawlParams, previewCrawlParamsLocally, type CrawlPreview } from "./crawl-preview.js";
 export { pageDiff, pageHistory, runChanges, type HistoryEntry, type PageChange, type PageDiff, type RunChanges } from "./changes.js";
 export { DEFAULT_API_URL, previewCrawlRemote, serviceUsage, type UsageReport } from "./remote.js";

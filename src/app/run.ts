@@ -8,6 +8,7 @@ import { planPipeline } from "../planner/index.js";
 import { runPlan, type EventSink, type RunResult } from "../runner/index.js";
 import type { SqliteStore } from "../store/index.js";
 import { StoreChangeTracker } from "./change-tracker.js";
+import { applyModelCrawlPrompts } from "./crawl-prompts.js";
 import { extractionSettings } from "./extraction.js";
 import { createRemoteEngine } from "./remote.js";
 import { notifyRun, type NotifyOutcome } from "./notify.js";
@@ -40,6 +41,8 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   if (!loaded.pipeline) return { ok: false, diagnostics: loaded.diagnostics };
   const pipeline = loaded.pipeline;
   if (options.concurrency !== undefined) pipeline.concurrency = options.concurrency;
+  const local = (options.engineKind ?? pipeline.engine.kind) === "local" && !options.engine;
+  if (local) await applyModelCrawlPrompts(pipeline, extractionSettings(pipeline, env));
   const plan = planPipeline(pipeline);
   // The file's path is kept on the run itself; leaving it out lets runs from any checkout share the plan.
   const planJson = JSON.stringify({ ...redactInterpolations(pipeline, loaded.interpolations), file: undefined });

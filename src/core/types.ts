@@ -107,7 +107,7 @@ interface StepCommon {
 
 export type Step =
   | (StepCommon & { kind: "scrape"; body: ScrapeRequest })
-  | (StepCommon & { kind: "crawl"; body: CrawlRequest; fromPrompt?: Partial<CrawlRequest> })
+  | (StepCommon & { kind: "crawl"; body: CrawlRequest; fromPrompt?: Partial<CrawlRequest>; setInFile?: string[] })
   | (StepCommon & { kind: "map"; body: MapRequest })
   | (StepCommon & { kind: "extract"; body: ExtractRequest });
 

@@ -77,9 +77,11 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
     renameV1(body, "allowBackwardCrawling", "crawlEntireDomain", (v) => v, at("crawl"), ctx.report);
     renameV1(body, "allowBackwardLinks", "crawlEntireDomain", (v) => v, at("crawl"), ctx.report);
     renameV1(body, "ignoreSitemap", "sitemap", (v) => (v ? "skip" : "include"), at("crawl"), ctx.report);
+    // With a prompt, the options written in the file are remembered: they win over any derived later (by a model).
+    const setInFile = typeof body.prompt === "string" ? Object.keys(body).filter((k) => k !== "prompt" && k !== "url" && k !== "scrapeOptions") : undefined;
     const fromPrompt = typeof body.prompt === "string" ? optionsFromPrompt(body, body.prompt, at("crawl", "prompt"), ctx.report) : undefined;
     const crawl = { ...withDefaults<Obj>(D.DEFAULT_CRAWL, body), scrapeOptions } as unknown as Extract<Step, { kind: "crawl" }>["body"];
-    return { ...common, kind: "crawl", body: crawl, ...(fromPrompt ? { fromPrompt } : {}) };
+    return { ...common, kind: "crawl", body: crawl, ...(fromPrompt ? { fromPrompt } : {}), ...(setInFile ? { setInFile } : {}) };
   }
   if (isObj(step.map)) {
     return { ...common, kind: "map", body: withDefaults<Extract<Step, { kind: "map" }>["body"]>(D.DEFAULT_MAP, step.map) };

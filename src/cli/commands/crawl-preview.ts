@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { previewCrawlParams, previewCrawlRemote } from "../../app/index.js";
+import { previewCrawlParamsLocally, previewCrawlRemote } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
 import type { Io } from "../output.js";
 import { table } from "../table.js";
@@ -29,7 +29,7 @@ export function crawlPreviewCommand(io: Io, setExit: (code: number) => void): Co
         setExit(EXIT.ok);
         return;
       }
-      const preview = previewCrawlParams(args.url, args.prompt);
+      const preview = await previewCrawlParamsLocally(args.url, args.prompt, process.env);
       const { url, ...options } = preview.data;
       if (args.json) {
         io.stdout(`${JSON.stringify({ success: true, data: preview.data }, null, 2)}\n`);
@@ -37,7 +37,7 @@ export function crawlPreviewCommand(io: Io, setExit: (code: number) => void): Co
         io.stderr(`no crawl option was recognised in the prompt; a crawl of ${url} would use its explicit options and the defaults\n`);
       } else {
         const phrases = new Map(preview.matched.map((m) => [m.option, m.phrase]));
-        const rows = Object.entries(options).map(([key, value]) => [key, JSON.stringify(value), phrases.has(key) ? `"${phrases.get(key)}"` : ""]);
+        const rows = Object.entries(options).map(([key, value]) => [key, JSON.stringify(value), phrases.has(key) ? `"${phrases.get(key)}"` : preview.source === "model" ? "(the model)" : ""]);
         io.stdout(`crawl of ${url}\n${table(["option", "value", "from"], rows, 3)}\n`);
       }
       setExit(EXIT.ok);

@@ -1,3 +1,3 @@
 export { LocalEngine, type LocalEngineOptions } from "./engine.js";
 export { createFetchGate, type FetchGate } from "./fetch/index.js";
-export { LLM_HOWTO, type ExtractionSettings, type ExtractorMode, type LlmConfig } from "./extract/index.js";
+export { Extractor, LLM_HOWTO, type ExtractionSettings, type ExtractorMode, type LlmConfig } from "./extract/index.js";

@@ -1,6 +1,7 @@
 import type { ExtractionPage, ExtractionSpec, JsonSchema, PageExtraction } from "../../../core/index.js";
 import { ScrapelineError } from "../../../core/index.js";
 import { parseHtml } from "../html/parse.js";
+import { deriveCrawlOptions } from "./crawl-options.js";
 import { fillSchema } from "./fill.js";
 import { LlmClient, type LlmConfig } from "./llm-client.js";
 import { extractWithLlm, summarizeWithLlm } from "./llm-extract.js";
@@ -76,6 +77,17 @@ export class Extractor {
     }
     const result = await summarizeWithLlm(this.client, this.settings.llm!, page, signal);
     return { summary: result.summary, tokensUsed: result.tokens };
+  }
+
+  /** Crawl options a model derives from a crawl's prompt; undefined when no model is configured (the phrase reader applies). */
+  async crawlOptionsFromPrompt(url: string, prompt: string, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
+    if (!this.client || this.settings.mode === "deterministic") return undefined;
+    try {
+      return (await deriveCrawlOptions(this.client, url, prompt, signal)).options;
+    } catch (error) {
+      if (error instanceof ScrapelineError) throw error;
+      throw new ScrapelineError("bad-content", (error as Error).message);
+    }
   }
 
   /** Per-page results merged in the order given, checked against the schema. */
