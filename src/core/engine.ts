@@ -75,6 +75,8 @@ export interface Engine {
   readonly reportsCredits?: boolean;
   /** Remote crawls: a job on the service (or the one started before an interruption). */
   startCrawlJob?(request: CrawlRequest, options: { signal?: AbortSignal; jobId?: string }): Promise<CrawlJobPort>;
+  /** Remote multi-URL scrapes: one batch job on the service (or the one started before an interruption). */
+  startBatchJob?(urls: string[], options: ScrapeOptions, control: { signal?: AbortSignal; jobId?: string }): Promise<CrawlJobPort>;
   /** Remote extracts: the whole extract runs on the service; `urls` are the request's URLs (globs included). */
   extractJob?(request: ExtractRequest, urls: string[], signal?: AbortSignal): Promise<ExtractResult>;
   /** Releases sockets, browsers and workers. */

@@ -7,7 +7,7 @@ import type { RunContext, RunnerPorts } from "./context.js";
 import { runCrawlStep } from "./crawl-step.js";
 import { runExtractStep } from "./extract-step.js";
 import { runMapStep } from "./map-step.js";
-import { runRemoteCrawlStep } from "./remote-crawl-step.js";
+import { runRemoteCrawlStep } from "./remote-job.js";
 import { runScrapeStep } from "./scrape-step.js";
 
 export type { RunContext, RunnerPorts };

@@ -1,6 +1,7 @@
 import type { Step } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type StepTally } from "./page.js";
+import { runRemoteBatchStep } from "./remote-job.js";
 import { selectUrls } from "./url-source.js";
 
 type ScrapeStep = Extract<Step, { kind: "scrape" }>;
@@ -8,6 +9,8 @@ type ScrapeStep = Extract<Step, { kind: "scrape" }>;
 /** Scrapes every URL of a scrape step through the run's pool, storing each page as it finishes. */
 export async function runScrapeStep(ctx: RunContext, step: ScrapeStep, timeout: AbortSignal): Promise<StepTally> {
   const urls = Array.isArray(step.body.urls) ? step.body.urls : selectUrls(urlsFromStep(ctx, step.body.urls.from), step.body.urls);
+  // On the service, several URLs are one batch job rather than one request each.
+  if (ctx.ports.engine.startBatchJob && urls.length > 1) return runRemoteBatchStep(ctx, step, urls, timeout);
   const done = ctx.ports.store.storedUrls(ctx.runId, step.id);
   const todo = urls.filter((u) => !done.has(u));
   ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind, total: urls.length });

@@ -28,19 +28,25 @@ const MAX_POLL_MS = 5000;
 export class RemoteCrawlJob {
   last: CrawlStatusPage | undefined;
 
+  /** `kind`: a crawl (/v2/crawl, cancelled at /v1/crawl) or a batch scrape (/v2/batch/scrape); both report pages the same way. */
   constructor(
     private readonly http: ServiceHttp,
     readonly id: string,
+    private readonly kind: "crawl" | "batch" = "crawl",
   ) {}
+
+  private get statusPath(): string {
+    return `${this.kind === "crawl" ? "/v2/crawl" : "/v2/batch/scrape"}/${encodeURIComponent(this.id)}`;
+  }
 
   async *pages(skip: number, signal?: AbortSignal): AsyncGenerator<Document> {
     let taken = skip;
     let wait = FIRST_POLL_MS;
-    let url = `/v2/crawl/${encodeURIComponent(this.id)}${taken > 0 ? `?skip=${taken}` : ""}`;
+    let url = `${this.statusPath}${taken > 0 ? `?skip=${taken}` : ""}`;
     for (;;) {
       if (signal?.aborted) return;
-      const page = await this.http.call<CrawlStatusPage>("GET", url, { what: `the status of crawl job ${this.id}`, attempts: 5, ...(signal ? { signal } : {}) });
-      if (typeof page.status !== "string") throw new ScrapelineError("bad-content", `the status of crawl job ${this.id} has no status field`);
+      const page = await this.http.call<CrawlStatusPage>("GET", url, { what: `the status of ${this.kind} job ${this.id}`, attempts: 5, ...(signal ? { signal } : {}) });
+      if (typeof page.status !== "string") throw new ScrapelineError("bad-content", `the status of ${this.kind} job ${this.id} has no status field`);
       this.last = page;
       const data = Array.isArray(page.data) ? page.data : [];
       for (const document of data) yield document;
@@ -51,19 +57,20 @@ export class RemoteCrawlJob {
         continue;
       }
       if (TERMINAL.has(page.status)) {
-        if (page.status === "failed") throw new ScrapelineError("http-status", `the service's crawl job ${this.id} failed${page.error ? `: ${page.error}` : ""}`);
+        if (page.status === "failed") throw new ScrapelineError("http-status", `the service's ${this.kind} job ${this.id} failed${page.error ? `: ${page.error}` : ""}`);
         return;
       }
-      url = `/v2/crawl/${encodeURIComponent(this.id)}?skip=${taken}`;
+      url = `${this.statusPath}?skip=${taken}`;
       if (data.length > 0) wait = FIRST_POLL_MS;
       await this.http.sleep(wait, signal).catch(() => undefined);
       wait = Math.min(MAX_POLL_MS, Math.round(wait * 1.5));
     }
   }
 
-  /** DELETE /v1/crawl/{id}; true when the service confirms `{status: cancelled}`. */
+  /** DELETE /v1/crawl/{id} (or /v2/batch/scrape/{id}); true when the service confirms `{status: cancelled}`. */
   async cancel(): Promise<boolean> {
-    const answer = await this.http.call<{ status?: string }>("DELETE", `/v1/crawl/${encodeURIComponent(this.id)}`, { what: `cancelling crawl job ${this.id}`, attempts: 3 });
+    const path = this.kind === "crawl" ? `/v1/crawl/${encodeURIComponent(this.id)}` : this.statusPath;
+    const answer = await this.http.call<{ status?: string }>("DELETE", path, { what: `cancelling ${this.kind} job ${this.id}`, attempts: 3 });
     return answer.status === "cancelled";
   }
 }

@@ -50,6 +50,14 @@ export class FirecrawlEngine implements Engine {
     return new RemoteCrawlJob(this.http, answer.id);
   }
 
+  /** A batch scrape job: the step's URLs scraped by the service with one set of options (started once, with an idempotency key). */
+  async startBatchJob(urls: string[], options: ScrapeOptions, control: { signal?: AbortSignal; jobId?: string }): Promise<RemoteCrawlJob> {
+    if (control.jobId) return new RemoteCrawlJob(this.http, control.jobId, "batch");
+    const answer = await this.http.call<{ id?: string }>("POST", "/v2/batch/scrape", { body: { urls, ...options }, what: `starting a batch scrape of ${urls.length} URL(s)`, attempts: 4, idempotencyKey: randomUUID(), ...(control.signal ? { signal: control.signal } : {}) });
+    if (!answer.id) throw new ScrapelineError("bad-content", "the service started a batch scrape without giving its id");
+    return new RemoteCrawlJob(this.http, answer.id, "batch");
+  }
+
   /** An extract job: POST /v1/extract with the request as SPEC.md gives it, then its status until it ends. */
   async extractJob(request: ExtractRequest, urls: string[], signal?: AbortSignal): Promise<ExtractResult> {
     const { limit: _limit, urls: _urls, ...rest } = request;

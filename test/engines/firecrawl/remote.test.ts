@@ -59,7 +59,8 @@ describe("the remote engine", () => {
       if (++cut === 1) return res.writeHead(200, { "content-type": "application/json" }).end('{"success":true,"data":{"markdown":"cut');
       return json(res, 200, { success: true, data: serviceDocument(url, "whole") });
     });
-    const { result, events } = await runYaml(remote(`  - id: a\n    scrape: { urls: ["https://example.com/cut", "https://example.com/html"] }\n    continueOnError: true\n`), { env });
+    const steps = `  - id: a\n    scrape: { url: "https://example.com/cut" }\n    continueOnError: true\n  - id: b\n    scrape: { url: "https://example.com/html" }\n    continueOnError: true\n`;
+    const { result, events } = await runYaml(remote(steps), { env });
     if (!result.ok) throw new Error("invalid");
     expect(events.find((e) => e.type === "document-retried" && e.url.endsWith("/cut"))).toMatchObject({ reason: expect.stringMatching(/not JSON \(JSON cut short\)/) });
     expect(events.find((e) => e.type === "document-stored")).toMatchObject({ url: "https://example.com/cut" });
@@ -108,6 +109,28 @@ describe("the remote engine", () => {
     expect(result.credits).toBe(1000);
     const start = service.calls.find((c) => c.path === "/v2/crawl")!;
     expect(start.headers["x-idempotency-key"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("scrapes several URLs as one batch job, options at the top level, and cancels it at /v2/batch/scrape/{id} when stopped", async () => {
+    service.on("POST /v2/batch/scrape", (_c, res) => json(res, 200, { success: true, id: "batch-1", url: `${service.url}/v2/batch/scrape/batch-1` }));
+    service.on("GET /v2/batch/scrape/batch-1", (_c, res) => json(res, 200, { success: true, status: "completed", completed: 3, total: 3, creditsUsed: 3, data: [1, 2, 3].map((i) => serviceDocument(`https://b.example/${i}`, `b${i}`)) }));
+    const { result, db } = await runYaml(remote(`  - id: b\n    scrape: { urls: ["https://b.example/1", "https://b.example/2", "https://b.example/3"], formats: [markdown, links] }\n`), { env });
+    if (!result.ok) throw new Error("invalid");
+    expect(result.status).toBe("succeeded");
+    const start = service.calls.find((c) => c.path === "/v2/batch/scrape")!;
+    expect(start.body).toMatchObject({ urls: ["https://b.example/1", "https://b.example/2", "https://b.example/3"], formats: [{ type: "markdown" }, { type: "links" }] });
+    expect(start.body).not.toHaveProperty("scrapeOptions");
+    expect(start.headers["x-idempotency-key"]).toBeDefined();
+    expect(readDocuments(db, result.runId, "b").map((d) => d.url)).toEqual(["https://b.example/1", "https://b.example/2", "https://b.example/3"]);
+    expect(service.calls.filter((c) => c.path === "/v2/scrape")).toHaveLength(0);
+
+    service.on("POST /v2/batch/scrape", (_c, res) => json(res, 200, { success: true, id: "batch-slow" }));
+    service.on("GET /v2/batch/scrape/batch-slow", (_c, res) => json(res, 200, { success: true, status: "scraping", completed: 0, total: 2, creditsUsed: 0, data: [] }));
+    service.on("DELETE /v2/batch/scrape/batch-slow", (_c, res) => json(res, 200, { status: "cancelled" }));
+    const slow = await runYaml(remote(`  - id: b\n    scrape: { urls: ["https://b.example/8", "https://b.example/9"] }\n    timeoutMs: 1200\n`), { env });
+    if (!slow.result.ok) throw new Error("invalid");
+    expect(service.calls.some((c) => c.method === "DELETE" && c.path === "/v2/batch/scrape/batch-slow")).toBe(true);
+    expect(slow.events.find((e) => e.type === "step-finished")).toMatchObject({ status: "cancelled" });
   });
 
   it("refuses a next URL on another host, so the key never leaves for it", async () => {
