@@ -236,5 +236,10 @@ export async function run() {
   }
 }
 
-if (process.argv[2] === "--child") await child(process.argv[3], process.argv[4], Number(process.argv[5]));
+if (process.argv[2] === "--serve") {
+  // For profiling one crawler by hand: `node bench/crawl.mjs --serve 2000`, then
+  // `node --cpu-prof bench/crawl.mjs --child ours URL 2000`.
+  const site = await startSite(Number(process.argv[3] ?? PAGES));
+  console.log(site.url);
+} else if (process.argv[2] === "--child") await child(process.argv[3], process.argv[4], Number(process.argv[5]));
 else if (process.argv[1] && SELF === process.argv[1]) await run();
