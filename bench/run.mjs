@@ -7,6 +7,7 @@ const BENCHES = {
   diff: () => import("./diff.mjs"),
   changes: () => import("./changes.mjs"),
   browser: () => import("./browser.mjs"),
+  crawl: () => import("./crawl.mjs"),
 };
 
 const wanted = process.argv.slice(2);

@@ -5,8 +5,13 @@ import { runPage, type PageJob, type StepTally } from "./page.js";
 
 type CrawlStep = Extract<Step, { kind: "crawl" }>;
 
-/** The frontier is saved this often (pages), and whenever the step stops. */
+/**
+ * The frontier is saved every SNAPSHOT_EVERY pages, or every 1/SNAPSHOT_SHARE of the pages found
+ * when that is more (a snapshot holds every page found, so saving it at a fixed interval would cost
+ * time growing with the square of the site), and whenever the step stops.
+ */
 const SNAPSHOT_EVERY = 10;
+const SNAPSHOT_SHARE = 100;
 
 export interface CrawlTally extends StepTally {
   found: number;
@@ -65,7 +70,7 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
     const task: Promise<void> = runPage(ctx, job(next.url), timeout, tally).then((document?: Document) => {
       if (document) frontier.discover(document.metadata.url || next.url, document.links ?? [], next.depth);
       frontier.done(next.url);
-      if (++sinceSnapshot >= SNAPSHOT_EVERY) snapshot();
+      if (++sinceSnapshot >= Math.max(SNAPSHOT_EVERY, frontier.stats.found / SNAPSHOT_SHARE)) snapshot();
     });
     inFlight.add(task);
     void task.finally(() => inFlight.delete(task));

@@ -18,7 +18,9 @@ export const HINT_SHARE = 32;
 /** Any of the words above: most class names match none, and one test settles them. */
 const ANY = new RegExp([UNLIKELY, MAYBE, POSITIVE, NEGATIVE, BYLINE, SHARE].map((re) => re.source).join("|"), "i");
 
+/** Class and id values seen lately; bounded, and its keys are copies (see `ownCopy`). */
 const cache = new Map<string, number>();
+const CACHE_LIMIT = 20_000;
 
 /** Which hint patterns a class or id value matches, as HINT_* bits (cached: pages repeat class names). */
 export function hints(value: string): number {
@@ -31,8 +33,8 @@ export function hints(value: string): number {
     | (NEGATIVE.test(value) ? HINT_NEGATIVE : 0)
     | (BYLINE.test(value) ? HINT_BYLINE : 0)
     | (SHARE.test(value) ? HINT_SHARE : 0);
-  if (cache.size > 100_000) cache.clear();
-  cache.set(value, bits);
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(ownCopy(value), bits);
   return bits;
 }
 
@@ -94,4 +96,13 @@ export function isVideoEmbed(el: El): boolean {
   const attrs = el.attrs;
   for (let i = 1; i < attrs.length; i += 2) if (VIDEO_HOSTS.test(attrs[i]!)) return true;
   return false;
+}
+
+/**
+ * A copy of `value` that does not point into the page it was cut from. V8 keeps a substring of 13
+ * characters or more as a slice of its parent, so caching the value itself would keep the whole
+ * source of every page with a distinct class or id (`post-1234`) alive: memory grew with the site.
+ */
+function ownCopy(value: string): string {
+  return value.length < 13 ? value : (JSON.parse(JSON.stringify(value)) as string);
 }

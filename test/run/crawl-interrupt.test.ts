@@ -1,0 +1,92 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FixtureSite, htmlPage } from "../helpers/site.js";
+import { workdir } from "./helpers.js";
+
+const PAGES = 30;
+const site = new FixtureSite();
+const path = (i: number) => (i === 0 ? "/" : `/p/${i}`);
+
+beforeAll(async () => {
+  site.route("/robots.txt", (_req, res) => res.writeHead(404).end());
+  for (let i = 0; i < PAGES; i++) {
+    // Each page links the next two and answers after a pause, so the crawl is still going when interrupted.
+    const links = [i + 1, i + 2].filter((k) => k < PAGES).map((k) => `<a href="${path(k)}">page ${k}</a>`).join(" ");
+    site.route(path(i), (_req, res) => {
+      setTimeout(() => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage(`Page ${i}`, `<p>page ${i}</p><p>${links}</p>`)), 80);
+    });
+  }
+  await site.start();
+});
+afterAll(() => site.stop());
+
+function cli(args: string[]) {
+  return spawn(process.execPath, ["dist/cli/main.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+}
+
+async function finish(child: ReturnType<typeof cli>, onErr?: (text: string) => void): Promise<{ code: number | null; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr.on("data", (c: Buffer) => {
+    err += c.toString();
+    onErr?.(err);
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return { code, out, err };
+}
+
+describe("SIGINT during a crawl, then --resume", () => {
+  it("stores what was crawled, marks the step cancelled, and the resumed crawl fetches every page exactly once", async () => {
+    const dir = workdir();
+    const file = join(dir, "crawl.yaml");
+    const db = join(dir, "crawl.db");
+    writeFileSync(file, `version: 1\nname: slowcrawl\nconcurrency: 2\nperHostConcurrency: 2\nsteps:\n  - id: site\n    crawl: { url: "${site.url}/", sitemap: skip, limit: 100, scrapeOptions: { formats: [markdown] } }\n`);
+
+    const first = cli(["run", file, "--db", db, "--allow-private-network"]);
+    let sent = false;
+    const interrupted = await finish(first, (err) => {
+      if (!sent && (err.match(/ 200 http/g) ?? []).length >= 6) {
+        sent = true;
+        first.kill("SIGINT");
+      }
+    });
+    expect(sent).toBe(true);
+    expect(interrupted.code).toBe(130);
+    expect(interrupted.err).toContain("stopping: waiting for pages in flight");
+    expect(interrupted.out).toMatch(/site\s+cancelled/);
+
+    const check = new Database(db, { readonly: true });
+    expect(check.prepare("SELECT status FROM runs").pluck().get()).toBe("interrupted");
+    expect(check.prepare("SELECT status FROM step_runs WHERE step_id = 'site'").pluck().get()).toBe("cancelled");
+    check.close();
+    const storedBefore = [...Array(PAGES).keys()].filter((i) => site.hits.get(path(i)) === 1).length;
+    expect(storedBefore).toBeGreaterThanOrEqual(6);
+    expect(storedBefore).toBeLessThan(PAGES);
+
+    const shown = await finish(cli(["show", "--db", db]));
+    expect(shown.out).toContain("interrupted");
+    expect(shown.out).toMatch(/site\s+crawl\s+cancelled/);
+
+    const resumed = await finish(cli(["run", file, "--db", db, "--allow-private-network", "--resume", "--json"]));
+    expect(resumed.code).toBe(0);
+    const summary = JSON.parse(resumed.out);
+    expect(summary.status).toBe("succeeded");
+    expect(summary.steps).toEqual([expect.objectContaining({ id: "site", status: "succeeded", documents: PAGES - storedBefore })]);
+
+    const after = new Database(db, { readonly: true });
+    expect(after.prepare("SELECT id, status FROM runs").all()).toEqual([{ id: 1, status: "succeeded" }]);
+    expect(after.prepare("SELECT status, documents FROM step_runs WHERE step_id = 'site'").get()).toEqual({ status: "succeeded", documents: PAGES });
+    after.close();
+    const { SqliteStore } = await import("../../src/store/index.js");
+    const store = new SqliteStore(db);
+    const urls = [...store.documents(1, "site")].map((d) => d.url).sort();
+    store.close();
+    expect(urls).toEqual(Array.from({ length: PAGES }, (_, i) => `${site.url}${path(i)}`).sort());
+    // In-flight pages finished before the first run stopped, so nothing was fetched twice.
+    for (let i = 0; i < PAGES; i++) expect(site.hits.get(path(i)), path(i)).toBe(1);
+  });
+});
