@@ -9,6 +9,8 @@ interface StepLine {
   failed: number;
   retries: number;
   credits: number;
+  /** Credits of documents the engine gave no figure for (computed by the billing rules). */
+  estimated: number;
   status: string;
   startedAt: number;
   finishedAt?: number;
@@ -28,16 +30,17 @@ export class RunTally {
         this.runId = event.runId;
         break;
       case "step-started":
-        this.steps.set(event.stepId, { id: event.stepId, kind: event.kind, ...(event.total !== undefined ? { total: event.total } : {}), done: 0, failed: 0, retries: 0, credits: 0, status: "running", startedAt: this.now() });
+        this.steps.set(event.stepId, { id: event.stepId, kind: event.kind, ...(event.total !== undefined ? { total: event.total } : {}), done: 0, failed: 0, retries: 0, credits: 0, estimated: 0, status: "running", startedAt: this.now() });
         break;
       case "step-skipped":
-        this.steps.set(event.stepId, { ...(this.steps.get(event.stepId) ?? { id: event.stepId, kind: "", done: 0, failed: 0, retries: 0, credits: 0, startedAt: this.now() }), status: "skipped" });
+        this.steps.set(event.stepId, { ...(this.steps.get(event.stepId) ?? { id: event.stepId, kind: "", done: 0, failed: 0, retries: 0, credits: 0, estimated: 0, startedAt: this.now() }), status: "skipped" });
         break;
       case "document-stored": {
         const s = this.steps.get(event.stepId);
         if (s) {
           s.done++;
           s.credits += event.credits;
+          if (event.estimated) s.estimated += event.credits;
         }
         break;
       }
@@ -56,6 +59,8 @@ export class RunTally {
         if (s) {
           s.status = event.status;
           s.finishedAt = this.now();
+          // The store's figure also counts what no page carries (an extract's tokens, a job's extra billing).
+          s.credits = Math.max(s.credits, event.credits);
           if (event.crawl) s.crawl = event.crawl;
         }
         break;

@@ -8,7 +8,9 @@ export function summaryTable(tally: RunTally, status: string, credits: number): 
   const crawls = [...tally.steps.values()].flatMap((s) =>
     s.crawl ? [`${s.id}: found ${s.crawl.found}, crawled ${s.done}, skipped by robots.txt ${s.crawl.skippedByRobots}, skipped by rules ${s.crawl.skippedByRules}, failed ${s.failed}, ${s.credits} credit${s.credits === 1 ? "" : "s"}\n`] : [],
   );
-  return `${table(header, rows, 2)}\n${crawls.join("")}run ${tally.runId ?? "?"} ${status}: ${credits} credit${credits === 1 ? "" : "s"} used\n`;
+  const estimated = [...tally.steps.values()].reduce((n, s) => n + s.estimated, 0);
+  const split = estimated > 0 ? ` (${credits - estimated} as billed by the service, ${estimated} estimated by the billing rules where it gave no figure)` : "";
+  return `${table(header, rows, 2)}\n${crawls.join("")}run ${tally.runId ?? "?"} ${status}: ${credits} credit${credits === 1 ? "" : "s"} used${split}\n`;
 }
 
 export function summaryJson(tally: RunTally, status: string, credits: number): string {
@@ -16,7 +18,7 @@ export function summaryJson(tally: RunTally, status: string, credits: number): s
     {
       runId: tally.runId,
       status,
-      steps: [...tally.steps.values()].map((s) => ({ id: s.id, status: s.status, documents: s.done, failed: s.failed, retries: s.retries, credits: s.credits, ...(s.crawl ? { crawl: s.crawl } : {}) })),
+      steps: [...tally.steps.values()].map((s) => ({ id: s.id, status: s.status, documents: s.done, failed: s.failed, retries: s.retries, credits: s.credits, ...(s.estimated ? { estimatedCredits: s.estimated } : {}), ...(s.crawl ? { crawl: s.crawl } : {}) })),
       credits,
     },
     null,

@@ -7,7 +7,7 @@ export type RunEvent =
   | { type: "step-skipped"; stepId: string; reason: string }
   | { type: "step-warning"; stepId: string; message: string }
   | { type: "step-finished"; stepId: string; status: "succeeded" | "failed" | "cancelled"; documents: number; failures: number; credits: number; error?: string; crawl?: { found: number; skippedByRobots: number; skippedByRules: number } }
-  | { type: "document-stored"; stepId: string; url: string; statusCode: number; credits: number }
+  | { type: "document-stored"; stepId: string; url: string; statusCode: number; credits: number; /** The engine reported no figure: computed by the billing rules. */ estimated?: boolean }
   | { type: "document-retried"; stepId: string; url: string; attempt: number; delayMs: number; reason: string }
   | { type: "document-failed"; stepId: string; url: string; kind: ErrorKind | "unknown"; reason: string }
   | { type: "budget-exhausted"; spent: number; limit: number; needed: number }

@@ -109,7 +109,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
       return fail(ctx, step.id, url, tally, kind, reason);
     }
     tally.documents++;
-    ctx.emit({ type: "document-stored", stepId: step.id, url, statusCode: document.metadata.statusCode, credits: document.metadata.creditsUsed ?? 0 });
+    ctx.emit({ type: "document-stored", stepId: step.id, url, statusCode: document.metadata.statusCode, credits: document.metadata.creditsUsed ?? 0, ...(document.metadata["creditsEstimated"] ? { estimated: true } : {}) });
     return document;
   }
 }

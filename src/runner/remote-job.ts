@@ -109,7 +109,7 @@ function storePage(ctx: RunContext, job: RemoteJob, url: string, document: Docum
     document.metadata["creditsEstimated"] = true;
   }
   ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: job.stepId, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed, document });
-  ctx.emit({ type: "document-stored", stepId: job.stepId, url, statusCode: document.metadata.statusCode, credits: creditsUsed });
+  ctx.emit({ type: "document-stored", stepId: job.stepId, url, statusCode: document.metadata.statusCode, credits: creditsUsed, ...(document.metadata["creditsEstimated"] ? { estimated: true } : {}) });
   return creditsUsed;
 }
 

@@ -38,6 +38,20 @@ describe("the remote engine", () => {
     expect(doc!.creditsUsed).toBe(1);
   });
 
+  it("computes the credits of a document the service gave no figure for, and says they are estimated", async () => {
+    service.on("POST /v2/scrape", (call, res) => {
+      const doc = serviceDocument((call.body as { url: string }).url, "no figure") as { metadata: Record<string, unknown> };
+      delete doc.metadata["creditsUsed"];
+      json(res, 200, { success: true, data: doc });
+    });
+    const { result, db, events } = await runYaml(remote(`  - id: a\n    scrape: { url: "https://example.com/j", formats: [markdown, { type: json, prompt: "x" }] }\n`), { env });
+    if (!result.ok) throw new Error("invalid");
+    const [doc] = readDocuments(db, result.runId);
+    expect(doc!.creditsUsed).toBe(5);
+    expect(doc!.document.metadata).toMatchObject({ creditsUsed: 5, creditsEstimated: true });
+    expect(events.find((e) => e.type === "document-stored")).toMatchObject({ credits: 5, estimated: true });
+  });
+
   it("says the key was rejected on a 401, with the key nowhere in the output or the database", async () => {
     service.on("POST /v2/scrape", (_call, res) => json(res, 401, { success: false, error: "Unauthorized: Invalid token" }));
     const { result, db, events } = await runYaml(remote(`  - id: a\n    scrape: { url: "https://example.com/401" }\n`), { env });

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { RunTally } from "../../src/cli/progress.js";
+import { summaryJson, summaryTable } from "../../src/cli/summary.js";
+
+describe("run summary", () => {
+  it("splits credits the service billed from those the billing rules estimated", () => {
+    const tally = new RunTally(() => 0);
+    tally.apply({ type: "run-started", runId: 7, pipeline: "p", resumed: false });
+    tally.apply({ type: "step-started", stepId: "a", kind: "scrape", total: 3 });
+    tally.apply({ type: "document-stored", stepId: "a", url: "https://x/1", statusCode: 200, credits: 5 });
+    tally.apply({ type: "document-stored", stepId: "a", url: "https://x/2", statusCode: 200, credits: 1, estimated: true });
+    tally.apply({ type: "document-stored", stepId: "a", url: "https://x/3", statusCode: 200, credits: 1, estimated: true });
+    tally.apply({ type: "step-finished", stepId: "a", status: "succeeded", documents: 3, failures: 0, credits: 7 });
+    expect(summaryTable(tally, "succeeded", 7)).toMatch(/run 7 succeeded: 7 credits used \(5 as billed by the service, 2 estimated by the billing rules where it gave no figure\)/);
+    expect(JSON.parse(summaryJson(tally, "succeeded", 7)).steps[0]).toMatchObject({ credits: 7, estimatedCredits: 2 });
+  });
+
+  it("counts credits no page carries, such as an extract's tokens, in its step's row", () => {
+    const tally = new RunTally(() => 0);
+    tally.apply({ type: "step-started", stepId: "x", kind: "extract", total: 2 });
+    tally.apply({ type: "document-stored", stepId: "x", url: "https://x/1", statusCode: 200, credits: 1 });
+    tally.apply({ type: "document-stored", stepId: "x", url: "https://x/2", statusCode: 200, credits: 1 });
+    tally.apply({ type: "step-finished", stepId: "x", status: "succeeded", documents: 2, failures: 0, credits: 16 });
+    const row = summaryTable(tally, "succeeded", 16).split("\n").find((l) => l.startsWith("x "))!;
+    expect(row.split(/\s+/)).toEqual(["x", "succeeded", "2", "0", "0", "16", "-"]);
+    expect(summaryTable(tally, "succeeded", 16)).not.toMatch(/estimated/);
+  });
+});
