@@ -83,6 +83,9 @@ async function runRemoteJob(ctx: RunContext, job: RemoteJob, timeout: AbortSigna
     }
     const last = remote.last;
     tally.found = last?.total ?? taken;
+    if (!stop.aborted && last?.status === "cancelled") {
+      throw new ScrapelineError("http-status", `the service's ${job.kind} job ${remote.id} was cancelled before it finished (${tally.documents} page(s) stored in this run); start a new run to ${job.kind} again`);
+    }
     if (last?.warning) ctx.emit({ type: "step-warning", stepId: job.stepId, message: last.warning });
     if (stop.aborted) {
       tally.cancelled = true;

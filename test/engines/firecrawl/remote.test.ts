@@ -166,6 +166,16 @@ describe("the remote engine", () => {
     expect(events.find((e) => e.type === "step-finished")).toMatchObject({ status: "cancelled", error: expect.stringMatching(/timed out.*job was cancelled/) });
   });
 
+  it("fails a step whose job the service reports cancelled, keeping the pages it had", async () => {
+    service.on("POST /v2/crawl", (_c, res) => json(res, 200, { success: true, id: "job-gone" }));
+    service.on("GET /v2/crawl/job-gone", (_c, res) => json(res, 200, { success: true, status: "cancelled", completed: 1, total: 5, creditsUsed: 1, data: [serviceDocument("https://c.example/1", "one")] }));
+    const { result, db, events } = await runYaml(remote(`  - id: c\n    crawl: { url: "https://c.example/", limit: 5 }\n`), { env });
+    if (!result.ok) throw new Error("invalid");
+    expect(result.status).toBe("failed");
+    expect(events.find((e) => e.type === "step-finished")).toMatchObject({ status: "failed", error: expect.stringMatching(/job job-gone was cancelled before it finished \(1 page\(s\) stored/) });
+    expect(readDocuments(db, result.runId, "c")).toHaveLength(1);
+  });
+
   it("does not start a crawl whose limit could pass the budget", async () => {
     const { result } = await runYaml(remote(`  - id: c\n    crawl: { url: "https://big.example/", limit: 10000 }\n`, "budget: { maxCredits: 100 }\n"), { env });
     if (!result.ok) throw new Error("invalid");
