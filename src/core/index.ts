@@ -8,3 +8,4 @@ export type * from "./store.js";
 export type * from "./credits.js";
 export { parseRetryAfter } from "./retry-after.js";
 export type * from "./changes.js";
+export type * from "./serve.js";

@@ -5,3 +5,4 @@ export type { Interpolation } from "./interpolate.js";
 export { redactInterpolations } from "./redact.js";
 export { didYouMean } from "./suggest.js";
 export { readCrawlPrompt, type PromptOptions, type PromptReading } from "./crawl-prompt.js";
+export { readRequestBody, type RequestKind, type RequestReading } from "./request.js";

@@ -6,7 +6,7 @@ import { openCrawl } from "./crawl-port.js";
 import { createFetchGate, decodeText, requestHeaders, type FetchGate, type FetchPolicy } from "./fetch/index.js";
 import { processHtml } from "./html/index.js";
 import { isPdf, pdfToBase64, pdfToMarkdown } from "./pdf/index.js";
-import { checkThreatProtection } from "./threat-protection.js";
+import { checkThreatProtection, type RiskClassifier } from "./threat-protection.js";
 import { assertSupported } from "./unsupported.js";
 
 /** Statuses the runner retries; the engine reports them as errors rather than as documents. */
@@ -16,14 +16,18 @@ export interface LocalEngineOptions extends EngineSettings {
   /** For tests: DNS answers and address ranges treated as public. */
   resolve?: FetchPolicy["resolve"];
   treatAsPublic?: string[];
+  /** The web-risk classifier of threat protection's mode normal (none: failurePolicy decides). */
+  riskClassifier?: RiskClassifier;
 }
 
 /** The embedded engine: fetches pages itself and converts them like the service does. */
 export class LocalEngine implements Engine {
   readonly name = "local";
   private readonly gate: FetchGate;
+  private readonly riskClassifier: RiskClassifier | undefined;
 
   constructor(options: LocalEngineOptions) {
+    this.riskClassifier = options.riskClassifier;
     const policy: FetchPolicy = { allowPrivateNetwork: options.allowPrivateNetwork };
     if (options.resolve) policy.resolve = options.resolve;
     if (options.treatAsPublic) policy.treatAsPublic = options.treatAsPublic;
@@ -32,7 +36,7 @@ export class LocalEngine implements Engine {
 
   async scrape(url: string, options: ScrapeOptions, signal?: AbortSignal): Promise<Document> {
     assertSupported(options, url);
-    checkThreatProtection(url, options.threatProtection);
+    checkThreatProtection(url, options.threatProtection, this.riskClassifier);
     const response = await this.gate.fetch({
       url,
       headers: requestHeaders({ mobile: options.mobile, location: options.location, ...(options.headers ? { headers: options.headers } : {}) }),

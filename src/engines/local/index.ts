@@ -1,2 +1,4 @@
 export { LocalEngine, type LocalEngineOptions } from "./engine.js";
 export { createFetchGate, type FetchGate } from "./fetch/index.js";
+export { checkThreatProtection, type RiskClassifier } from "./threat-protection.js";
+export { fileRiskClassifier } from "./risk-list.js";
