@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { ApiKeyRecord, Team, ThreatPolicy } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
+import { readRequestBody } from "../pipeline/index.js";
 import { ServeTables } from "../store/index.js";
 import { openStore } from "./store.js";
 
@@ -89,6 +90,9 @@ export function updateTeam(db: string, teamName: string, settings: TeamSettings)
 
 /** Replaces the given fields of a team's threat-protection policy; the others stay. */
 export function setThreatPolicy(db: string, teamName: string, changes: Partial<ThreatPolicy>): Team {
+  const { enabled: _e, enforced: _f, overridesAllowed: _o, ...rules } = definedOnly(changes);
+  const errors = readRequestBody("scrape", { url: "https://example.com", threatProtection: rules }).diagnostics.filter((d) => d.severity === "error");
+  if (errors.length > 0) throw new ScrapelineError("invalid-input", `invalid threat-protection policy: ${errors.map((d) => d.message).join("; ")}`);
   return withServeTables(db, (tables) => {
     const team = tables.teamByName(teamName);
     if (!team) throw new ScrapelineError("invalid-input", `no team named ${teamName}; create it with scrapeline keys create --team ${teamName}`);
