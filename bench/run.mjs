@@ -6,6 +6,7 @@ const BENCHES = {
   store: () => import("./store.mjs"),
   diff: () => import("./diff.mjs"),
   changes: () => import("./changes.mjs"),
+  serve: () => import("./serve.mjs"),
 };
 
 const wanted = process.argv.slice(2);

@@ -226,7 +226,8 @@ export class ServeService {
   /** Why a scrape or map produced no document, as an error of its kind. */
   private failureOf(runId: number): ScrapelineError {
     const failure = this.store.failures(runId)[0];
-    if (failure) return new ScrapelineError(isKind(failure.kind) ? failure.kind : "internal", failure.error, { url: failure.url });
+    // The target's own 429 is a failed page here, not this server's rate limit.
+    if (failure) return new ScrapelineError(failure.kind === "rate-limited" ? "http-status" : isKind(failure.kind) ? failure.kind : "internal", failure.error, { url: failure.url });
     const step = this.store.getSteps(runId)[0];
     return new ScrapelineError("network", step?.error ?? "the request produced no result");
   }

@@ -5,6 +5,7 @@ import type { ChangeTrackingResult, Document, NewRun, RunRecord, RunStatus, Snap
 import { changeRecord, mostCommon, readChange, snapshotBranch, toSnapshot } from "./changes.js";
 import { blobHash, compress, decompress } from "./blobs.js";
 import { MIGRATIONS } from "./migrations.js";
+import { cacheStatements } from "./statements.js";
 
 export interface SqliteStoreOptions {
   /** Milliseconds a writer waits for another process's lock before failing. */
@@ -30,6 +31,7 @@ export class SqliteStore implements Store {
   constructor(path: string, options: SqliteStoreOptions = {}) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
+    cacheStatements(this.db);
     this.now = options.now ?? (() => new Date());
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
     this.db.pragma("journal_mode = WAL");
@@ -148,6 +150,8 @@ export class SqliteStore implements Store {
   /** Stores a blob once, by content; returns its hash. */
   private putBlob(bytes: Buffer): string {
     const hash = blobHash(bytes);
+    // Stored content is not compressed again: most blobs of a repeated run already exist.
+    if (this.db.prepare("SELECT 1 FROM blobs WHERE hash = ?").get(hash)) return hash;
     this.db.prepare("INSERT OR IGNORE INTO blobs (hash, size, compression, data) VALUES (?, ?, 'br', ?)").run(hash, bytes.length, compress(bytes));
     return hash;
   }
