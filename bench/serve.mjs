@@ -74,3 +74,4 @@ export async function run() {
   }
 }
 
+if (import.meta.url === `file://${process.argv[1]}`) await run();
