@@ -1,4 +1,6 @@
+import { readFileSync, existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey, listKeys, revokeKey } from "../../src/app/index.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { chainSite, startServe, waitFor, type Serve } from "./helpers.js";
 
@@ -173,5 +175,32 @@ describe("extract", () => {
     const r = await serve.call("POST", "/v1/extract", { body: { urls: [site.url] } });
     expect(r.status).toBe(501);
     expect(r.body.success).toBe(false);
+  });
+});
+
+describe("keys", () => {
+  it("are stored hashed, listed without secrets, and stop working once revoked", async () => {
+    const { key, id } = createKey(serve.db, "beta");
+    expect(key).toMatch(/^fc-[0-9a-f]{32}$/);
+    expect((await serve.call("GET", "/v2/team/token-usage", { key })).status).toBe(200);
+    expect(JSON.stringify(listKeys(serve.db))).not.toContain(key);
+    for (const file of [serve.db, `${serve.db}-wal`]) if (existsSync(file)) expect(readFileSync(file).includes(key)).toBe(false);
+    revokeKey(serve.db, String(id));
+    const r = await serve.call("GET", "/v2/team/token-usage", { key });
+    expect(r).toMatchObject({ status: 401, body: { success: false, error: "Unauthorized: Invalid token" } });
+    // The team's other key still works.
+    expect((await serve.call("GET", "/v2/team/token-usage", { key: serve.keys.beta })).status).toBe(200);
+  });
+});
+
+describe("change tracking", () => {
+  it("compares with the team's own previous scrape", async () => {
+    const body = { url: `${site.url}/p/2`, formats: ["markdown", { type: "changeTracking", modes: ["git-diff"] }] };
+    const first = await serve.call("POST", "/v2/scrape", { body });
+    expect(first.body.data.changeTracking).toMatchObject({ changeStatus: "new", previousScrapeAt: null, visibility: "visible" });
+    const second = await serve.call("POST", "/v2/scrape", { body });
+    expect(second.body.data.changeTracking).toMatchObject({ changeStatus: "same", visibility: "visible" });
+    const other = await serve.call("POST", "/v2/scrape", { key: serve.keys.beta, body });
+    expect(other.body.data.changeTracking.changeStatus).toBe("new");
   });
 });
