@@ -1,6 +1,6 @@
 // scrapeline serve under load: POST /v2/scrape of a cached page (maxAge large) at 32 concurrent
 // connections, measured with autocannon in this process while the server runs as its own process
-// (the built CLI, `scrapeline serve`). Prints requests/s, latency percentiles and errors, then
+// (the program `scrapeline serve` runs). Prints requests/s, latency percentiles and errors, then
 // the server's RSS before and after 10,000 scrape jobs, and the database size. Asserts nothing.
 // Build first: it runs dist/ (`npm run build`).
 import { spawn, spawnSync } from "node:child_process";
@@ -13,6 +13,8 @@ import autocannon from "autocannon";
 import { dbSize } from "./db-size.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+// The program `scrapeline serve` runs; started directly so its RSS is the server's own.
+const SERVER = fileURLToPath(new URL("../dist/server/main.js", import.meta.url));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const JOBS = Number(process.env.BENCH_JOBS ?? 10_000);
@@ -40,7 +42,7 @@ export async function run() {
   const created = spawnSync(process.execPath, [CLI, "keys", "create", "--team", "bench", "--db", db, "--rate-limit", "100000000", "--plan-tokens", "1000000000"], { encoding: "utf8" });
   if (created.status !== 0) throw new Error(created.stderr);
   const key = created.stdout.trim();
-  const server = spawn(process.execPath, [CLI, "serve", "--port", "0", "--db", db, "--allow-private-network"], { stdio: ["ignore", "ignore", "pipe"] });
+  const server = spawn(process.execPath, [SERVER, JSON.stringify({ port: 0, db, allowPrivateNetwork: true })], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   server.stderr.on("data", (c) => (stderr += c));
   const base = await new Promise((resolve, reject) => {

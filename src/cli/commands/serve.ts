@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
+import { constants } from "node:os";
+import { fileURLToPath } from "node:url";
 import type { CommandModule } from "yargs";
 import { databasePath } from "../../app/index.js";
-import { startServer } from "../../server/index.js";
 import { EXIT } from "../exit-codes.js";
 import { DB_OPTION } from "../options.js";
 import type { Io } from "../output.js";
@@ -14,7 +16,13 @@ interface ServeArgs {
   concurrency?: number;
 }
 
-/** `scrapeline serve`: runs until SIGTERM or SIGINT, then shuts down gracefully. */
+/**
+ * The server program (src/server/main.ts). The CLI runs it as a child process rather than
+ * importing it: cli and server are separate frontends over app (DESIGN.md §2).
+ */
+const SERVER_PROGRAM = fileURLToPath(new URL("../../server/main.js", import.meta.url));
+
+/** `scrapeline serve`: runs the server until SIGTERM or SIGINT, which it passes on for a graceful stop. */
 export function serveCommand(io: Io, setExit: (code: number) => void): CommandModule<object, ServeArgs> {
   return {
     command: "serve",
@@ -28,29 +36,30 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
         .option("risk-list", { type: "string", requiresArg: true, describe: "web-risk list for threat protection's mode normal: lines of `domain score`" })
         .option("concurrency", { type: "number", describe: "pages in flight per job (default 8)" }) as never,
     handler: async (args) => {
-      const server = await startServer({
+      const settings = {
         port: args.port,
         host: args.host,
         db: databasePath(args.db),
         allowPrivateNetwork: args["allow-private-network"],
         ...(args["risk-list"] ? { riskList: args["risk-list"] } : {}),
         ...(args.concurrency ? { concurrency: args.concurrency } : {}),
+      };
+      const child = spawn(process.execPath, [SERVER_PROGRAM, JSON.stringify(settings)], { stdio: "inherit" });
+      const forward = (signal: NodeJS.Signals) => () => void child.kill(signal);
+      const onTerm = forward("SIGTERM");
+      const onInt = forward("SIGINT");
+      process.on("SIGTERM", onTerm);
+      process.on("SIGINT", onInt);
+      const code = await new Promise<number>((resolve) => {
+        child.once("error", (error) => {
+          io.stderr(`error: cannot start the server: ${error.message}\n`);
+          resolve(EXIT.stepFailed);
+        });
+        child.once("exit", (status, signal) => resolve(status ?? (signal ? 128 + (constants.signals[signal] ?? 15) : EXIT.stepFailed)));
       });
-      io.stderr(`scrapeline serve listening on ${server.url}${args["allow-private-network"] ? " (private network allowed)" : ""}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          io.stderr(`${signal}: stopping; requests and pages in flight finish, running jobs end cancelled\n`);
-          process.off("SIGTERM", onTerm);
-          process.off("SIGINT", onInt);
-          void server.close().then(resolve, resolve);
-        };
-        const onTerm = () => stop("SIGTERM");
-        const onInt = () => stop("SIGINT");
-        process.on("SIGTERM", onTerm);
-        process.on("SIGINT", onInt);
-      });
-      io.stderr("scrapeline serve stopped\n");
-      setExit(EXIT.ok);
+      process.off("SIGTERM", onTerm);
+      process.off("SIGINT", onInt);
+      setExit(code === 0 ? EXIT.ok : code);
     },
   };
 }
