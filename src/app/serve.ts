@@ -154,6 +154,13 @@ export class ServeService {
     return out;
   }
 
+  /** GET /v2/crawl/{id}/errors, /v2/batch/scrape/{id}/errors: the pages that failed. */
+  jobErrors(team: Team, kind: "crawl" | "batch", id: string): { errors: Array<{ id: string; timestamp: string; url: string; code: string; error: string }>; robotsBlocked: string[] } {
+    const job = this.jobs.job(team.id, id, [kind], "Job");
+    const failures = job.runId === null ? [] : this.store.failures(job.runId);
+    return { errors: failures.map((f, i) => ({ id: `${job.id}-${i}`, timestamp: f.failedAt, url: f.url, code: f.kind, error: f.error })), robotsBlocked: [] };
+  }
+
   /** DELETE /v1|v2/crawl/{id}, /v2/batch/scrape/{id}. */
   cancelJob(team: Team, kind: "crawl" | "batch", id: string): void {
     const job = this.jobs.job(team.id, id, [kind], kind === "crawl" ? "crawl job" : "batch scrape job");

@@ -114,6 +114,8 @@ describe("crawl and batch jobs", () => {
     expect(rest.body.data).toHaveLength(3);
     expect(rest.body.next).toBeUndefined();
 
+    const errors = await serve.call("GET", `/v2/crawl/${start.body.id}/errors`);
+    expect(errors.body).toEqual({ success: true, errors: [], robotsBlocked: [] });
     const other = await serve.call("GET", `/v2/crawl/${start.body.id}`, { key: serve.keys.beta });
     expect(other.status).toBe(404);
     expect(other.body).toEqual({ success: false, error: "Job not found" });
@@ -142,8 +144,17 @@ describe("crawl and batch jobs", () => {
     const done = await waitFor(() => serve.call("GET", `/v2/batch/scrape/${start.body.id}`), (r) => r.body.status !== "scraping");
     expect(done.body).toMatchObject({ success: true, status: "completed", completed: 2, total: 2, creditsUsed: 2 });
     expect(done.body.data.map((d: { metadata: { sourceURL: string } }) => d.metadata.sourceURL).sort()).toEqual([`${site.url}/p/0`, `${site.url}/p/1`]);
+    expect((await serve.call("GET", `/v2/batch/scrape/${start.body.id}/errors`)).body).toEqual({ success: true, errors: [], robotsBlocked: [] });
     expect((await serve.call("DELETE", `/v2/batch/scrape/${start.body.id}`)).body).toEqual({ status: "cancelled" });
     expect((await serve.call("GET", `/v2/crawl/${start.body.id}`)).status).toBe(404);
+  });
+
+  it("lists a batch's failed pages under /errors", async () => {
+    const start = await serve.call("POST", "/v2/batch/scrape", { body: { urls: [`${site.url}/p/0`, "http://127.0.0.1:1/gone"], timeout: 2000 } });
+    const done = await waitFor(() => serve.call("GET", `/v2/batch/scrape/${start.body.id}`), (r) => r.body.status !== "scraping");
+    expect(done.body).toMatchObject({ status: "completed", completed: 1, total: 1 });
+    const errors = await serve.call("GET", `/v2/batch/scrape/${start.body.id}/errors`);
+    expect(errors.body.errors).toEqual([{ id: expect.any(String), timestamp: expect.any(String), url: "http://127.0.0.1:1/gone", code: "network", error: expect.any(String) }]);
   });
 
   it("a crawl body with an unknown key is refused", async () => {

@@ -31,6 +31,16 @@ function statusBody(ctx: RequestContext, status: JobStatusPage): Record<string, 
   return body;
 }
 
+function errorsRoute(kind: JobKind): Route {
+  return {
+    method: "GET",
+    path: `${PATH[kind]}/:id/errors`,
+    auth: true,
+    limited: false,
+    handle: (ctx) => ({ status: 200, body: { success: true, ...ctx.service.jobErrors(ctx.team, kind, ctx.params.id!) } }),
+  };
+}
+
 function statusRoute(kind: JobKind, prefix = PATH[kind]): Route {
   return {
     method: "GET",
@@ -81,6 +91,7 @@ export const jobRoutes: Route[] = [
   },
   statusRoute("crawl"),
   statusRoute("crawl", "/v1/crawl"),
+  errorsRoute("crawl"),
   cancelRoute("crawl", "/v2/crawl"),
   cancelRoute("crawl", "/v1/crawl"),
   {
@@ -94,5 +105,6 @@ export const jobRoutes: Route[] = [
     },
   },
   statusRoute("batch"),
+  errorsRoute("batch"),
   cancelRoute("batch", "/v2/batch/scrape"),
 ];
