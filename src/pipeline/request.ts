@@ -27,6 +27,7 @@ export function readRequestBody(kind: RequestKind, body: Record<string, unknown>
   const loaded = loadPipelineText(`${kind} request`, text, { env: {} });
   const step = loaded.pipeline?.steps[0];
   const own = new RegExp(` in ${kind} step "${STEP_ID}"`, "g");
-  const diagnostics = loaded.diagnostics.map((d) => ({ ...d, message: d.message.replace(own, "") }));
+  const named = new RegExp(`${kind} step "${STEP_ID}"`, "g");
+  const diagnostics = loaded.diagnostics.map((d) => ({ ...d, message: d.message.replace(own, "").replace(named, "the body") }));
   return { ...(step && loaded.pipeline ? { step, pipeline: loaded.pipeline } : {}), diagnostics };
 }
