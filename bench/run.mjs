@@ -8,6 +8,7 @@ const BENCHES = {
   changes: () => import("./changes.mjs"),
   browser: () => import("./browser.mjs"),
   crawl: () => import("./crawl.mjs"),
+  serve: () => import("./serve.mjs"),
 };
 
 const wanted = process.argv.slice(2);

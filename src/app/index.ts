@@ -12,3 +12,5 @@ export { listRuns, showRun, type RunDetail, type RunSummary } from "./history.js
 export { MAX_PROMPT_LENGTH, previewCrawlParams, previewCrawlParamsLocally, type CrawlPreview } from "./crawl-preview.js";
 export { pageDiff, pageHistory, runChanges, type HistoryEntry, type PageChange, type PageDiff, type RunChanges } from "./changes.js";
 export { DEFAULT_API_URL, previewCrawlRemote, serviceUsage, type UsageReport } from "./remote.js";
+export { createKey, listKeys, listTeams, revokeKey, setThreatPolicy, TEAM_DEFAULTS, updateTeam, type TeamSettings } from "./keys.js";
+export { PAGE_BYTES, PAGE_DOCUMENTS, ServeService, type JobStatusPage, type ServeOptions, type TokenUsage } from "./serve.js";

@@ -10,11 +10,13 @@ import { runCommand } from "./commands/run.js";
 import { runsCommand, showCommand } from "./commands/runs.js";
 import { schemaCommand } from "./commands/schema.js";
 import { usageCommand } from "./commands/usage.js";
+import { keysCommand, teamsCommand } from "./commands/keys.js";
+import { serveCommand } from "./commands/serve.js";
 import { validateCommand } from "./commands/validate.js";
 import { processIo, type Io } from "./output.js";
 
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
-const COMMANDS = ["validate", "plan", "schema", "run", "runs", "show", "export", "crawl-preview", "changes", "history", "diff"];
+const COMMANDS = ["validate", "plan", "schema", "run", "runs", "show", "export", "crawl-preview", "changes", "history", "diff", "serve", "keys", "teams"];
 
 /** Ctrl-C handling for long commands: the first stops scheduling, the second aborts. */
 export interface Interrupts {
@@ -54,6 +56,9 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     .command(historyCommand(io, setExit))
     .command(diffCommand(io, setExit))
     .command(usageCommand(io, setExit))
+    .command(serveCommand(io, setExit))
+    .command(keysCommand(io, setExit))
+    .command(teamsCommand(io, setExit))
     .demandCommand(1, "name a command")
     .strict()
     .recommendCommands()

@@ -16,6 +16,8 @@ export type ErrorKind =
   | "rate-limited" // 429 whose wait exceeds the step's patience
   | "budget" // the run would spend more than budget.maxCredits
   | "cancelled" // interrupted by the user
+  | "unauthorized" // a missing, unknown or revoked API key (serve)
+  | "not-found" // a job or record that does not exist, or belongs to another team (serve)
   | "internal"; // a bug: reported with its stack
 
 export interface ErrorDetails {

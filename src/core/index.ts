@@ -9,3 +9,4 @@ export type * from "./credits.js";
 export { parseRetryAfter } from "./retry-after.js";
 export type * from "./changes.js";
 export type * from "./extract.js";
+export type * from "./serve.js";

@@ -6,3 +6,4 @@ export { redactInterpolations } from "./redact.js";
 export { didYouMean } from "./suggest.js";
 export { readCrawlPrompt, type PromptOptions, type PromptReading } from "./crawl-prompt.js";
 export { DEFAULT_CRAWL, DEFAULT_LLM, DEFAULT_PIPELINE } from "./defaults.js";
+export { readRequestBody, type RequestKind, type RequestReading } from "./request.js";

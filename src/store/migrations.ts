@@ -135,4 +135,42 @@ export const MIGRATIONS: readonly string[] = [
   -- The result of a step beyond its pages (an extract step's merged data), content-addressed.
   ALTER TABLE step_runs ADD COLUMN result TEXT REFERENCES blobs (hash);
   `,
+  `
+  -- scrapeline serve: teams with their plan and limits, their API keys (sha256 of the key, never
+  -- the key), and the jobs (crawl, batch scrape, scrape, map) each team started, mapped to runs.
+  CREATE TABLE serve_teams (
+    id                   INTEGER PRIMARY KEY,
+    name                 TEXT NOT NULL UNIQUE,
+    plan_tokens          INTEGER NOT NULL,
+    period_days          INTEGER NOT NULL,
+    period_start         TEXT NOT NULL,
+    rate_limit           INTEGER NOT NULL,
+    max_concurrent_jobs  INTEGER NOT NULL,
+    threat_policy        TEXT,
+    created_at           TEXT NOT NULL
+  );
+
+  CREATE TABLE serve_keys (
+    id          INTEGER PRIMARY KEY,
+    team_id     INTEGER NOT NULL REFERENCES serve_teams (id),
+    prefix      TEXT NOT NULL,
+    key_hash    TEXT NOT NULL UNIQUE,
+    created_at  TEXT NOT NULL,
+    revoked_at  TEXT
+  );
+
+  CREATE TABLE serve_jobs (
+    id           TEXT PRIMARY KEY,
+    team_id      INTEGER NOT NULL REFERENCES serve_teams (id),
+    kind         TEXT NOT NULL,
+    run_id       INTEGER REFERENCES runs (id),
+    status       TEXT NOT NULL CHECK (status IN ('scraping', 'completed', 'failed', 'cancelled')),
+    url          TEXT,
+    total        INTEGER,
+    created_at   TEXT NOT NULL,
+    finished_at  TEXT,
+    error        TEXT
+  );
+  CREATE INDEX serve_jobs_by_team ON serve_jobs (team_id, created_at);
+  `,
 ];

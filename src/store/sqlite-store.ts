@@ -5,6 +5,7 @@ import type { ChangeTrackingResult, Document, NewRun, RunRecord, RunStatus, Snap
 import { changeRecord, mostCommon, readChange, snapshotBranch, toSnapshot } from "./changes.js";
 import { blobHash, compress, decompress } from "./blobs.js";
 import { MIGRATIONS } from "./migrations.js";
+import { cacheStatements } from "./statements.js";
 
 export interface SqliteStoreOptions {
   /** Milliseconds a writer waits for another process's lock before failing. */
@@ -26,12 +27,11 @@ interface ManifestEntry {
 export class SqliteStore implements Store {
   readonly db: Database.Database;
   private readonly now: () => Date;
-  /** Prepared statements by their SQL: preparing one costs more than running it. */
-  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
+    cacheStatements(this.db);
     this.now = options.now ?? (() => new Date());
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
     this.db.pragma("journal_mode = WAL");
@@ -61,12 +61,6 @@ export class SqliteStore implements Store {
     }
   }
 
-  private sql(text: string): Database.Statement {
-    let statement = this.statements.get(text);
-    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
-    return statement;
-  }
-
   private stamp(): string {
     return this.now().toISOString();
   }
@@ -84,39 +78,39 @@ export class SqliteStore implements Store {
 
   /** The normalized pipeline a run was started with, as JSON. */
   runPlan(id: number): string | undefined {
-    const row = this.sql("SELECT plan_json, plan_blob FROM runs WHERE id = ?").get(id) as Row | undefined;
+    const row = this.db.prepare("SELECT plan_json, plan_blob FROM runs WHERE id = ?").get(id) as Row | undefined;
     if (!row) return undefined;
     return row.plan_blob ? this.getBlob(row.plan_blob as string).toString("utf8") : (row.plan_json as string);
   }
 
   getRun(id: number): RunRecord | undefined {
-    const row = this.sql("SELECT * FROM runs WHERE id = ?").get(id) as Row | undefined;
+    const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as Row | undefined;
     return row ? toRun(row) : undefined;
   }
 
   listRuns(options: { pipelineName?: string; limit?: number } = {}): RunRecord[] {
     const where = options.pipelineName === undefined ? "" : "WHERE pipeline_name = ?";
     const params: unknown[] = options.pipelineName === undefined ? [] : [options.pipelineName];
-    const rows = this.sql(`SELECT * FROM runs ${where} ORDER BY id DESC LIMIT ?`).all(...params, options.limit ?? -1) as Row[];
+    const rows = this.db.prepare(`SELECT * FROM runs ${where} ORDER BY id DESC LIMIT ?`).all(...params, options.limit ?? -1) as Row[];
     return rows.map(toRun);
   }
 
   failures(runId: number): Array<{ stepId: string; url: string; kind: string; error: string; failedAt: string }> {
-    const rows = this.sql("SELECT step_id, url, kind, error, failed_at FROM failures WHERE run_id = ? ORDER BY id").all(runId) as Row[];
+    const rows = this.db.prepare("SELECT step_id, url, kind, error, failed_at FROM failures WHERE run_id = ? ORDER BY id").all(runId) as Row[];
     return rows.map((r) => ({ stepId: r.step_id as string, url: r.url as string, kind: r.kind as string, error: r.error as string, failedAt: r.failed_at as string }));
   }
 
   latestUnfinishedRun(pipelineName: string): RunRecord | undefined {
-    const row = this.sql("SELECT * FROM runs WHERE pipeline_name = ? AND status IN ('running', 'interrupted') ORDER BY id DESC LIMIT 1").get(pipelineName) as Row | undefined;
+    const row = this.db.prepare("SELECT * FROM runs WHERE pipeline_name = ? AND status IN ('running', 'interrupted') ORDER BY id DESC LIMIT 1").get(pipelineName) as Row | undefined;
     return row ? toRun(row) : undefined;
   }
 
   finishRun(id: number, status: RunStatus, error?: string): void {
-    this.sql("UPDATE runs SET status = ?, finished_at = ?, error = ? WHERE id = ?").run(status, this.stamp(), error ?? null, id);
+    this.db.prepare("UPDATE runs SET status = ?, finished_at = ?, error = ? WHERE id = ?").run(status, this.stamp(), error ?? null, id);
   }
 
   reopenRun(id: number): void {
-    this.sql("UPDATE runs SET status = 'running', finished_at = NULL, error = NULL WHERE id = ?").run(id);
+    this.db.prepare("UPDATE runs SET status = 'running', finished_at = NULL, error = NULL WHERE id = ?").run(id);
   }
 
   startStep(runId: number, stepId: string, kind: string): void {
@@ -141,16 +135,16 @@ export class SqliteStore implements Store {
   }
 
   getSteps(runId: number): StepRecord[] {
-    const rows = this.sql("SELECT * FROM step_runs WHERE run_id = ? ORDER BY rowid").all(runId) as Row[];
+    const rows = this.db.prepare("SELECT * FROM step_runs WHERE run_id = ? ORDER BY rowid").all(runId) as Row[];
     return rows.map(toStep);
   }
 
   saveStepState(runId: number, stepId: string, state: string): void {
-    this.sql("UPDATE step_runs SET state = ? WHERE run_id = ? AND step_id = ?").run(state, runId, stepId);
+    this.db.prepare("UPDATE step_runs SET state = ? WHERE run_id = ? AND step_id = ?").run(state, runId, stepId);
   }
 
   stepState(runId: number, stepId: string): string | undefined {
-    return (this.sql("SELECT state FROM step_runs WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as string | null | undefined) ?? undefined;
+    return (this.db.prepare("SELECT state FROM step_runs WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as string | null | undefined) ?? undefined;
   }
 
   saveStepResult(runId: number, stepId: string, result: string): void {
@@ -168,15 +162,14 @@ export class SqliteStore implements Store {
   /** Stores a blob once, by content; returns its hash. */
   private putBlob(bytes: Buffer): string {
     const hash = blobHash(bytes);
-    // Compressing costs far more than looking: a blob already stored (an unchanged page) is not compressed again.
-    if (this.sql("SELECT 1 FROM blobs WHERE hash = ?").pluck().get(hash) === undefined) {
-      this.sql("INSERT OR IGNORE INTO blobs (hash, size, compression, data) VALUES (?, ?, 'br', ?)").run(hash, bytes.length, compress(bytes));
-    }
+    // Stored content is not compressed again: most blobs of a repeated run already exist.
+    if (this.db.prepare("SELECT 1 FROM blobs WHERE hash = ?").get(hash)) return hash;
+    this.db.prepare("INSERT OR IGNORE INTO blobs (hash, size, compression, data) VALUES (?, ?, 'br', ?)").run(hash, bytes.length, compress(bytes));
     return hash;
   }
 
   private getBlob(hash: string): Buffer {
-    const row = this.sql("SELECT data, compression FROM blobs WHERE hash = ?").get(hash) as Row | undefined;
+    const row = this.db.prepare("SELECT data, compression FROM blobs WHERE hash = ?").get(hash) as Row | undefined;
     if (!row) throw new Error(`blob ${hash} is missing from the database`);
     return decompress(row.data as Buffer, row.compression as string);
   }
@@ -200,7 +193,7 @@ export class SqliteStore implements Store {
       )
       .run(record.runId, record.stepId, record.url, meta.url ?? null, meta.statusCode ?? null, record.fetchedAt, record.creditsUsed, hash);
     this.addCredits(record.runId, record.stepId, record.creditsUsed, "page", record.url);
-    this.sql("UPDATE step_runs SET documents = documents + 1 WHERE run_id = ? AND step_id = ?").run(record.runId, record.stepId);
+    this.db.prepare("UPDATE step_runs SET documents = documents + 1 WHERE run_id = ? AND step_id = ?").run(record.runId, record.stepId);
   };
 
   saveDocument(record: StoredDocument, snapshot?: SnapshotWrite): void {
@@ -214,11 +207,11 @@ export class SqliteStore implements Store {
    */
   private writeSnapshot(snapshot: SnapshotWrite, runId: number): void {
     const branch = snapshotBranch(snapshot.tag);
-    const at = (this.sql("SELECT started_at FROM runs WHERE id = ?").pluck().get(runId) as string | undefined) ?? this.stamp();
-    const latest = this.sql("SELECT id, version FROM snapshots WHERE url = ? AND branch = ? ORDER BY version DESC LIMIT 1").get(snapshot.url, branch) as Row | undefined;
+    const at = (this.db.prepare("SELECT started_at FROM runs WHERE id = ?").pluck().get(runId) as string | undefined) ?? this.stamp();
+    const latest = this.db.prepare("SELECT id, version FROM snapshots WHERE url = ? AND branch = ? ORDER BY version DESC LIMIT 1").get(snapshot.url, branch) as Row | undefined;
     if (latest && snapshot.sameAs === latest.id) {
       // A version first seen without json mode gains its extracted data the first time it is known.
-      this.sql("UPDATE snapshots SET last_run_id = ?, last_seen_at = ?, extracted = COALESCE(extracted, ?) WHERE id = ?").run(runId, at, snapshot.extracted ?? null, latest.id);
+      this.db.prepare("UPDATE snapshots SET last_run_id = ?, last_seen_at = ?, extracted = COALESCE(extracted, ?) WHERE id = ?").run(runId, at, snapshot.extracted ?? null, latest.id);
       return;
     }
     const blob = this.putBlob(Buffer.from(snapshot.markdown));
@@ -231,12 +224,12 @@ export class SqliteStore implements Store {
   }
 
   latestSnapshot(url: string, tag: string | null): SnapshotRecord | undefined {
-    const row = this.sql("SELECT * FROM snapshots WHERE url = ? AND branch = ? ORDER BY version DESC LIMIT 1").get(url, snapshotBranch(tag)) as Row | undefined;
+    const row = this.db.prepare("SELECT * FROM snapshots WHERE url = ? AND branch = ? ORDER BY version DESC LIMIT 1").get(url, snapshotBranch(tag)) as Row | undefined;
     return row ? toSnapshot(row) : undefined;
   }
 
   snapshots(url: string, tag: string | null): SnapshotRecord[] {
-    return (this.sql("SELECT * FROM snapshots WHERE url = ? AND branch = ? ORDER BY version").all(url, snapshotBranch(tag)) as Row[]).map(toSnapshot);
+    return (this.db.prepare("SELECT * FROM snapshots WHERE url = ? AND branch = ? ORDER BY version").all(url, snapshotBranch(tag)) as Row[]).map(toSnapshot);
   }
 
   snapshotMarkdown(snapshot: SnapshotRecord): string {
@@ -255,20 +248,20 @@ export class SqliteStore implements Store {
 
   saveFailure(record: { runId: number; stepId: string; url: string; error: string; kind: string }): void {
     this.db.transaction(() => {
-      this.sql("INSERT INTO failures (run_id, step_id, url, kind, error, failed_at) VALUES (?, ?, ?, ?, ?, ?)").run(record.runId, record.stepId, record.url, record.kind, record.error, this.stamp());
-      this.sql("UPDATE step_runs SET failures = failures + 1 WHERE run_id = ? AND step_id = ?").run(record.runId, record.stepId);
+      this.db.prepare("INSERT INTO failures (run_id, step_id, url, kind, error, failed_at) VALUES (?, ?, ?, ?, ?, ?)").run(record.runId, record.stepId, record.url, record.kind, record.error, this.stamp());
+      this.db.prepare("UPDATE step_runs SET failures = failures + 1 WHERE run_id = ? AND step_id = ?").run(record.runId, record.stepId);
     }).immediate();
   }
 
   /** The pages of a step: its manifest (finished work) overlaid with journal rows (work since). */
   private entries(runId: number, stepId: string): Map<string, ManifestEntry & { fetchedAt: string }> {
     const out = new Map<string, ManifestEntry & { fetchedAt: string }>();
-    const step = this.sql("SELECT manifest, finished_at, started_at FROM step_runs WHERE run_id = ? AND step_id = ?").get(runId, stepId) as Row | undefined;
+    const step = this.db.prepare("SELECT manifest, finished_at, started_at FROM step_runs WHERE run_id = ? AND step_id = ?").get(runId, stepId) as Row | undefined;
     if (step?.manifest) {
       const at = (step.finished_at ?? step.started_at ?? "") as string;
       for (const entry of JSON.parse(this.getBlob(step.manifest as string).toString("utf8")) as ManifestEntry[]) out.set(entry.url, { ...entry, fetchedAt: at });
     }
-    const rows = this.sql("SELECT url, blob_hash, status_code, credits_used, fetched_at FROM documents WHERE run_id = ? AND step_id = ? ORDER BY id").all(runId, stepId) as Row[];
+    const rows = this.db.prepare("SELECT url, blob_hash, status_code, credits_used, fetched_at FROM documents WHERE run_id = ? AND step_id = ? ORDER BY id").all(runId, stepId) as Row[];
     for (const row of rows) {
       out.set(row.url as string, { url: row.url as string, hash: row.blob_hash as string, statusCode: (row.status_code as number | null) ?? 0, credits: row.credits_used as number, fetchedAt: row.fetched_at as string });
     }
@@ -284,13 +277,13 @@ export class SqliteStore implements Store {
     if (entries.length > 0) {
       const manifest = entries.map(({ url, hash, statusCode, credits }) => ({ url, hash, statusCode, credits }));
       const hash = this.putBlob(Buffer.from(JSON.stringify(manifest)));
-      this.sql("UPDATE step_runs SET manifest = ?, documents = ? WHERE run_id = ? AND step_id = ?").run(hash, entries.length, runId, stepId);
+      this.db.prepare("UPDATE step_runs SET manifest = ?, documents = ? WHERE run_id = ? AND step_id = ?").run(hash, entries.length, runId, stepId);
     }
-    this.sql("DELETE FROM documents WHERE run_id = ? AND step_id = ?").run(runId, stepId);
+    this.db.prepare("DELETE FROM documents WHERE run_id = ? AND step_id = ?").run(runId, stepId);
     this.compactChanges(runId, stepId, entries.map((e) => e.url));
-    const sums = this.sql("SELECT reason, SUM(credits) AS credits FROM credit_ledger WHERE run_id = ? AND step_id = ? GROUP BY reason").all(runId, stepId) as Row[];
-    this.sql("DELETE FROM credit_ledger WHERE run_id = ? AND step_id = ?").run(runId, stepId);
-    const insert = this.sql("INSERT INTO credit_ledger (run_id, step_id, url, credits, reason, at) VALUES (?, ?, NULL, ?, ?, ?)");
+    const sums = this.db.prepare("SELECT reason, SUM(credits) AS credits FROM credit_ledger WHERE run_id = ? AND step_id = ? GROUP BY reason").all(runId, stepId) as Row[];
+    this.db.prepare("DELETE FROM credit_ledger WHERE run_id = ? AND step_id = ?").run(runId, stepId);
+    const insert = this.db.prepare("INSERT INTO credit_ledger (run_id, step_id, url, credits, reason, at) VALUES (?, ?, NULL, ?, ?, ?)");
     for (const sum of sums) insert.run(runId, stepId, sum.credits, sum.reason, this.stamp());
   }
 
@@ -303,15 +296,15 @@ export class SqliteStore implements Store {
       return change === undefined ? [] : [[url, change] as const];
     });
     const common = mostCommon(effective.map(([, change]) => change));
-    this.sql("DELETE FROM page_changes WHERE run_id = ? AND step_id = ?").run(runId, stepId);
-    const insert = this.sql("INSERT INTO page_changes (run_id, step_id, url, change) VALUES (?, ?, ?, ?)");
+    this.db.prepare("DELETE FROM page_changes WHERE run_id = ? AND step_id = ?").run(runId, stepId);
+    const insert = this.db.prepare("INSERT INTO page_changes (run_id, step_id, url, change) VALUES (?, ?, ?, ?)");
     for (const [url, change] of effective) if (change !== common) insert.run(runId, stepId, url, change);
-    this.sql("UPDATE step_runs SET change_base = ? WHERE run_id = ? AND step_id = ?").run(common ?? null, runId, stepId);
+    this.db.prepare("UPDATE step_runs SET change_base = ? WHERE run_id = ? AND step_id = ?").run(common ?? null, runId, stepId);
   }
 
   private changesOf(runId: number, stepId: string): { base: string | undefined; rows: Map<string, string> } {
-    const base = (this.sql("SELECT change_base FROM step_runs WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as string | null | undefined) ?? undefined;
-    const rows = this.sql("SELECT url, change FROM page_changes WHERE run_id = ? AND step_id = ?").all(runId, stepId) as Row[];
+    const base = (this.db.prepare("SELECT change_base FROM step_runs WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as string | null | undefined) ?? undefined;
+    const rows = this.db.prepare("SELECT url, change FROM page_changes WHERE run_id = ? AND step_id = ?").all(runId, stepId) as Row[];
     return { base, rows: new Map(rows.map((r) => [r.url as string, r.change as string])) };
   }
 
@@ -321,7 +314,7 @@ export class SqliteStore implements Store {
 
   pageChanges(runId: number): Array<{ stepId: string; url: string; change: ChangeTrackingResult }> {
     const out: Array<{ stepId: string; url: string; change: ChangeTrackingResult }> = [];
-    for (const stepId of this.sql("SELECT step_id FROM step_runs WHERE run_id = ? ORDER BY rowid").pluck().all(runId) as string[]) {
+    for (const stepId of this.db.prepare("SELECT step_id FROM step_runs WHERE run_id = ? ORDER BY rowid").pluck().all(runId) as string[]) {
       const { base, rows } = this.changesOf(runId, stepId);
       if (base === undefined && rows.size === 0) continue;
       for (const url of this.entries(runId, stepId).keys()) {
@@ -337,7 +330,7 @@ export class SqliteStore implements Store {
   }
 
   *documents(runId: number, stepId?: string): Iterable<StoredDocument> {
-    const steps = stepId === undefined ? (this.sql("SELECT step_id FROM step_runs WHERE run_id = ? ORDER BY rowid").pluck().all(runId) as string[]) : [stepId];
+    const steps = stepId === undefined ? (this.db.prepare("SELECT step_id FROM step_runs WHERE run_id = ? ORDER BY rowid").pluck().all(runId) as string[]) : [stepId];
     for (const step of steps) {
       const changes = this.changesOf(runId, step);
       for (const entry of this.entries(runId, step).values()) {
@@ -350,7 +343,7 @@ export class SqliteStore implements Store {
   }
 
   cacheGet(url: string, optionsKey: string, maxAgeMs: number): { document: Document; cachedAt: string } | undefined {
-    const row = this.sql("SELECT blob_hash, fetched_at FROM page_cache WHERE url = ? AND options_key = ?").get(url, optionsKey) as Row | undefined;
+    const row = this.db.prepare("SELECT blob_hash, fetched_at FROM page_cache WHERE url = ? AND options_key = ?").get(url, optionsKey) as Row | undefined;
     if (!row) return undefined;
     const cachedAt = row.fetched_at as string;
     if (this.now().getTime() - Date.parse(cachedAt) > maxAgeMs) return undefined;
@@ -360,7 +353,7 @@ export class SqliteStore implements Store {
   cachePut(url: string, optionsKey: string, document: Document): void {
     this.db.transaction(() => {
       const hash = this.putBlob(Buffer.from(JSON.stringify(document)));
-      this.sql("INSERT INTO page_cache (url, options_key, blob_hash, fetched_at) VALUES (?, ?, ?, ?) ON CONFLICT (url, options_key) DO UPDATE SET blob_hash = excluded.blob_hash, fetched_at = excluded.fetched_at").run(url, optionsKey, hash, this.stamp());
+      this.db.prepare("INSERT INTO page_cache (url, options_key, blob_hash, fetched_at) VALUES (?, ?, ?, ?) ON CONFLICT (url, options_key) DO UPDATE SET blob_hash = excluded.blob_hash, fetched_at = excluded.fetched_at").run(url, optionsKey, hash, this.stamp());
     }).immediate();
   }
 
@@ -370,9 +363,9 @@ export class SqliteStore implements Store {
 
   private addCredits(runId: number, stepId: string, credits: number, reason: string, url?: string): void {
     if (credits === 0) return;
-    this.sql("INSERT INTO credit_ledger (run_id, step_id, url, credits, reason, at) VALUES (?, ?, ?, ?, ?, ?)").run(runId, stepId, url ?? null, credits, reason, this.stamp());
-    this.sql("UPDATE runs SET credits_used = credits_used + ? WHERE id = ?").run(credits, runId);
-    this.sql("UPDATE step_runs SET credits_used = credits_used + ? WHERE run_id = ? AND step_id = ?").run(credits, runId, stepId);
+    this.db.prepare("INSERT INTO credit_ledger (run_id, step_id, url, credits, reason, at) VALUES (?, ?, ?, ?, ?, ?)").run(runId, stepId, url ?? null, credits, reason, this.stamp());
+    this.db.prepare("UPDATE runs SET credits_used = credits_used + ? WHERE id = ?").run(credits, runId);
+    this.db.prepare("UPDATE step_runs SET credits_used = credits_used + ? WHERE run_id = ? AND step_id = ?").run(credits, runId, stepId);
   }
 
   close(): void {

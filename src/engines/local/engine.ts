@@ -9,7 +9,7 @@ import { processHtml } from "./html/index.js";
 import { isPdf, pdfToBase64, pdfToMarkdown } from "./pdf/index.js";
 import { Extractor, type CombinedExtraction, type ExtractionSettings } from "./extract/index.js";
 import { applyExtraction, wantsExtraction } from "./extract-formats.js";
-import { checkThreatProtection } from "./threat-protection.js";
+import { checkThreatProtection, type RiskClassifier } from "./threat-protection.js";
 import { assertSupported } from "./unsupported.js";
 
 /** Statuses the runner retries; the engine reports them as errors rather than as documents. */
@@ -27,6 +27,8 @@ export interface LocalEngineOptions extends EngineSettings {
   browserConcurrency?: number;
   /** Where SCRAPELINE_CHROMIUM is read (default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The web-risk classifier of threat protection's mode normal (none: failurePolicy decides). */
+  riskClassifier?: RiskClassifier;
 }
 
 /** The embedded engine: fetches pages itself and converts them like the service does. */
@@ -36,9 +38,11 @@ export class LocalEngine implements Engine {
   private readonly extractor: Extractor;
   private readonly browserMode: BrowserMode;
   private readonly browser: BrowserHost;
+  private readonly riskClassifier: RiskClassifier | undefined;
 
   constructor(options: LocalEngineOptions) {
     this.extractor = new Extractor(options.extraction ?? { mode: "auto" });
+    this.riskClassifier = options.riskClassifier;
     const policy: FetchPolicy = { allowPrivateNetwork: options.allowPrivateNetwork };
     if (options.resolve) policy.resolve = options.resolve;
     if (options.treatAsPublic) policy.treatAsPublic = options.treatAsPublic;
@@ -56,7 +60,7 @@ export class LocalEngine implements Engine {
 
   async scrape(url: string, options: ScrapeOptions, signal?: AbortSignal): Promise<Document> {
     assertSupported(options, url, this.browserMode !== "never");
-    checkThreatProtection(url, options.threatProtection);
+    checkThreatProtection(url, options.threatProtection, this.riskClassifier);
     if (usesBrowser(options, this.browserMode)) return this.scrapeInBrowser(url, options, signal);
     const response = await this.gate.fetch({
       url,

@@ -1,0 +1,190 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { CrawlFrontierPort, Document, Engine, Pipeline, ServeJob, ServeJobKind, ServeJobStatus } from "../core/index.js";
+import { ScrapelineError } from "../core/index.js";
+import { serviceCreditRules } from "../credits/index.js";
+import { planPipeline } from "../planner/index.js";
+import { runPlan, type RunResult } from "../runner/index.js";
+import type { ServeTables, SqliteStore } from "../store/index.js";
+import { StoreChangeTracker } from "./change-tracker.js";
+
+/** A job in progress in this process. */
+interface RunningJob {
+  id: string;
+  teamId: number;
+  kind: ServeJobKind;
+  stop: AbortController;
+  cancelled: boolean;
+  stored: number;
+  frontier?: CrawlFrontierPort;
+  limit?: number;
+  done: Promise<void>;
+}
+
+/** The one step of a job's pipeline. */
+export const JOB_STEP_ID = "request";
+
+export interface JobOutcome {
+  id: string;
+  runId: number;
+  result: RunResult;
+}
+
+/**
+ * Runs each job (crawl, batch scrape, scrape, map) as a one-step plan through the runner, so the
+ * pool, retries, robots.txt, the page cache, change tracking and storage are the pipelines' own.
+ * The job table maps the job id to its team, kind and run; pages are read back from the store.
+ */
+export class JobRunner {
+  private readonly running = new Map<string, RunningJob>();
+
+  constructor(
+    private readonly store: SqliteStore,
+    private readonly tables: ServeTables,
+    private readonly engine: Engine,
+  ) {}
+
+  /** Jobs of a team running now, of the given kinds. */
+  activeJobs(teamId: number, kinds: readonly ServeJobKind[]): number {
+    let n = 0;
+    for (const job of this.running.values()) if (job.teamId === teamId && kinds.includes(job.kind)) n++;
+    return n;
+  }
+
+  /**
+   * Starts a job; resolves when it has finished (status stored). The job row and its run exist
+   * before this returns, so the job can be polled at once.
+   */
+  start(teamId: number, kind: ServeJobKind, pipeline: Pipeline, info: { url: string | null; total: number | null }): { id: string; finished: Promise<JobOutcome> } {
+    const id = randomUUID();
+    this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total });
+    const stop = new AbortController();
+    const step = pipeline.steps[0]!;
+    const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, done: Promise.resolve(), ...(step.kind === "crawl" ? { limit: step.body.limit } : {}) };
+    const engine = this.observeCrawl(job);
+    const plan = planPipeline(pipeline);
+    const planJson = JSON.stringify({ ...pipeline, file: undefined });
+    let runId = 0;
+    const finished = runPlan(
+      { engine, store: this.store, credits: serviceCreditRules, changes: new StoreChangeTracker(this.store, pipeline.changeTracking) },
+      {
+        plan,
+        planJson,
+        pipelineHash: createHash("sha256").update(planJson).digest("hex"),
+        stop: stop.signal,
+        onEvent: (event) => {
+          if (event.type === "run-started") {
+            runId = event.runId;
+            this.tables.setJobRun(id, event.runId);
+          } else if (event.type === "document-stored") job.stored++;
+        },
+      },
+    ).then(
+      (result) => {
+        this.tables.finishJob(id, this.statusOf(job, result), job.cancelled ? {} : { total: job.stored, ...(result.status === "failed" && job.stored === 0 ? { error: this.stepError(result.runId) } : {}) });
+        return { id, runId: result.runId, result };
+      },
+      (error: unknown) => {
+        this.tables.finishJob(id, job.cancelled ? "cancelled" : "failed", { error: error instanceof Error ? error.message : String(error) });
+        throw error;
+      },
+    );
+    job.done = finished.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running.set(id, job);
+    void job.done.finally(() => this.running.delete(id));
+    if (runId === 0) throw new ScrapelineError("internal", "the job's run did not start");
+    return { id, finished };
+  }
+
+  private statusOf(job: RunningJob, result: RunResult): ServeJobStatus {
+    if (job.cancelled) return "cancelled";
+    if (result.status === "succeeded") return "completed";
+    if (result.status === "interrupted") return "cancelled";
+    // A crawl or batch with some failed pages still completed; failed means nothing came of it.
+    return job.stored > 0 ? "completed" : "failed";
+  }
+
+  private stepError(runId: number): string | undefined {
+    const step = this.store.getSteps(runId)[0];
+    const failure = this.store.failures(runId)[0];
+    return failure?.error ?? step?.error ?? undefined;
+  }
+
+  /** A crawl's engine whose frontier the job keeps, to report how many pages it expects. */
+  private observeCrawl(job: RunningJob): Engine {
+    const engine = this.engine;
+    if (job.kind !== "crawl" || !engine.startCrawl) return engine;
+    const startCrawl = engine.startCrawl.bind(engine);
+    return {
+      name: engine.name,
+      scrape: (url, options, signal) => engine.scrape(url, options, signal),
+      ...(engine.map ? { map: engine.map.bind(engine) } : {}),
+      startCrawl: async (request, options) => {
+        const frontier = await startCrawl(request, options);
+        job.frontier = frontier;
+        return frontier;
+      },
+      close: async () => {},
+    };
+  }
+
+  /** The job of a team, of one of the kinds; another team's job is not found. */
+  job(teamId: number, id: string, kinds: readonly ServeJobKind[], noun: string): ServeJob {
+    const job = this.tables.job(id);
+    if (!job || job.teamId !== teamId || !kinds.includes(job.kind)) throw new ScrapelineError("not-found", `${noun} not found`);
+    return job;
+  }
+
+  /** Pages stored so far, and how many the job expects in all (equal once it has finished). */
+  progress(job: ServeJob): { completed: number; total: number } {
+    const live = this.running.get(job.id);
+    if (!live) {
+      const step = job.runId === null ? undefined : this.store.getSteps(job.runId)[0];
+      const completed = step?.documents ?? 0;
+      return { completed, total: job.status === "cancelled" ? Math.max(completed, job.total ?? 0) : completed };
+    }
+    const completed = live.stored;
+    if (live.frontier) return { completed, total: Math.max(completed + 1, Math.min(live.frontier.stats.found, live.limit ?? Infinity)) };
+    return { completed, total: Math.max(completed, job.total ?? completed + 1) };
+  }
+
+  /** The job's documents from `skip`, at most `limit` and about `maxBytes` of JSON (never fewer than one). */
+  documents(job: ServeJob, skip: number, limit: number, maxBytes: number): Document[] {
+    if (job.runId === null) return [];
+    const out: Document[] = [];
+    let bytes = 0;
+    let index = 0;
+    for (const stored of this.store.documents(job.runId, JOB_STEP_ID)) {
+      if (index++ < skip) continue;
+      const size = JSON.stringify(stored.document).length;
+      if (out.length > 0 && bytes + size > maxBytes) break;
+      out.push(stored.document);
+      bytes += size;
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  /** Cancels a job: it starts no more pages, those in flight are stored, and its status is cancelled at once. */
+  cancel(job: ServeJob): void {
+    const live = this.running.get(job.id);
+    if (live) {
+      live.cancelled = true;
+      live.stop.abort();
+    }
+    this.tables.finishJob(job.id, "cancelled");
+  }
+
+  /** Stops every job (pages in flight finish and are stored; the jobs end cancelled) and waits for them. */
+  async stopAll(): Promise<void> {
+    const jobs = [...this.running.values()];
+    for (const job of jobs) {
+      job.cancelled = true;
+      job.stop.abort();
+    }
+    await Promise.all(jobs.map((j) => j.done));
+    for (const job of jobs) this.tables.finishJob(job.id, "cancelled", { error: "the server stopped before the job finished" });
+  }
+}

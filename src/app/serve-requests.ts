@@ -1,0 +1,121 @@
+import type { CrawlRequest, MapRequest, Pipeline, ScrapeRequest, Step, ThreatProtectionOverride } from "../core/index.js";
+import { ScrapelineError } from "../core/index.js";
+import { readRequestBody, type RequestKind } from "../pipeline/index.js";
+
+/** Keys the service's SDKs add to every POST body; accepted and ignored. */
+const CLIENT_KEYS = ["origin", "integration"] as const;
+
+type Body = Record<string, unknown>;
+
+export interface ScrapeCall {
+  url: string;
+  options: Omit<ScrapeRequest, "urls">;
+  pipeline: Pipeline;
+}
+
+export interface BatchCall {
+  urls: string[];
+  invalidURLs?: string[];
+  options: Omit<ScrapeRequest, "urls">;
+  maxConcurrency?: number;
+  pipeline: Pipeline;
+}
+
+export interface CrawlCall {
+  request: CrawlRequest;
+  maxConcurrency?: number;
+  pipeline: Pipeline;
+}
+
+export interface MapCall {
+  request: MapRequest;
+  threatProtection?: ThreatProtectionOverride;
+  pipeline: Pipeline;
+}
+
+function asBody(body: unknown): Body {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new ScrapelineError("invalid-input", "Bad request: the body must be a JSON object");
+  const out: Body = { ...(body as Body) };
+  for (const key of CLIENT_KEYS) if (typeof out[key] === "string") delete out[key];
+  return out;
+}
+
+/** Takes a key the step schemas do not know but the endpoint does. */
+function take<T>(body: Body, key: string, check: (v: unknown) => v is T, expected: string): T | undefined {
+  if (!(key in body)) return undefined;
+  const value = body[key];
+  delete body[key];
+  if (value === undefined || value === null) return undefined;
+  if (!check(value)) throw new ScrapelineError("invalid-input", `Bad request: ${key} must be ${expected}`);
+  return value;
+}
+
+const isPositiveInt = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1;
+const isBool = (v: unknown): v is boolean => typeof v === "boolean";
+
+/** Checks a body as a pipeline step of that kind would be; errors become one 400 message. */
+function read(kind: RequestKind, body: Body): { step: Step; pipeline: Pipeline } {
+  const reading = readRequestBody(kind, body);
+  const errors = reading.diagnostics.filter((d) => d.severity === "error");
+  if (!reading.step || !reading.pipeline || errors.length > 0) {
+    const text = errors.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`).join("; ");
+    const unknown = errors.some((d) => d.code === "unknown-key");
+    throw new ScrapelineError("invalid-input", `${unknown ? "Unrecognized key in body -- " : "Bad request: "}${text || "invalid request body"}`);
+  }
+  return { step: reading.step, pipeline: reading.pipeline };
+}
+
+/** POST /v2/scrape: url plus scrape options. */
+export function readScrapeCall(raw: unknown): ScrapeCall {
+  const body = asBody(raw);
+  if ("urls" in body) throw new ScrapelineError("invalid-input", "Unrecognized key in body -- urls (scrape takes one url; use /v2/batch/scrape for several)");
+  const { step, pipeline } = read("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline };
+  const { urls, ...options } = step.body;
+  return { url: (urls as string[])[0]!, options, pipeline };
+}
+
+/** POST /v2/batch/scrape: urls plus scrape options at the top level. */
+export function readBatchCall(raw: unknown): BatchCall {
+  const body = asBody(raw);
+  const ignoreInvalid = take(body, "ignoreInvalidURLs", isBool, "a boolean") ?? true;
+  const maxConcurrency = take(body, "maxConcurrency", isPositiveInt, "a positive integer");
+  if ("url" in body) throw new ScrapelineError("invalid-input", "Unrecognized key in body -- url (batch scrape takes urls)");
+  let invalidURLs: string[] | undefined;
+  if (ignoreInvalid && Array.isArray(body.urls)) {
+    invalidURLs = body.urls.filter((u) => !isHttpUrl(u)).map(String);
+    body.urls = body.urls.filter(isHttpUrl);
+    if ((body.urls as string[]).length === 0) throw new ScrapelineError("invalid-input", "Bad request: no valid URL in urls");
+  }
+  const { step, pipeline } = read("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline };
+  const { urls, ...options } = step.body;
+  return { urls: urls as string[], ...(invalidURLs ? { invalidURLs } : {}), options, ...(maxConcurrency ? { maxConcurrency } : {}), pipeline };
+}
+
+/** POST /v2/crawl. */
+export function readCrawlCall(raw: unknown): CrawlCall {
+  const body = asBody(raw);
+  const maxConcurrency = take(body, "maxConcurrency", isPositiveInt, "a positive integer");
+  const { step, pipeline } = read("crawl", body) as { step: Extract<Step, { kind: "crawl" }>; pipeline: Pipeline };
+  return { request: step.body, ...(maxConcurrency ? { maxConcurrency } : {}), pipeline };
+}
+
+/** POST /v2/map; a threatProtection override is checked like a scrape's. */
+export function readMapCall(raw: unknown): MapCall {
+  const body = asBody(raw);
+  const override = body.threatProtection;
+  delete body.threatProtection;
+  const { step, pipeline } = read("map", body) as { step: Extract<Step, { kind: "map" }>; pipeline: Pipeline };
+  if (override === undefined) return { request: step.body, pipeline };
+  const checked = read("scrape", { url: step.body.url, threatProtection: override }).step as Extract<Step, { kind: "scrape" }>;
+  return { request: step.body, ...(checked.body.threatProtection ? { threatProtection: checked.body.threatProtection } : {}), pipeline };
+}
+
+function isHttpUrl(value: unknown): value is string {
+  if (typeof value !== "string") return false;
+  try {
+    const u = new URL(value);
+    return u.protocol === "http:" || u.protocol === "https:";
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,252 @@
+import type { ChangeTrackingFormat, Document, MapLink, Pipeline, ScrapeOptions, ServeJobKind, Step, Team, ThreatProtectionOverride } from "../core/index.js";
+import { ScrapelineError, type ErrorKind } from "../core/index.js";
+import { TOKENS_PER_CREDIT } from "../credits/index.js";
+import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassifier } from "../engines/local/index.js";
+import { ServeTables, type SqliteStore } from "../store/index.js";
+import { previewCrawlParams, type CrawlPreview } from "./crawl-preview.js";
+import { hashKey } from "./keys.js";
+import { JOB_STEP_ID, JobRunner } from "./serve-jobs.js";
+import { checkConcurrency, RateLimiter } from "./serve-limits.js";
+import { readBatchCall, readCrawlCall, readMapCall, readScrapeCall } from "./serve-requests.js";
+import { effectiveThreatPolicy } from "./serve-threat.js";
+import { openStore } from "./store.js";
+
+export interface ServeOptions {
+  db: string;
+  /** Let fetches reach loopback and private addresses (off by default: the SSRF guard). */
+  allowPrivateNetwork?: boolean;
+  /** A `domain score` file: the web-risk list of threat protection's mode normal. */
+  riskList?: string;
+  /** Pages in flight per job. */
+  concurrency?: number;
+  clock?: () => number;
+}
+
+/** A page of a crawl or batch scrape's status (GET /v2/crawl/{id}). */
+export interface JobStatusPage {
+  status: "scraping" | "completed" | "failed" | "cancelled";
+  completed: number;
+  total: number;
+  creditsUsed: number;
+  expiresAt: string;
+  data: Document[];
+  /** The skip of the next page, when there is one. */
+  nextSkip?: number;
+  error?: string;
+}
+
+export interface TokenUsage {
+  billingPeriodStart: string;
+  billingPeriodEnd: string;
+  planTokens: number;
+  remainingTokens: number;
+}
+
+/** Status pages hold at most this many documents, and stop at about this much JSON. */
+export const PAGE_DOCUMENTS = 100;
+export const PAGE_BYTES = 10 * 1024 * 1024;
+/** Job results are kept readable this long (reported as expiresAt). */
+const EXPIRES_MS = 24 * 3600_000;
+const DAY_MS = 24 * 3600_000;
+
+const BACKGROUND: readonly ServeJobKind[] = ["crawl", "batch"];
+
+/**
+ * The use cases of `scrapeline serve`: authentication, limits, threat protection, and the
+ * service's operations over the local engine, the runner and the store. The HTTP layer
+ * (src/server) only parses requests and writes answers.
+ */
+export class ServeService {
+  private readonly store: SqliteStore;
+  private readonly tables: ServeTables;
+  private readonly engine: LocalEngine;
+  private readonly jobs: JobRunner;
+  private readonly limiter: RateLimiter;
+  private readonly riskClassifier: RiskClassifier | undefined;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly clock: () => number;
+  private closing = false;
+
+  constructor(private readonly options: ServeOptions) {
+    this.clock = options.clock ?? Date.now;
+    this.store = openStore(options.db);
+    this.tables = new ServeTables(this.store.db);
+    this.tables.cancelUnfinishedJobs();
+    this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
+    this.engine = new LocalEngine({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), ...(this.riskClassifier ? { riskClassifier: this.riskClassifier } : {}) });
+    this.jobs = new JobRunner(this.store, this.tables, this.engine);
+    this.limiter = new RateLimiter(this.clock);
+  }
+
+  /** The team of a bearer key; unauthorized when the header is missing or the key unknown or revoked. */
+  authenticate(authorization: string | undefined): Team {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+    if (!match) throw new ScrapelineError("unauthorized", "Unauthorized: Token missing");
+    const team = this.tables.teamByKeyHash(hashKey(match[1]!));
+    if (!team) throw new ScrapelineError("unauthorized", "Unauthorized: Invalid token");
+    return team;
+  }
+
+  /** Counts a work-starting request against the team's rate limit (429 when over). */
+  takeRequest(team: Team): void {
+    this.limiter.take(team);
+  }
+
+  /** POST /v2/scrape: the Document, with metadata.creditsUsed. */
+  async scrape(team: Team, body: unknown): Promise<Document> {
+    const call = readScrapeCall(body);
+    const options = this.guard(team, call.options, call.options.threatProtection, [call.url]);
+    const pipeline = this.jobPipeline(team, "scrape", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: [call.url], ...options } } as Step);
+    const { runId } = await this.track(this.jobs.start(team.id, "scrape", pipeline, { url: call.url, total: 1 }).finished);
+    const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
+    if (!stored.done) return stored.value.document;
+    throw this.failureOf(runId);
+  }
+
+  /** POST /v2/map: the links of a site. */
+  async map(team: Team, body: unknown): Promise<{ links: MapLink[]; warning?: string }> {
+    const call = readMapCall(body);
+    this.guard(team, undefined, call.threatProtection, [call.request.url]);
+    const pipeline = this.jobPipeline(team, "map", call.pipeline, { ...call.pipeline.steps[0]!, kind: "map", body: call.request } as Step);
+    const { runId } = await this.track(this.jobs.start(team.id, "map", pipeline, { url: call.request.url, total: 1 }).finished);
+    const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
+    if (stored.done) throw this.failureOf(runId);
+    const document = stored.value.document;
+    const links = (document.metadata.mapLinks as MapLink[] | undefined) ?? (document.links ?? []).map((url) => ({ url }));
+    return { links, ...(document.warning ? { warning: document.warning } : {}) };
+  }
+
+  /** POST /v2/crawl: starts a crawl job. */
+  startCrawl(team: Team, body: unknown): { id: string } {
+    const call = readCrawlCall(body);
+    const request = { ...call.request, scrapeOptions: this.guard(team, call.request.scrapeOptions, call.request.scrapeOptions.threatProtection, [call.request.url]) };
+    checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
+    const pipeline = this.jobPipeline(team, "crawl", call.pipeline, { ...call.pipeline.steps[0]!, kind: "crawl", body: request } as Step, call.maxConcurrency);
+    const job = this.jobs.start(team.id, "crawl", pipeline, { url: request.url, total: null });
+    job.finished.catch(() => {});
+    return { id: job.id };
+  }
+
+  /** POST /v2/batch/scrape: starts a batch scrape job. */
+  startBatch(team: Team, body: unknown): { id: string; invalidURLs?: string[] } {
+    const call = readBatchCall(body);
+    const options = this.guard(team, call.options, call.options.threatProtection, call.urls);
+    checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
+    const pipeline = this.jobPipeline(team, "batch", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: call.urls, ...options } } as Step, call.maxConcurrency);
+    const job = this.jobs.start(team.id, "batch", pipeline, { url: null, total: call.urls.length });
+    job.finished.catch(() => {});
+    return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}) };
+  }
+
+  /** GET /v2/crawl/{id} and /v2/batch/scrape/{id}: one page of the job's status. */
+  jobStatus(team: Team, kind: "crawl" | "batch", id: string, page: { skip?: number; limit?: number } = {}): JobStatusPage {
+    const job = this.jobs.job(team.id, id, [kind], "Job");
+    const skip = Math.max(0, Math.floor(page.skip ?? 0));
+    const limit = Math.min(PAGE_DOCUMENTS, Math.max(1, Math.floor(page.limit ?? PAGE_DOCUMENTS)));
+    const { completed, total } = this.jobs.progress(job);
+    const data = this.jobs.documents(job, skip, limit, PAGE_BYTES);
+    const run = job.runId === null ? undefined : this.store.getRun(job.runId);
+    const out: JobStatusPage = { status: job.status, completed, total, creditsUsed: run?.creditsUsed ?? 0, expiresAt: new Date(Date.parse(job.createdAt) + EXPIRES_MS).toISOString(), data };
+    // Another page exists while more pages are expected than this one reaches; an empty page ends
+    // the chain, so a client following `next` while the job runs does not spin on the same page.
+    if (total > skip + data.length && data.length > 0) out.nextSkip = skip + data.length;
+    if (job.status === "failed" && job.error) out.error = job.error;
+    return out;
+  }
+
+  /** GET /v2/crawl/{id}/errors, /v2/batch/scrape/{id}/errors: the pages that failed. */
+  jobErrors(team: Team, kind: "crawl" | "batch", id: string): { errors: Array<{ id: string; timestamp: string; url: string; code: string; error: string }>; robotsBlocked: string[] } {
+    const job = this.jobs.job(team.id, id, [kind], "Job");
+    const failures = job.runId === null ? [] : this.store.failures(job.runId);
+    return { errors: failures.map((f, i) => ({ id: `${job.id}-${i}`, timestamp: f.failedAt, url: f.url, code: f.kind, error: f.error })), robotsBlocked: [] };
+  }
+
+  /** DELETE /v1|v2/crawl/{id}, /v2/batch/scrape/{id}. */
+  cancelJob(team: Team, kind: "crawl" | "batch", id: string): void {
+    const job = this.jobs.job(team.id, id, [kind], kind === "crawl" ? "crawl job" : "batch scrape job");
+    this.jobs.cancel(job);
+  }
+
+  /** POST /v2/crawl/params-preview. */
+  previewCrawl(body: unknown): CrawlPreview["data"] {
+    const raw = body !== null && typeof body === "object" && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : undefined;
+    if (!raw) throw new ScrapelineError("invalid-input", "Bad request: the body must be a JSON object");
+    delete raw.origin;
+    delete raw.integration;
+    const unknown = Object.keys(raw).filter((k) => k !== "url" && k !== "prompt");
+    if (unknown.length > 0) throw new ScrapelineError("invalid-input", `Unrecognized key in body -- ${unknown.join(", ")} (params-preview takes url and prompt)`);
+    if (typeof raw.url !== "string" || typeof raw.prompt !== "string") throw new ScrapelineError("invalid-input", "Bad request: url and prompt are required strings");
+    return previewCrawlParams(raw.url, raw.prompt).data;
+  }
+
+  /** GET /v1|v2/team/token-usage: the team's plan and what is left of it in this billing period. */
+  tokenUsage(team: Team): TokenUsage {
+    const periodMs = team.periodDays * DAY_MS;
+    const origin = Date.parse(team.periodStart);
+    const now = this.clock();
+    const start = origin + Math.max(0, Math.floor((now - origin) / periodMs)) * periodMs;
+    const startIso = new Date(start).toISOString();
+    const credits = this.tables.creditsUsedSince(team.id, startIso);
+    return { billingPeriodStart: startIso, billingPeriodEnd: new Date(start + periodMs).toISOString(), planTokens: team.planTokens, remainingTokens: Math.max(0, team.planTokens - TOKENS_PER_CREDIT * credits) };
+  }
+
+  /** Stops taking work, lets requests in flight finish, stops jobs (pages in flight are stored), closes the store. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    await Promise.allSettled([...this.inFlight]);
+    await this.jobs.stopAll();
+    await this.engine.close();
+    this.store.close();
+  }
+
+  private async track<T>(promise: Promise<T>): Promise<T> {
+    this.inFlight.add(promise);
+    try {
+      return await promise;
+    } finally {
+      this.inFlight.delete(promise);
+    }
+  }
+
+  /**
+   * The scrape options a request runs with under the team's threat protection; the URLs it names
+   * are checked before anything is fetched (blocked: 403).
+   */
+  private guard<T extends ScrapeOptions | undefined>(team: Team, options: T, override: ThreatProtectionOverride | undefined, urls: readonly string[]): T {
+    if (this.closing) throw new ScrapelineError("unsupported", "the server is shutting down");
+    const policy = effectiveThreatPolicy(team, override);
+    for (const url of urls) checkThreatProtection(url, policy, this.riskClassifier);
+    if (!options) return options;
+    const scoped = { ...options, formats: options.formats.map((f) => (f.type === "changeTracking" ? teamTag(f, team) : f)) } as ScrapeOptions;
+    if (policy) scoped.threatProtection = policy;
+    else delete scoped.threatProtection;
+    return scoped as T;
+  }
+
+  /** A job's one-step pipeline: per team and kind, so change tracking's previous crawl is the team's own. */
+  private jobPipeline(team: Team, kind: ServeJobKind, base: Pipeline, step: Step, maxConcurrency?: number): Pipeline {
+    const concurrency = Math.min(maxConcurrency ?? this.options.concurrency ?? base.concurrency, this.options.concurrency ?? base.concurrency);
+    return { ...base, file: "serve", name: `serve/team-${team.id}/${kind}`, engine: { kind: "local", browser: "auto" }, concurrency, perHostConcurrency: Math.max(base.perHostConcurrency, Math.min(concurrency, 4)), allowPrivateNetwork: Boolean(this.options.allowPrivateNetwork), steps: [{ ...step, id: JOB_STEP_ID }] };
+  }
+
+  /** Why a scrape or map produced no document, as an error of its kind. */
+  private failureOf(runId: number): ScrapelineError {
+    const failure = this.store.failures(runId)[0];
+    // The target's own 429 is a failed page here, not this server's rate limit.
+    if (failure) return new ScrapelineError(failure.kind === "rate-limited" ? "http-status" : isKind(failure.kind) ? failure.kind : "internal", failure.error, { url: failure.url });
+    const step = this.store.getSteps(runId)[0];
+    return new ScrapelineError("network", step?.error ?? "the request produced no result");
+  }
+}
+
+/** Change-tracking histories are kept per team: the tag is scoped to the team. */
+function teamTag(format: ChangeTrackingFormat, team: Team): ChangeTrackingFormat {
+  return { ...format, tag: `team-${team.id}${format.tag === null ? "" : `/${format.tag}`}` };
+}
+
+const KINDS = new Set<ErrorKind>(["invalid-input", "network", "timeout", "too-large", "blocked", "http-status", "bad-content", "unsupported", "rate-limited", "budget", "cancelled", "internal", "unauthorized", "not-found"]);
+function isKind(kind: string): kind is ErrorKind {
+  return KINDS.has(kind as ErrorKind);
+}
+

@@ -1,0 +1,65 @@
+import { spawn } from "node:child_process";
+import { constants } from "node:os";
+import { fileURLToPath } from "node:url";
+import type { CommandModule } from "yargs";
+import { databasePath } from "../../app/index.js";
+import { EXIT } from "../exit-codes.js";
+import { DB_OPTION } from "../options.js";
+import type { Io } from "../output.js";
+
+interface ServeArgs {
+  port: number;
+  host: string;
+  db?: string;
+  "allow-private-network": boolean;
+  "risk-list"?: string;
+  concurrency?: number;
+}
+
+/**
+ * The server program (src/server/main.ts). The CLI runs it as a child process rather than
+ * importing it: cli and server are separate frontends over app (DESIGN.md §2).
+ */
+const SERVER_PROGRAM = fileURLToPath(new URL("../../server/main.js", import.meta.url));
+
+/** `scrapeline serve`: runs the server until SIGTERM or SIGINT, which it passes on for a graceful stop. */
+export function serveCommand(io: Io, setExit: (code: number) => void): CommandModule<object, ServeArgs> {
+  return {
+    command: "serve",
+    describe: "Serve the local engine over HTTP, speaking the service's API (keys: scrapeline keys)",
+    builder: (y) =>
+      y
+        .option("port", { type: "number", default: 3002, describe: "port to listen on (0: any free port)" })
+        .option("host", { type: "string", default: "127.0.0.1", describe: "address to listen on" })
+        .option("db", DB_OPTION)
+        .option("allow-private-network", { type: "boolean", default: false, describe: "let requests fetch loopback and private addresses (off: the SSRF guard)" })
+        .option("risk-list", { type: "string", requiresArg: true, describe: "web-risk list for threat protection's mode normal: lines of `domain score`" })
+        .option("concurrency", { type: "number", describe: "pages in flight per job (default 8)" }) as never,
+    handler: async (args) => {
+      const settings = {
+        port: args.port,
+        host: args.host,
+        db: databasePath(args.db),
+        allowPrivateNetwork: args["allow-private-network"],
+        ...(args["risk-list"] ? { riskList: args["risk-list"] } : {}),
+        ...(args.concurrency ? { concurrency: args.concurrency } : {}),
+      };
+      const child = spawn(process.execPath, [SERVER_PROGRAM, JSON.stringify(settings)], { stdio: "inherit" });
+      const forward = (signal: NodeJS.Signals) => () => void child.kill(signal);
+      const onTerm = forward("SIGTERM");
+      const onInt = forward("SIGINT");
+      process.on("SIGTERM", onTerm);
+      process.on("SIGINT", onInt);
+      const code = await new Promise<number>((resolve) => {
+        child.once("error", (error) => {
+          io.stderr(`error: cannot start the server: ${error.message}\n`);
+          resolve(EXIT.stepFailed);
+        });
+        child.once("exit", (status, signal) => resolve(status ?? (signal ? 128 + (constants.signals[signal] ?? 15) : EXIT.stepFailed)));
+      });
+      process.off("SIGTERM", onTerm);
+      process.off("SIGINT", onInt);
+      setExit(code === 0 ? EXIT.ok : code);
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { Diagnostic, Pipeline, Step } from "../core/index.js";
+import { loadPipelineText } from "./load.js";
+
+export type RequestKind = "scrape" | "crawl" | "map";
+
+export interface RequestReading {
+  /** The normalized step (v1 forms mapped, defaults applied), when the body has no errors. */
+  step?: Step;
+  /** The one-step pipeline around it, with the language's defaults (retry, concurrency, change comparison). */
+  pipeline?: Pipeline;
+  diagnostics: Diagnostic[];
+}
+
+/** The id the step of a request body gets; diagnostics about it read "in scrape step ...". */
+const STEP_ID = "request";
+
+/**
+ * Checks and normalizes a request body of the service (POST /v2/scrape, /v2/crawl, /v2/map)
+ * exactly as the same body in a pipeline step: the bundled schemas (unknown keys are errors),
+ * the semantic checks, v1 → v2 and defaults. Nothing is taken from the environment: a literal
+ * `${...}` in a body stays literal.
+ */
+export function readRequestBody(kind: RequestKind, body: Record<string, unknown>): RequestReading {
+  const pipeline = { version: 1, name: "request", steps: [{ id: STEP_ID, [kind]: body }] };
+  // `$${` is the file language's escape for a literal `${`; JSON text is YAML.
+  const text = JSON.stringify(pipeline).replaceAll("${", () => "$${");
+  const loaded = loadPipelineText(`${kind} request`, text, { env: {} });
+  const step = loaded.pipeline?.steps[0];
+  const own = new RegExp(` in ${kind} step "${STEP_ID}"`, "g");
+  const named = new RegExp(`${kind} step "${STEP_ID}"`, "g");
+  const diagnostics = loaded.diagnostics.map((d) => ({ ...d, message: d.message.replace(own, "").replace(named, "the body") }));
+  return { ...(step && loaded.pipeline ? { step, pipeline: loaded.pipeline } : {}), diagnostics };
+}

@@ -1,0 +1,94 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ServeService, type ServeOptions } from "../app/index.js";
+import { BAD_JSON, errorReply } from "./errors.js";
+import { extractRoutes } from "./handlers/extract.js";
+import { jobRoutes } from "./handlers/jobs.js";
+import { scrapeRoutes } from "./handlers/scrape.js";
+import { teamRoutes } from "./handlers/team.js";
+import { MalformedJson, readJson, send } from "./http.js";
+import { Router, type Reply } from "./router.js";
+
+export interface ServerOptions extends ServeOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+}
+
+export interface RunningServer {
+  port: number;
+  url: string;
+  /** Stops accepting requests, lets those in flight finish, stops jobs (their pages stay stored), closes the database. */
+  close: () => Promise<void>;
+}
+
+/** Every route of the service; extract's are placeholders (handlers/extract.ts). */
+export function serviceRouter(): Router {
+  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes);
+}
+
+/** Starts `scrapeline serve`: the service's HTTP interface over the local engine. */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const service = new ServeService(options);
+  const router = serviceRouter();
+  let closing = false;
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) {
+        const reply = errorReply(error);
+        send(res, reply.status, reply.body, reply.headers);
+      } else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const method = req.method ?? "GET";
+    if (url.pathname === "/health" || url.pathname === "/") {
+      send(res, 200, { status: "ok" });
+      return;
+    }
+    const reply = closing ? { status: 503, body: { success: false, error: "the server is shutting down" }, headers: { connection: "close" } } : await dispatch(req, method, url);
+    send(res, reply.status, reply.body, reply.headers);
+  }
+
+  async function dispatch(req: IncomingMessage, method: string, url: URL): Promise<Reply> {
+    const found = router.match(method, url.pathname);
+    if (!("route" in found)) {
+      return found.methodNotAllowed ? { status: 405, body: { success: false, error: `Method ${method} not allowed on ${url.pathname}` } } : { status: 404, body: { success: false, error: `Not found: ${method} ${url.pathname}` } };
+    }
+    const { route, params } = found;
+    try {
+      const team = service.authenticate(req.headers.authorization);
+      if (route.limited) service.takeRequest(team);
+      const body = method === "POST" ? await readJson(req) : undefined;
+      const baseUrl = `http://${req.headers.host ?? `${options.host ?? "127.0.0.1"}:${port}`}`;
+      return await route.handle({ req, service, team, params, query: url.searchParams, body, baseUrl });
+    } catch (error) {
+      if (error instanceof MalformedJson) return BAD_JSON;
+      return errorReply(error);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 3002, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host ?? "127.0.0.1";
+  let closed: Promise<void> | undefined;
+  return {
+    port,
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    close: () =>
+      (closed ??= (async () => {
+        closing = true;
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await service.close();
+        server.closeAllConnections();
+        await stopped;
+      })()),
+  };
+}

@@ -1,0 +1,71 @@
+import type { IncomingMessage } from "node:http";
+import type { ServeService } from "../app/index.js";
+import type { Team } from "../core/index.js";
+
+/** What a handler answers. */
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RequestContext {
+  req: IncomingMessage;
+  service: ServeService;
+  /** The authenticated team (routes with auth: false get none). */
+  team: Team;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The parsed JSON body (POST); undefined otherwise. */
+  body: unknown;
+  /** Scheme and host the client used, for absolute URLs in answers. */
+  baseUrl: string;
+}
+
+export interface Route {
+  method: "GET" | "POST" | "DELETE";
+  /** A path with `:name` parameters, e.g. /v2/crawl/:id */
+  path: string;
+  /** Bearer key required (every route but /health). */
+  auth: boolean;
+  /** Counts against the team's request rate (work-starting requests). */
+  limited: boolean;
+  handle: (ctx: RequestContext) => Promise<Reply> | Reply;
+}
+
+interface Compiled extends Route {
+  pattern: RegExp;
+  names: string[];
+}
+
+/** A route table: method and path to handler, with path parameters. */
+export class Router {
+  private readonly routes: Compiled[] = [];
+
+  add(...routes: Route[]): this {
+    for (const route of routes) {
+      const names: string[] = [];
+      const source = route.path.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
+        names.push(name);
+        return "([^/]+)";
+      });
+      this.routes.push({ ...route, pattern: new RegExp(`^${source}/?$`), names });
+    }
+    return this;
+  }
+
+  /** The route for a request; `methodNotAllowed` when the path exists under another method. */
+  match(method: string, path: string): { route: Compiled; params: Record<string, string> } | { methodNotAllowed: boolean } {
+    let pathKnown = false;
+    for (const route of this.routes) {
+      const m = route.pattern.exec(path);
+      if (!m) continue;
+      pathKnown = true;
+      if (route.method !== method) continue;
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)));
+      return { route, params };
+    }
+    return { methodNotAllowed: pathKnown };
+  }
+}

@@ -1,0 +1,139 @@
+import type Database from "better-sqlite3";
+import type { ApiKeyRecord, ServeJob, ServeJobKind, ServeJobStatus, Team, ThreatPolicy } from "../core/index.js";
+
+type Row = Record<string, unknown>;
+
+export const DEFAULT_THREAT_POLICY: ThreatPolicy = { enabled: false, enforced: false, overridesAllowed: true };
+
+export interface NewTeam {
+  name: string;
+  planTokens: number;
+  periodDays: number;
+  rateLimit: number;
+  maxConcurrentJobs: number;
+}
+
+/**
+ * The tables of `scrapeline serve` (migration 3): teams, their API keys (stored as sha256 hashes)
+ * and their jobs. Works on the store's connection, so job rows and the runs they point to share
+ * one database.
+ */
+export class ServeTables {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private stamp(): string {
+    return this.now().toISOString();
+  }
+
+  createTeam(team: NewTeam): Team {
+    const at = this.stamp();
+    this.db
+      .prepare("INSERT INTO serve_teams (name, plan_tokens, period_days, period_start, rate_limit, max_concurrent_jobs, threat_policy, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+      .run(team.name, team.planTokens, team.periodDays, at, team.rateLimit, team.maxConcurrentJobs, JSON.stringify(DEFAULT_THREAT_POLICY), at);
+    return this.teamByName(team.name)!;
+  }
+
+  /** Changes the given settings of a team; the others stay. */
+  updateTeam(id: number, changes: Partial<Pick<Team, "planTokens" | "periodDays" | "rateLimit" | "maxConcurrentJobs" | "threatPolicy">>): void {
+    const columns: Record<string, unknown> = {};
+    if (changes.planTokens !== undefined) columns.plan_tokens = changes.planTokens;
+    if (changes.periodDays !== undefined) columns.period_days = changes.periodDays;
+    if (changes.rateLimit !== undefined) columns.rate_limit = changes.rateLimit;
+    if (changes.maxConcurrentJobs !== undefined) columns.max_concurrent_jobs = changes.maxConcurrentJobs;
+    if (changes.threatPolicy !== undefined) columns.threat_policy = JSON.stringify(changes.threatPolicy);
+    const names = Object.keys(columns);
+    if (names.length === 0) return;
+    this.db.prepare(`UPDATE serve_teams SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE id = ?`).run(...Object.values(columns), id);
+  }
+
+  teamByName(name: string): Team | undefined {
+    const row = this.db.prepare("SELECT * FROM serve_teams WHERE name = ?").get(name) as Row | undefined;
+    return row ? toTeam(row) : undefined;
+  }
+
+  teams(): Team[] {
+    return (this.db.prepare("SELECT * FROM serve_teams ORDER BY name").all() as Row[]).map(toTeam);
+  }
+
+  addKey(teamId: number, prefix: string, keyHash: string): number {
+    return Number(this.db.prepare("INSERT INTO serve_keys (team_id, prefix, key_hash, created_at) VALUES (?, ?, ?, ?)").run(teamId, prefix, keyHash, this.stamp()).lastInsertRowid);
+  }
+
+  /** The team a key (by its hash) belongs to, when the key exists and is not revoked. */
+  teamByKeyHash(keyHash: string): Team | undefined {
+    const row = this.db.prepare("SELECT t.* FROM serve_keys k JOIN serve_teams t ON t.id = k.team_id WHERE k.key_hash = ? AND k.revoked_at IS NULL").get(keyHash) as Row | undefined;
+    return row ? toTeam(row) : undefined;
+  }
+
+  keys(): ApiKeyRecord[] {
+    const rows = this.db.prepare("SELECT k.id, t.name AS team, k.prefix, k.created_at, k.revoked_at FROM serve_keys k JOIN serve_teams t ON t.id = k.team_id ORDER BY k.id").all() as Row[];
+    return rows.map((r) => ({ id: r.id as number, team: r.team as string, prefix: r.prefix as string, createdAt: r.created_at as string, revokedAt: (r.revoked_at as string | null) ?? null }));
+  }
+
+  /** Revokes the keys matching an id or a prefix; returns how many were revoked. */
+  revokeKeys(ids: number[]): number {
+    const revoke = this.db.prepare("UPDATE serve_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL");
+    return this.db.transaction(() => ids.reduce((n, id) => n + revoke.run(this.stamp(), id).changes, 0))();
+  }
+
+  createJob(job: { id: string; teamId: number; kind: ServeJobKind; url: string | null; total: number | null }): void {
+    this.db.prepare("INSERT INTO serve_jobs (id, team_id, kind, status, url, total, created_at) VALUES (?, ?, ?, 'scraping', ?, ?, ?)").run(job.id, job.teamId, job.kind, job.url, job.total, this.stamp());
+  }
+
+  setJobRun(id: string, runId: number): void {
+    this.db.prepare("UPDATE serve_jobs SET run_id = ? WHERE id = ?").run(runId, id);
+  }
+
+  finishJob(id: string, status: ServeJobStatus, fields: { total?: number; error?: string } = {}): void {
+    this.db.prepare("UPDATE serve_jobs SET status = ?, finished_at = COALESCE(finished_at, ?), total = COALESCE(?, total), error = COALESCE(?, error) WHERE id = ?").run(status, this.stamp(), fields.total ?? null, fields.error ?? null, id);
+  }
+
+  job(id: string): ServeJob | undefined {
+    const row = this.db.prepare("SELECT * FROM serve_jobs WHERE id = ?").get(id) as Row | undefined;
+    return row ? toJob(row) : undefined;
+  }
+
+  /** Jobs a stopped server left running: marked cancelled (their stored pages stay readable). */
+  cancelUnfinishedJobs(): number {
+    return this.db.prepare("UPDATE serve_jobs SET status = 'cancelled', finished_at = ?, error = 'the server stopped before the job finished' WHERE status = 'scraping'").run(this.stamp()).changes;
+  }
+
+  /** Credits the team's jobs started at or after `since` have used so far (finished or not). */
+  creditsUsedSince(teamId: number, since: string): number {
+    const value = this.db.prepare("SELECT COALESCE(SUM(r.credits_used), 0) FROM serve_jobs j JOIN runs r ON r.id = j.run_id WHERE j.team_id = ? AND j.created_at >= ?").pluck().get(teamId, since);
+    return Number(value);
+  }
+}
+
+function toTeam(row: Row): Team {
+  const policy = row.threat_policy ? (JSON.parse(row.threat_policy as string) as ThreatPolicy) : DEFAULT_THREAT_POLICY;
+  return {
+    id: row.id as number,
+    name: row.name as string,
+    planTokens: row.plan_tokens as number,
+    periodDays: row.period_days as number,
+    periodStart: row.period_start as string,
+    rateLimit: row.rate_limit as number,
+    maxConcurrentJobs: row.max_concurrent_jobs as number,
+    threatPolicy: { ...DEFAULT_THREAT_POLICY, ...policy },
+    createdAt: row.created_at as string,
+  };
+}
+
+function toJob(row: Row): ServeJob {
+  return {
+    id: row.id as string,
+    teamId: row.team_id as number,
+    kind: row.kind as ServeJobKind,
+    runId: (row.run_id as number | null) ?? null,
+    status: row.status as ServeJobStatus,
+    url: (row.url as string | null) ?? null,
+    total: (row.total as number | null) ?? null,
+    createdAt: row.created_at as string,
+    finishedAt: (row.finished_at as string | null) ?? null,
+    error: (row.error as string | null) ?? null,
+  };
+}

@@ -1,0 +1,77 @@
+import Firecrawl from "@mendable/firecrawl-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FixtureSite } from "../helpers/site.js";
+import { chainSite, startServe, type Serve } from "./helpers.js";
+
+// The service's official JS SDK, pointed at scrapeline serve (it declares Node 22 and runs on 20).
+let serve: Serve;
+let site: FixtureSite;
+let slow: FixtureSite;
+let client: Firecrawl;
+
+beforeAll(async () => {
+  site = await chainSite(120);
+  slow = await chainSite(40, { slow: true });
+  serve = await startServe({ sdk: { planTokens: 1_000_000 } });
+  client = new Firecrawl({ apiKey: serve.keys.sdk!, apiUrl: serve.server.url });
+});
+afterAll(async () => {
+  await serve?.stop();
+  await site?.stop();
+  await slow?.stop();
+});
+
+describe("@mendable/firecrawl-js against serve", () => {
+  it("scrapes", async () => {
+    const doc = await client.scrape(`${site.url}/p/1`, { formats: ["markdown", "links"] });
+    expect(doc.markdown).toContain("Text of page 1.");
+    expect(doc.links).toContain(`${site.url}/p/2`);
+    expect(doc.metadata?.creditsUsed).toBe(1);
+  });
+
+  it("maps", async () => {
+    const result = await client.map(site.url, { sitemap: "skip", limit: 500 });
+    expect(result.links.length).toBeGreaterThan(100);
+    expect(result.links.map((l) => l.url)).toContain(`${site.url}/p/119`);
+  });
+
+  it("crawls more than a status page holds, following next", async () => {
+    const job = await client.crawl(site.url, { limit: 200, sitemap: "skip", scrapeOptions: { formats: ["markdown"] }, pollInterval: 1 });
+    expect(job.status).toBe("completed");
+    // /, /p/0 … /p/119, and the 404 of /p/120
+    expect(job.total).toBe(122);
+    expect(job.data).toHaveLength(122);
+    expect(new Set(job.data.map((d) => d.metadata?.sourceURL)).size).toBe(122);
+    expect(job.creditsUsed).toBe(122);
+  });
+
+  it("pages through a status by hand", async () => {
+    const started = await client.startCrawl(site.url, { limit: 105, sitemap: "skip" });
+    let status = await client.getCrawlStatus(started.id, { autoPaginate: false });
+    while (status.status === "scraping") status = await client.getCrawlStatus(started.id, { autoPaginate: false });
+    expect(status.status).toBe("completed");
+    expect(status.data).toHaveLength(100);
+    expect(status.next).toBe(`${serve.server.url}/v2/crawl/${started.id}?skip=100`);
+  });
+
+  it("cancels a crawl", async () => {
+    const started = await client.startCrawl(slow.url, { limit: 40, sitemap: "skip" });
+    expect(await client.cancelCrawl(started.id)).toBe(true);
+    const status = await client.getCrawlStatus(started.id);
+    expect(status.status).toBe("cancelled");
+  });
+
+  it("reports token usage falling with the work", async () => {
+    const before = await client.getTokenUsage();
+    expect(before.planTokens).toBe(1_000_000);
+    await client.scrape(`${site.url}/p/7`, { formats: ["markdown"], maxAge: 0 });
+    const after = await client.getTokenUsage();
+    expect(before.remainingTokens - after.remainingTokens).toBe(15);
+    expect(after.billingPeriodStart).toMatch(/^\d{4}-/);
+  });
+
+  it("surfaces errors with their status", async () => {
+    const stranger = new Firecrawl({ apiKey: "fc-not-a-key", apiUrl: serve.server.url });
+    await expect(stranger.scrape(`${site.url}/p/1`)).rejects.toMatchObject({ status: 401 });
+  });
+});
