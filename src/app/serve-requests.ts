@@ -1,6 +1,7 @@
-import type { CrawlRequest, MapRequest, Pipeline, ScrapeRequest, Step, ThreatProtectionOverride } from "../core/index.js";
+import type { CrawlRequest, ExtractRequest, MapRequest, Pipeline, ScrapeRequest, Step, ThreatProtectionOverride } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { readRequestBody, type RequestKind } from "../pipeline/index.js";
+import { sortInvalid } from "../runner/index.js";
 
 /** Keys the service's SDKs add to every POST body; accepted and ignored. */
 const CLIENT_KEYS = ["origin", "integration"] as const;
@@ -108,6 +109,32 @@ export function readMapCall(raw: unknown): MapCall {
   if (override === undefined) return { request: step.body, pipeline };
   const checked = read("scrape", { url: step.body.url, threatProtection: override }).step as Extract<Step, { kind: "scrape" }>;
   return { request: step.body, ...(checked.body.threatProtection ? { threatProtection: checked.body.threatProtection } : {}), pipeline };
+}
+
+export interface ExtractCall {
+  request: ExtractRequest;
+  urls: string[];
+  /** Only when ignoreInvalidURLs is true: the entries left out (an empty list when none). */
+  invalidURLs?: string[];
+  pipeline: Pipeline;
+}
+
+/**
+ * POST /v1/extract and /v2/extract (SPEC.md Extract request). ignoreInvalidURLs defaults to false
+ * on v1 (invalid entries fail the request with 400) and to true on v2. v2's `limit` caps the pages.
+ */
+export function readExtractCall(raw: unknown, version: "v1" | "v2"): ExtractCall {
+  const body = asBody(raw);
+  if (body.ignoreInvalidURLs === undefined && version === "v2") body.ignoreInvalidURLs = true;
+  let invalidURLs: string[] | undefined;
+  if (body.ignoreInvalidURLs === true && Array.isArray(body.urls) && body.urls.every((u) => typeof u === "string")) {
+    const sorted = sortInvalid(body.urls as string[]);
+    invalidURLs = sorted.invalid;
+    if (sorted.valid.length === 0) throw new ScrapelineError("invalid-input", "Bad request: no valid URL in urls");
+    body.urls = sorted.valid;
+  }
+  const { step, pipeline } = read("extract", body) as { step: Extract<Step, { kind: "extract" }>; pipeline: Pipeline };
+  return { request: step.body, urls: step.body.urls as string[], ...(invalidURLs ? { invalidURLs } : {}), pipeline };
 }
 
 function isHttpUrl(value: unknown): value is string {

@@ -1,13 +1,15 @@
-import type { ChangeTrackingFormat, Document, MapLink, Pipeline, ScrapeOptions, ServeJobKind, Step, Team, ThreatProtectionOverride } from "../core/index.js";
+import type { ChangeTrackingFormat, Document, ExtractResult, MapLink, Pipeline, ScrapeOptions, ServeJobKind, Step, Team, ThreatProtectionOverride } from "../core/index.js";
 import { ScrapelineError, type ErrorKind } from "../core/index.js";
 import { TOKENS_PER_CREDIT } from "../credits/index.js";
 import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassifier } from "../engines/local/index.js";
+import { DEFAULT_LLM } from "../pipeline/index.js";
+import { extractionSettings } from "./extraction.js";
 import { ServeTables, type SqliteStore } from "../store/index.js";
 import { previewCrawlParams, type CrawlPreview } from "./crawl-preview.js";
 import { hashKey } from "./keys.js";
 import { JOB_STEP_ID, JobRunner } from "./serve-jobs.js";
 import { checkConcurrency, RateLimiter } from "./serve-limits.js";
-import { readBatchCall, readCrawlCall, readMapCall, readScrapeCall } from "./serve-requests.js";
+import { readBatchCall, readCrawlCall, readExtractCall, readMapCall, readScrapeCall } from "./serve-requests.js";
 import { effectiveThreatPolicy } from "./serve-threat.js";
 import { openStore } from "./store.js";
 
@@ -19,6 +21,8 @@ export interface ServeOptions {
   riskList?: string;
   /** Pages in flight per job. */
   concurrency?: number;
+  /** Where the extraction model is configured (SCRAPELINE_LLM_*; default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
   clock?: () => number;
 }
 
@@ -49,7 +53,7 @@ export const PAGE_BYTES = 10 * 1024 * 1024;
 const EXPIRES_MS = 24 * 3600_000;
 const DAY_MS = 24 * 3600_000;
 
-const BACKGROUND: readonly ServeJobKind[] = ["crawl", "batch"];
+const BACKGROUND: readonly ServeJobKind[] = ["crawl", "batch", "extract"];
 
 /**
  * The use cases of `scrapeline serve`: authentication, limits, threat protection, and the
@@ -73,7 +77,11 @@ export class ServeService {
     this.tables = new ServeTables(this.store.db);
     this.tables.cancelUnfinishedJobs();
     this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
-    this.engine = new LocalEngine({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), ...(this.riskClassifier ? { riskClassifier: this.riskClassifier } : {}) });
+    this.engine = new LocalEngine({
+      allowPrivateNetwork: Boolean(options.allowPrivateNetwork),
+      extraction: extractionSettings({ extractor: "auto", llm: { ...DEFAULT_LLM } }, options.env ?? process.env),
+      ...(this.riskClassifier ? { riskClassifier: this.riskClassifier } : {}),
+    });
     this.jobs = new JobRunner(this.store, this.tables, this.engine);
     this.limiter = new RateLimiter(this.clock);
   }
@@ -136,6 +144,30 @@ export class ServeService {
     const job = this.jobs.start(team.id, "batch", pipeline, { url: null, total: call.urls.length });
     job.finished.catch(() => {});
     return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}) };
+  }
+
+  /** POST /v1/extract, /v2/extract: starts an extract job; invalidURLs only when ignoreInvalidURLs is true. */
+  startExtract(team: Team, body: unknown, version: "v1" | "v2"): { id: string; invalidURLs?: string[] } {
+    const call = readExtractCall(body, version);
+    const targets = call.urls.filter((u) => !u.includes("*"));
+    const scrapeOptions = this.guard(team, call.request.scrapeOptions, call.request.threatProtection ?? call.request.scrapeOptions.threatProtection, targets);
+    checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
+    const { threatProtection: _override, ...request } = call.request;
+    const pipeline = this.jobPipeline(team, "extract", call.pipeline, { ...call.pipeline.steps[0]!, kind: "extract", body: { ...request, scrapeOptions } } as Step);
+    const job = this.jobs.start(team.id, "extract", pipeline, { url: call.urls[0] ?? null, total: null });
+    job.finished.catch(() => {});
+    return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}) };
+  }
+
+  /** GET /v1/extract/{id}, /v2/extract/{id}: processing while it runs, then the finished extract. */
+  extractStatus(team: Team, id: string): ExtractResult & { expiresAt: string } | { success: boolean; status: "processing"; data: unknown[]; expiresAt: string } {
+    const job = this.jobs.job(team.id, id, ["extract"], "Extract job");
+    const expiresAt = new Date(Date.parse(job.createdAt) + EXPIRES_MS).toISOString();
+    if (job.status === "scraping") return { success: true, status: "processing", data: [], expiresAt };
+    const raw = job.runId === null ? undefined : this.store.stepResult(job.runId, JOB_STEP_ID);
+    if (raw !== undefined && job.status !== "cancelled") return { ...(JSON.parse(raw) as ExtractResult), expiresAt };
+    const error = job.status === "cancelled" ? "the extract was cancelled" : (job.error ?? (job.runId === null ? undefined : this.store.getSteps(job.runId)[0]?.error) ?? "the extract failed");
+    return { success: false, status: job.status === "cancelled" ? "cancelled" : "failed", data: [], error, tokensUsed: 0, creditsUsed: 0, expiresAt };
   }
 
   /** GET /v2/crawl/{id} and /v2/batch/scrape/{id}: one page of the job's status. */

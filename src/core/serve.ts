@@ -21,7 +21,7 @@ export interface Team {
   periodStart: string;
   /** Work-starting requests per minute. */
   rateLimit: number;
-  /** Crawl and batch jobs running at the same time. */
+  /** Crawl, batch and extract jobs running at the same time. */
   maxConcurrentJobs: number;
   threatPolicy: ThreatPolicy;
   createdAt: string;
@@ -37,7 +37,7 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
 }
 
-export type ServeJobKind = "crawl" | "batch" | "scrape" | "map";
+export type ServeJobKind = "crawl" | "batch" | "scrape" | "map" | "extract";
 export type ServeJobStatus = "scraping" | "completed" | "failed" | "cancelled";
 
 export interface ServeJob {

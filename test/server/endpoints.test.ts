@@ -181,14 +181,6 @@ describe("token usage", () => {
   });
 });
 
-describe("extract", () => {
-  it("is not served yet", async () => {
-    const r = await serve.call("POST", "/v1/extract", { body: { urls: [site.url] } });
-    expect(r.status).toBe(501);
-    expect(r.body.success).toBe(false);
-  });
-});
-
 describe("keys", () => {
   it("are stored hashed, listed without secrets, and stop working once revoked", async () => {
     const { key, id } = createKey(serve.db, "beta");

@@ -20,7 +20,7 @@ export async function startServe(teams: Record<string, TeamSettings>, options: P
   const db = join(dir, "serve.db");
   const keys: Record<string, string> = {};
   for (const [name, settings] of Object.entries(teams)) keys[name] = createKey(db, name, settings).key;
-  const server = await startServer({ db, port: 0, allowPrivateNetwork: true, ...options });
+  const server = await startServer({ db, port: 0, allowPrivateNetwork: true, env: {}, ...options });
   const first = Object.values(keys)[0];
   const call: Serve["call"] = async (method, path, opts = {}) => {
     const key = opts.key === undefined ? first : opts.key;

@@ -70,6 +70,12 @@ describe("@mendable/firecrawl-js against serve", () => {
     expect(after.billingPeriodStart).toMatch(/^\d{4}-/);
   });
 
+  it("extracts, waiting for the job to finish", async () => {
+    const schema = { type: "object", properties: { title: { type: "string" } } };
+    const result = await client.extract({ urls: [`${site.url}/p/3`], schema, pollInterval: 1 } as never);
+    expect(result).toMatchObject({ success: true, status: "completed", data: { title: "Page 3" } });
+  });
+
   it("surfaces errors with their status", async () => {
     const stranger = new Firecrawl({ apiKey: "fc-not-a-key", apiUrl: serve.server.url });
     await expect(stranger.scrape(`${site.url}/p/1`)).rejects.toMatchObject({ status: 401 });

@@ -11,7 +11,7 @@ const LIMIT_OPTIONS = {
   "plan-tokens": { type: "number", describe: "tokens per billing period (1 credit = 15 tokens)" },
   "period-days": { type: "number", describe: "length of a billing period in days" },
   "rate-limit": { type: "number", describe: "work-starting requests per minute" },
-  "max-concurrent-jobs": { type: "number", describe: "crawl and batch jobs running at once" },
+  "max-concurrent-jobs": { type: "number", describe: "crawl, batch and extract jobs running at once" },
 } as const;
 
 function settings(args: Args) {

@@ -1,16 +1,19 @@
-import type { Reply, Route } from "../router.js";
+import type { Reply, RequestContext, Route } from "../router.js";
 
-/**
- * The extract endpoints' place in the route table. Extraction is not served yet: each answers
- * 501. To serve it, give these routes handlers that call the app's extract use cases (start
- * returns `{success, id, invalidURLs?}`, status returns the extract status record); the router,
- * authentication, rate limiting, JSON parsing and error mapping around them stay as they are.
- */
-const notYet = (): Reply => ({ status: 501, body: { success: false, error: "extract is not available on this server yet" } });
+/** POST: `{success, id, invalidURLs?}` (invalidURLs only when ignoreInvalidURLs is true). */
+function start(version: "v1" | "v2") {
+  return ({ service, team, body }: RequestContext): Reply => ({ status: 200, body: { success: true, ...service.startExtract(team, body, version) } });
+}
 
+/** GET: processing while the job runs, then `{success, status, data, sources?, tokensUsed, creditsUsed, expiresAt}`. */
+function status({ service, team, params }: RequestContext): Reply {
+  return { status: 200, body: service.extractStatus(team, params.id!) };
+}
+
+/** The extract endpoints (SPEC.md POST /v1/extract; the v2 forms and the status of a job). */
 export const extractRoutes: Route[] = [
-  { method: "POST", path: "/v1/extract", auth: true, limited: true, handle: notYet },
-  { method: "POST", path: "/v2/extract", auth: true, limited: true, handle: notYet },
-  { method: "GET", path: "/v1/extract/:id", auth: true, limited: false, handle: notYet },
-  { method: "GET", path: "/v2/extract/:id", auth: true, limited: false, handle: notYet },
+  { method: "POST", path: "/v1/extract", auth: true, limited: true, handle: start("v1") },
+  { method: "POST", path: "/v2/extract", auth: true, limited: true, handle: start("v2") },
+  { method: "GET", path: "/v1/extract/:id", auth: true, limited: false, handle: status },
+  { method: "GET", path: "/v2/extract/:id", auth: true, limited: false, handle: status },
 ];
