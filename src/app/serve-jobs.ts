@@ -15,6 +15,8 @@ interface RunningJob {
   stop: AbortController;
   cancelled: boolean;
   stored: number;
+  /** URLs of the pages stored so far, in order: what status pages are read in. */
+  pages: string[];
   frontier?: CrawlFrontierPort;
   limit?: number;
   done: Promise<void>;
@@ -59,7 +61,7 @@ export class JobRunner {
     this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total });
     const stop = new AbortController();
     const step = pipeline.steps[0]!;
-    const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, done: Promise.resolve(), ...(step.kind === "crawl" ? { limit: step.body.limit } : {}) };
+    const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(step.kind === "crawl" ? { limit: step.body.limit } : {}) };
     const engine = this.observeCrawl(job);
     const plan = planPipeline(pipeline);
     const planJson = JSON.stringify({ ...pipeline, file: undefined });
@@ -75,15 +77,20 @@ export class JobRunner {
           if (event.type === "run-started") {
             runId = event.runId;
             this.tables.setJobRun(id, event.runId);
-          } else if (event.type === "document-stored") job.stored++;
+          } else if (event.type === "document-stored" && event.stepId === JOB_STEP_ID) {
+            job.stored++;
+            job.pages.push(event.url);
+          }
         },
       },
     ).then(
       (result) => {
+        this.tables.setJobPages(id, job.pages);
         this.tables.finishJob(id, this.statusOf(job, result), job.cancelled ? {} : { total: job.stored, ...(result.status === "failed" && job.stored === 0 ? { error: this.stepError(result.runId) } : {}) });
         return { id, runId: result.runId, result };
       },
       (error: unknown) => {
+        this.tables.setJobPages(id, job.pages);
         this.tables.finishJob(id, job.cancelled ? "cancelled" : "failed", { error: error instanceof Error ? error.message : String(error) });
         throw error;
       },
@@ -150,19 +157,25 @@ export class JobRunner {
     return { completed, total: Math.max(completed, job.total ?? completed + 1) };
   }
 
-  /** The job's documents from `skip`, at most `limit` and about `maxBytes` of JSON (never fewer than one). */
+  /**
+   * The job's documents from `skip`, at most `limit` and about `maxBytes` of JSON (never fewer
+   * than one), in the order they were stored, which does not change while the job runs or after.
+   */
   documents(job: ServeJob, skip: number, limit: number, maxBytes: number): Document[] {
     if (job.runId === null) return [];
+    const order = this.running.get(job.id)?.pages ?? this.tables.jobPages(job.id) ?? [...this.store.storedUrls(job.runId, JOB_STEP_ID)];
+    const wanted = order.slice(skip, skip + limit);
+    const found = new Map<string, Document>();
+    for (const stored of this.store.documents(job.runId, JOB_STEP_ID, new Set(wanted))) found.set(stored.url, stored.document);
     const out: Document[] = [];
     let bytes = 0;
-    let index = 0;
-    for (const stored of this.store.documents(job.runId, JOB_STEP_ID)) {
-      if (index++ < skip) continue;
-      const size = JSON.stringify(stored.document).length;
+    for (const url of wanted) {
+      const document = found.get(url);
+      if (!document) continue;
+      const size = JSON.stringify(document).length;
       if (out.length > 0 && bytes + size > maxBytes) break;
-      out.push(stored.document);
+      out.push(document);
       bytes += size;
-      if (out.length >= limit) break;
     }
     return out;
   }

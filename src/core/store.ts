@@ -79,7 +79,8 @@ export interface Store {
   saveFailure(record: { runId: number; stepId: string; url: string; error: string; kind: string }): void;
   /** URLs of a step already stored in a run (resume skips them). */
   storedUrls(runId: number, stepId: string): Set<string>;
-  documents(runId: number, stepId?: string): Iterable<StoredDocument>;
+  /** A run's (or a step's) documents; with `only`, just the pages of those URLs (nothing else is read). */
+  documents(runId: number, stepId?: string, only?: ReadonlySet<string>): Iterable<StoredDocument>;
   /** A cached page of `url` fetched with the same options no longer ago than `maxAgeMs`. */
   cacheGet(url: string, optionsKey: string, maxAgeMs: number): { document: Document; cachedAt: string } | undefined;
   cachePut(url: string, optionsKey: string, document: Document): void;

@@ -169,7 +169,9 @@ export const MIGRATIONS: readonly string[] = [
     total        INTEGER,
     created_at   TEXT NOT NULL,
     finished_at  TEXT,
-    error        TEXT
+    error        TEXT,
+    -- The URLs of the job's pages in the order they were stored: status pages are read in it.
+    pages        TEXT
   );
   CREATE INDEX serve_jobs_by_team ON serve_jobs (team_id, created_at);
   `,

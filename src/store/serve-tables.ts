@@ -91,6 +91,16 @@ export class ServeTables {
     this.db.prepare("UPDATE serve_jobs SET status = ?, finished_at = COALESCE(finished_at, ?), total = COALESCE(?, total), error = COALESCE(?, error) WHERE id = ?").run(status, this.stamp(), fields.total ?? null, fields.error ?? null, id);
   }
 
+  /** The URLs of a finished job's pages, in the order they were stored. */
+  setJobPages(id: string, urls: readonly string[]): void {
+    this.db.prepare("UPDATE serve_jobs SET pages = ? WHERE id = ?").run(JSON.stringify(urls), id);
+  }
+
+  jobPages(id: string): string[] | undefined {
+    const raw = this.db.prepare("SELECT pages FROM serve_jobs WHERE id = ?").pluck().get(id) as string | null | undefined;
+    return raw ? (JSON.parse(raw) as string[]) : undefined;
+  }
+
   job(id: string): ServeJob | undefined {
     const row = this.db.prepare("SELECT * FROM serve_jobs WHERE id = ?").get(id) as Row | undefined;
     return row ? toJob(row) : undefined;

@@ -329,11 +329,12 @@ export class SqliteStore implements Store {
     return new Set(this.entries(runId, stepId).keys());
   }
 
-  *documents(runId: number, stepId?: string): Iterable<StoredDocument> {
+  *documents(runId: number, stepId?: string, only?: ReadonlySet<string>): Iterable<StoredDocument> {
     const steps = stepId === undefined ? (this.db.prepare("SELECT step_id FROM step_runs WHERE run_id = ? ORDER BY rowid").pluck().all(runId) as string[]) : [stepId];
     for (const step of steps) {
       const changes = this.changesOf(runId, step);
       for (const entry of this.entries(runId, step).values()) {
+        if (only && !only.has(entry.url)) continue;
         const document = JSON.parse(this.getBlob(entry.hash).toString("utf8")) as Document;
         const changeTracking = this.changeTrackingOf(changes.rows.get(entry.url) ?? changes.base);
         if (changeTracking) document.changeTracking = changeTracking;

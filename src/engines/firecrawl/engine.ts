@@ -28,7 +28,9 @@ export class FirecrawlEngine implements Engine {
   }
 
   async scrape(url: string, options: ScrapeOptions, signal?: AbortSignal): Promise<Document> {
-    const answer = await this.http.call<{ success?: boolean; data?: Document; error?: string; code?: string }>("POST", "/v2/scrape", { body: { url, ...options }, what: `the scrape of ${url}`, ...(signal ? { signal } : {}) });
+    // A step's body may still carry its `urls`; the service takes one url.
+    const { urls: _urls, ...scrapeOptions } = options as ScrapeOptions & { urls?: unknown };
+    const answer = await this.http.call<{ success?: boolean; data?: Document; error?: string; code?: string }>("POST", "/v2/scrape", { body: { url, ...scrapeOptions }, what: `the scrape of ${url}`, ...(signal ? { signal } : {}) });
     if (answer.success === false || !answer.data) {
       const dns = answer.code === "SCRAPE_DNS_RESOLUTION_ERROR";
       throw new ScrapelineError(dns ? "http-status" : "bad-content", `the service could not scrape ${url}${answer.error ? `: ${answer.error}` : ""}${dns ? " (the name does not resolve)" : ""}`, { url, status: 200 });

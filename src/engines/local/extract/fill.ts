@@ -89,7 +89,8 @@ function arrayFromData(key: string, schema: JsonSchema, ctx: FillContext, item: 
   if (schemaType(items) === "object") {
     let sources = (Array.isArray(own) ? own : own === undefined ? [] : [own]).filter(isItem);
     if (sources.length === 0) sources = ctx.data.all.filter((i) => typeMatches(i, key));
-    if (sources.length === 0 && item === undefined) sources = ctx.data.items;
+    // A list whose name says nothing of a type (`items`, `results`): the page's own items.
+    if (sources.length === 0 && own === undefined) sources = ctx.data.items.filter((i) => !i["@type"].some((t) => CHROME.has(t)));
     const out = sources.map((s) => fillObject(items, ctx, ctx.root, s)).filter((v) => v !== undefined);
     return out.length > 0 ? out : undefined;
   }

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Document } from "../../src/core/index.js";
+import { SqliteStore } from "../../src/store/index.js";
+import { pipeline, readDocuments, runYaml } from "../run/helpers.js";
+import { startServe, type Serve } from "../server/helpers.js";
+import { FixtureSite, htmlPage } from "../helpers/site.js";
+
+// One set of pipelines, run on the local engine and on the remote engine against scrapeline
+// serve (a real server on 127.0.0.1 with a fresh database and key): the stored results must match.
+const site = new FixtureSite();
+let serve: Serve;
+
+beforeAll(async () => {
+  const product = (i: number) => `<script type="application/ld+json">${JSON.stringify({ "@type": "Product", name: `Item ${i}`, offers: { "@type": "Offer", price: 10 * i } })}</script>`;
+  site.page("/", htmlPage("Home", `<p>Welcome to the shop.</p>${[1, 2, 3, 4, 5].map((i) => `<a href="/items/${i}">Item ${i}</a>`).join(" ")}<a href="/about">About</a>`));
+  for (let i = 1; i <= 5; i++) site.page(`/items/${i}`, htmlPage(`Item ${i}`, `${product(i)}<p>Item ${i} costs ${10 * i}.</p><table><tr><th>Size</th><th>Colour</th></tr><tr><td>${i}</td><td>blue</td></tr></table><a href="/">Home</a>`));
+  site.page("/about", htmlPage("About", "<p>About the shop.</p><ul><li>one</li><li>two</li></ul>"));
+  site.page("/robots.txt", "");
+  await site.start();
+  serve = await startServe({ contract: { planTokens: 1_000_000 } });
+});
+afterAll(async () => {
+  await serve?.stop();
+  await site?.stop();
+});
+
+/** Fields that say when, not what: they differ between any two runs. */
+function comparable(document: Document): unknown {
+  const { metadata, changeTracking, ...rest } = document;
+  const { cachedAt: _c, scrapeId: _s, ...meta } = metadata;
+  const tracking = changeTracking ? { ...changeTracking, previousScrapeAt: changeTracking.previousScrapeAt === null ? null : "(a time)" } : undefined;
+  return { ...rest, metadata: meta, ...(tracking ? { changeTracking: tracking } : {}) };
+}
+
+/** The service keeps a page cache across requests; each side here starts from nothing, so pages are fetched live. */
+const LIVE = "defaults: { scrapeOptions: { maxAge: 0 } }\n";
+
+async function both(steps: string, extra = LIVE) {
+  const local = await runYaml(pipeline(steps, extra), { env: {} });
+  const remote = await runYaml(pipeline(steps, `engine: { kind: firecrawl, baseUrl: "${serve.server.url}" }\n${extra}`), { env: { FIRECRAWL_API_KEY: serve.keys.contract! } });
+  if (!local.result.ok || !remote.result.ok) throw new Error("invalid pipeline");
+  return { local: { ...local, result: local.result }, remote: { ...remote, result: remote.result } };
+}
+
+function byUrl(db: string, runId: number, stepId: string): Map<string, unknown> {
+  return new Map(readDocuments(db, runId, stepId).map((d) => [d.url, comparable(d.document)]));
+}
+
+describe("contract: local engine and remote engine store the same results", () => {
+  it("scrape, one URL and several (a batch job on the service)", async () => {
+    const steps = `  - id: one\n    scrape: { url: "${site.url}/items/1", formats: [markdown, html, links, images] }\n  - id: many\n    scrape: { urls: ["${site.url}/items/2", "${site.url}/items/3", "${site.url}/about"], formats: [markdown, links] }\n`;
+    const { local, remote } = await both(steps);
+    expect(local.result.status).toBe("succeeded");
+    expect(remote.result.status).toBe("succeeded");
+    for (const step of ["one", "many"]) expect(byUrl(remote.db, remote.result.runId, step)).toEqual(byUrl(local.db, local.result.runId, step));
+    expect(remote.result.credits).toBe(local.result.credits);
+  });
+
+  it("crawl", async () => {
+    const steps = `  - id: site\n    crawl: { url: "${site.url}/", limit: 20, sitemap: skip, scrapeOptions: { formats: [markdown] } }\n`;
+    const { local, remote } = await both(steps);
+    const l = byUrl(local.db, local.result.runId, "site");
+    expect(l.size).toBe(7);
+    expect(byUrl(remote.db, remote.result.runId, "site")).toEqual(l);
+    expect(remote.result.credits).toBe(local.result.credits);
+  });
+
+  it("map, then scrape the URLs it found", async () => {
+    const steps = `  - id: links\n    map: { url: "${site.url}/", sitemap: skip }\n  - id: items\n    scrape: { urls: { from: links, include: ["/items/*"] }, formats: [markdown] }\n`;
+    const { local, remote } = await both(steps);
+    const mapped = (db: string, runId: number) => readDocuments(db, runId, "links")[0]!.document.links;
+    expect(mapped(remote.db, remote.result.runId)).toEqual(mapped(local.db, local.result.runId));
+    expect(byUrl(remote.db, remote.result.runId, "items")).toEqual(byUrl(local.db, local.result.runId, "items"));
+  });
+
+  it("extract, deterministic on both sides", async () => {
+    const schema = "{ type: object, properties: { items: { type: array, items: { type: object, properties: { name: { type: string }, price: { type: number } } } } } }";
+    const steps = `  - id: prices\n    extract: { urls: ["${site.url}/items/1", "${site.url}/items/4"], schema: ${schema}, showSources: true }\n`;
+    const { local, remote } = await both(steps);
+    const result = (db: string, runId: number) => {
+      const store = new SqliteStore(db);
+      try {
+        return JSON.parse(store.stepResult(runId, "prices")!);
+      } finally {
+        store.close();
+      }
+    };
+    const l = result(local.db, local.result.runId);
+    expect(l.data.items).toEqual([{ name: "Item 1", price: 10 }, { name: "Item 4", price: 40 }]);
+    expect(result(remote.db, remote.result.runId)).toEqual(l);
+  });
+
+  it("change tracking across two runs", async () => {
+    const steps = `  - id: watch\n    scrape: { url: "${site.url}/about", formats: [markdown, { type: changeTracking, modes: [git-diff] }], maxAge: 0 }\n`;
+    const first = await both(steps);
+    const again = async (side: typeof first.local, env: Record<string, string>, extra: string) => {
+      const run = await runYaml(pipeline(steps, extra), { env, db: side.db });
+      if (!run.result.ok) throw new Error("invalid");
+      return byUrl(side.db, run.result.runId, "watch");
+    };
+    const local2 = await again(first.local, {}, "");
+    const remote2 = await again(first.remote, { FIRECRAWL_API_KEY: serve.keys.contract! }, `engine: { kind: firecrawl, baseUrl: "${serve.server.url}" }\n`);
+    expect(byUrl(first.remote.db, first.remote.result.runId, "watch")).toEqual(byUrl(first.local.db, first.local.result.runId, "watch"));
+    expect(remote2).toEqual(local2);
+    expect([...local2.values()][0]).toMatchObject({ changeTracking: { changeStatus: "same", visibility: "visible" } });
+  });
+});
