@@ -2,7 +2,8 @@ import { createWriteStream } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { once } from "node:events";
-import type { ExtractResult, StoredDocument } from "../core/index.js";
+import type { Document, ExtractResult, Store, StoredDocument } from "../core/index.js";
+import { assetBytes, inlineAssets } from "./assets.js";
 import { extractRows } from "./export-result.js";
 import { ScrapelineError } from "../core/index.js";
 import { resolveRunId } from "./history.js";
@@ -18,6 +19,8 @@ export interface ExportOptions {
   /** A file (json, jsonl, csv) or a directory (markdown); stdout when absent (not for markdown). */
   out?: string;
   write?: (text: string) => void;
+  /** json/jsonl: screenshots and PDFs inline as data: URLs (default), or as references into the database. */
+  assets?: "inline" | "refs";
 }
 
 /** Writes a run's stored Documents in the chosen format; returns how many were written. */
@@ -33,17 +36,19 @@ export async function exportRun(options: ExportOptions): Promise<{ runId: number
     const documents = store.documents(runId, options.step);
     if (options.format === "markdown") {
       if (!options.out) throw new ScrapelineError("invalid-input", "--format markdown writes one file per page: give a directory with --out");
-      return { runId, count: await writeMarkdownFiles(documents, options.out) };
+      return { runId, count: await writeMarkdownFiles(documents, options.out, store) };
     }
     const sink = await openSink(options);
+    // Screenshots and PDFs as data: URLs (self-contained, as the service answers) or as the database's references.
+    const shape = (document: Document): Document => (options.assets === "refs" ? document : inlineAssets(document, store));
     let count = 0;
     if (options.format === "json") {
       sink.write("[\n");
-      for (const d of documents) sink.write(`${count++ ? ",\n" : ""}${JSON.stringify(d.document)}`);
+      for (const d of documents) sink.write(`${count++ ? ",\n" : ""}${JSON.stringify(shape(d.document))}`);
       sink.write("\n]\n");
     } else if (options.format === "jsonl") {
       for (const d of documents) {
-        sink.write(`${JSON.stringify(d.document)}\n`);
+        sink.write(`${JSON.stringify(shape(d.document))}\n`);
         count++;
       }
     } else {
@@ -118,14 +123,14 @@ function csvCell(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-async function writeMarkdownFiles(documents: Iterable<StoredDocument>, dir: string): Promise<number> {
+async function writeMarkdownFiles(documents: Iterable<StoredDocument>, dir: string, store: Pick<Store, "asset">): Promise<number> {
   await mkdir(dir, { recursive: true });
   const used = new Set<string>();
   let count = 0;
   for (const d of documents) {
     const name = uniqueName(fileNameFor(d.url), used);
     const meta = d.document.metadata;
-    const images = await writeScreenshots(d.document, dir, name.replace(/\.md$/, ""));
+    const images = await writeScreenshots(d.document, dir, name.replace(/\.md$/, ""), store);
     const front = ["---", `url: ${JSON.stringify(d.url)}`, `step: ${JSON.stringify(d.stepId)}`, `status: ${meta.statusCode}`, ...(meta.title ? [`title: ${JSON.stringify(firstOf(meta.title))}`] : []), `fetchedAt: ${JSON.stringify(d.fetchedAt)}`, `credits: ${d.creditsUsed}`, ...images, "---", ""];
     await writeFile(join(dir, name), `${front.join("\n")}${d.document.markdown ?? ""}`);
     count++;
@@ -133,21 +138,21 @@ async function writeMarkdownFiles(documents: Iterable<StoredDocument>, dir: stri
   return count;
 }
 
-/** Media types of the data: URLs screenshots and PDFs come as, and the extension of their files. */
+/** Media types of screenshots and PDFs, and the extension of their files. */
 const EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "application/pdf": "pdf" };
 
 /**
- * Writes the page's screenshot, action screenshots and action PDFs (data: URLs) as files beside
- * its markdown file, named after it; returns the front-matter lines naming them.
+ * Writes the page's screenshot, action screenshots and action PDFs (stored once in the database,
+ * or data: URLs) as files beside its markdown file, named after it; returns the front-matter lines naming them.
  */
-async function writeScreenshots(document: StoredDocument["document"], dir: string, base: string): Promise<string[]> {
+async function writeScreenshots(document: StoredDocument["document"], dir: string, base: string, store: Pick<Store, "asset">): Promise<string[]> {
   const lines: string[] = [];
-  const write = async (dataUrl: string | undefined, suffix: string): Promise<string | undefined> => {
-    const match = dataUrl ? /^data:([\w/+.-]+);base64,/.exec(dataUrl) : null;
-    const extension = match ? EXTENSIONS[match[1] ?? ""] : undefined;
-    if (!dataUrl || !match || !extension) return undefined;
+  const write = async (value: string | undefined, suffix: string): Promise<string | undefined> => {
+    const asset = assetBytes(store, value);
+    const extension = asset ? EXTENSIONS[asset.mediaType] : undefined;
+    if (!asset || !extension) return undefined;
     const file = `${base}${suffix}.${extension}`;
-    await writeFile(join(dir, file), Buffer.from(dataUrl.slice(match[0].length), "base64"));
+    await writeFile(join(dir, file), asset.bytes);
     return file;
   };
   const screenshot = await write(document.screenshot, "");

@@ -5,6 +5,7 @@ import { serviceCreditRules } from "../credits/index.js";
 import { planPipeline } from "../planner/index.js";
 import { runPlan, type RunResult } from "../runner/index.js";
 import type { ServeTables, SqliteStore } from "../store/index.js";
+import { inlineAssets } from "./assets.js";
 import { StoreChangeTracker } from "./change-tracker.js";
 
 /** A job in progress in this process. */
@@ -170,8 +171,9 @@ export class JobRunner {
     const out: Document[] = [];
     let bytes = 0;
     for (const url of wanted) {
-      const document = found.get(url);
-      if (!document) continue;
+      const stored = found.get(url);
+      if (!stored) continue;
+      const document = inlineAssets(stored, this.store);
       const size = JSON.stringify(document).length;
       if (out.length > 0 && bytes + size > maxBytes) break;
       out.push(document);

@@ -3,6 +3,7 @@ import { ScrapelineError, type ErrorKind } from "../core/index.js";
 import { TOKENS_PER_CREDIT } from "../credits/index.js";
 import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassifier } from "../engines/local/index.js";
 import { DEFAULT_LLM } from "../pipeline/index.js";
+import { inlineAssets } from "./assets.js";
 import { extractionSettings } from "./extraction.js";
 import { ServeTables, type SqliteStore } from "../store/index.js";
 import { previewCrawlParams, type CrawlPreview } from "./crawl-preview.js";
@@ -107,7 +108,7 @@ export class ServeService {
     const pipeline = this.jobPipeline(team, "scrape", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: [call.url], ...options } } as Step);
     const { runId } = await this.track(this.jobs.start(team.id, "scrape", pipeline, { url: call.url, total: 1 }).finished);
     const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
-    if (!stored.done) return stored.value.document;
+    if (!stored.done) return inlineAssets(stored.value.document, this.store);
     throw this.failureOf(runId);
   }
 

@@ -89,6 +89,8 @@ export interface Store {
 
   /** The result of a step that has one beyond its pages (an extract step's merged data), as JSON. */
   saveStepResult(runId: number, stepId: string, result: string): void;
+  /** The bytes of a screenshot or PDF a stored document refers to (`blob:sha256:<hex>;type=<media type>`). */
+  asset(ref: string): { mediaType: string; bytes: Buffer } | undefined;
   stepResult(runId: number, stepId: string): string | undefined;
 
   /** The change-tracking result of every tracked page of a run, without loading the pages. */

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { ChangeTrackingResult, Document, NewRun, RunRecord, RunStatus, SnapshotRecord, SnapshotWrite, StepRecord, StepStatus, Store, StoredDocument } from "../core/index.js";
 import { changeRecord, mostCommon, readChange, snapshotBranch, toSnapshot } from "./changes.js";
+import { parseAssetRef, splitAssets } from "./assets.js";
 import { blobHash, compress, decompress } from "./blobs.js";
 import { MIGRATIONS } from "./migrations.js";
 import { cacheStatements } from "./statements.js";
@@ -160,12 +161,20 @@ export class SqliteStore implements Store {
   }
 
   /** Stores a blob once, by content; returns its hash. */
-  private putBlob(bytes: Buffer): string {
+  private putBlob(bytes: Buffer, compression: "br" | "none" = "br"): string {
     const hash = blobHash(bytes);
     // Stored content is not compressed again: most blobs of a repeated run already exist.
     if (this.db.prepare("SELECT 1 FROM blobs WHERE hash = ?").get(hash)) return hash;
-    this.db.prepare("INSERT OR IGNORE INTO blobs (hash, size, compression, data) VALUES (?, ?, 'br', ?)").run(hash, bytes.length, compress(bytes));
+    this.db.prepare("INSERT OR IGNORE INTO blobs (hash, size, compression, data) VALUES (?, ?, ?, ?)").run(hash, bytes.length, compression, compression === "br" ? compress(bytes) : bytes);
     return hash;
+  }
+
+  /** The bytes of a screenshot or PDF a stored document refers to (`blob:sha256:…;type=…`). */
+  asset(ref: string): { mediaType: string; bytes: Buffer } | undefined {
+    const parsed = parseAssetRef(ref);
+    if (!parsed) return undefined;
+    const exists = this.db.prepare("SELECT 1 FROM blobs WHERE hash = ?").get(parsed.hash);
+    return exists ? { mediaType: parsed.mediaType, bytes: this.getBlob(parsed.hash) } : undefined;
   }
 
   private getBlob(hash: string): Buffer {
@@ -175,7 +184,8 @@ export class SqliteStore implements Store {
   }
 
   private readonly insertDocument = (record: StoredDocument, snapshot?: SnapshotWrite): void => {
-    const { changeTracking, ...content } = record.document;
+    const { changeTracking, ...whole } = record.document;
+    const content = splitAssets(whole, (bytes) => this.putBlob(bytes, "none"));
     const hash = this.putBlob(Buffer.from(JSON.stringify(content)));
     if (changeTracking) {
       const diffHash = changeTracking.diff ? this.putBlob(Buffer.from(JSON.stringify(changeTracking.diff))) : undefined;

@@ -9,6 +9,7 @@ interface Args {
   run: string;
   step?: string;
   format: ExportFormat;
+  assets: "inline" | "refs";
   out?: string;
 }
 
@@ -23,10 +24,11 @@ export function exportCommand(io: Io, setExit: (code: number) => void): CommandM
         .option("step", { type: "string", describe: "only this step's documents" })
         .option("format", { choices: ["json", "jsonl", "csv", "markdown"], demandOption: true, describe: "output format" })
         .option("out", { type: "string", describe: "output file (a directory for markdown); stdout when absent" })
+        .option("assets", { choices: ["inline", "refs"] as const, default: "inline" as const, describe: "json/jsonl: screenshots and PDFs as data: URLs, or as references into the database (markdown writes them as files)" })
         .example("$0 export --format jsonl > pages.jsonl", "the latest run, one Document per line")
         .example("$0 export --run 12 --format markdown --out pages/", "one .md file per page with front matter") as never,
     handler: async (args) => {
-      const { runId, count } = await exportRun({ db: databasePath(args.db), run: args.run, ...(args.step ? { step: args.step } : {}), format: args.format, ...(args.out ? { out: args.out } : {}), write: io.stdout });
+      const { runId, count } = await exportRun({ db: databasePath(args.db), run: args.run, ...(args.step ? { step: args.step } : {}), format: args.format, assets: args.assets, ...(args.out ? { out: args.out } : {}), write: io.stdout });
       io.stderr(`exported ${count} document(s) of run ${runId}${args.out ? ` to ${args.out}` : ""}\n`);
       setExit(EXIT.ok);
     },
