@@ -96,9 +96,12 @@ export class ServeService {
     return team;
   }
 
-  /** Counts a work-starting request against the team's rate limit (429 when over). */
+  /** Counts a work-starting request against the team's rate limit (429 when over); a team with less than a credit left gets 402. */
   takeRequest(team: Team): void {
     this.limiter.take(team);
+    if (this.tokenUsage(team).remainingTokens < TOKENS_PER_CREDIT) {
+      throw new ScrapelineError("budget", "Insufficient credits to perform this request: the team has used its plan's tokens for this billing period (scrapeline teams set --plan-tokens raises it)");
+    }
   }
 
   /** POST /v2/scrape: the Document, with metadata.creditsUsed. */

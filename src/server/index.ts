@@ -7,6 +7,7 @@ import { jobRoutes } from "./handlers/jobs.js";
 import { scrapeRoutes } from "./handlers/scrape.js";
 import { teamRoutes } from "./handlers/team.js";
 import { MalformedJson, readJson, send } from "./http.js";
+import { IdempotencyKeys } from "./idempotency.js";
 import { Router, type Reply } from "./router.js";
 
 export interface ServerOptions extends ServeOptions {
@@ -22,7 +23,7 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-/** Every route of the service; extract's are placeholders (handlers/extract.ts). */
+/** Every route of the service. */
 export function serviceRouter(): Router {
   return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes);
 }
@@ -31,6 +32,7 @@ export function serviceRouter(): Router {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const service = new ServeService(options);
   const router = serviceRouter();
+  const idempotency = new IdempotencyKeys();
   let closing = false;
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -64,7 +66,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (route.limited) service.takeRequest(team);
       const body = method === "POST" ? await readJson(req) : undefined;
       const baseUrl = `http://${req.headers.host ?? `${options.host ?? "127.0.0.1"}:${port}`}`;
-      return await route.handle({ req, service, team, params, query: url.searchParams, body, baseUrl });
+      const work = async () => route.handle({ req, service, team, params, query: url.searchParams, body, baseUrl });
+      const key = req.headers["x-idempotency-key"];
+      if (method === "POST" && typeof key === "string" && key !== "") return await idempotency.run(team.id, key, `${method} ${route.path}`, work);
+      return await work();
     } catch (error) {
       if (error instanceof MalformedJson) return BAD_JSON;
       return errorReply(error);
