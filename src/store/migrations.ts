@@ -135,4 +135,9 @@ export const MIGRATIONS: readonly string[] = [
   -- The result of a step beyond its pages (an extract step's merged data), content-addressed.
   ALTER TABLE step_runs ADD COLUMN result TEXT REFERENCES blobs (hash);
   `,
+  `
+  -- A cached page's links, apart from the rest of it: a crawl stores its pages without links and
+  -- caches them with, and the two then share the blob of everything but the links.
+  ALTER TABLE page_cache ADD COLUMN links_blob TEXT REFERENCES blobs (hash);
+  `,
 ];
