@@ -363,8 +363,11 @@ export class SqliteStore implements Store {
       hash = stored.hash;
     } else {
       const { links, ...rest } = document;
-      const json = JSON.stringify(rest);
-      hash = stored && stored.json === json ? stored.hash : this.putBlob(Buffer.from(json));
+      if (stored && sameFields(rest, stored.document)) hash = stored.hash;
+      else {
+        const json = JSON.stringify(rest);
+        hash = stored && stored.json === json ? stored.hash : this.putBlob(Buffer.from(json));
+      }
       if (links) linksHash = this.putBlob(Buffer.from(JSON.stringify(links)));
     }
     this.sql(
@@ -387,6 +390,15 @@ export class SqliteStore implements Store {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+/** Whether `a` holds the very same values as `b` (a shallow copy of it, like a crawl's page without its links). */
+function sameFields(a: object, b: Document): boolean {
+  if (b.changeTracking !== undefined) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if ((a as Record<string, unknown>)[key] !== (b as unknown as Record<string, unknown>)[key]) return false;
+  return true;
 }
 
 function toRun(row: Row): RunRecord {
