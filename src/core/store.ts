@@ -49,6 +49,13 @@ export interface NewRun {
   engine: string;
 }
 
+/** A page-cache entry written with the page it was fetched for (`cachePut` in the same transaction). */
+export interface CacheWrite {
+  optionsKey: string;
+  /** The page as the engine returned it (the stored document may be shaped from it). */
+  document: Document;
+}
+
 /**
  * The store port (DESIGN.md §4). Every write that records a page is one transaction, so a killed
  * process leaves each page stored whole or not at all.
@@ -73,8 +80,11 @@ export interface Store {
   saveStepState(runId: number, stepId: string, state: string): void;
   stepState(runId: number, stepId: string): string | undefined;
 
-  /** Stores a page with the credits it cost (and its change-tracking snapshot), all or nothing. */
-  saveDocument(record: StoredDocument, snapshot?: SnapshotWrite): void;
+  /**
+   * Stores a page with the credits it cost (and its change-tracking snapshot, and its page-cache
+   * entry), all or nothing.
+   */
+  saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void;
   /** A failed page: recorded (no content), so the run report and resume know about it. */
   saveFailure(record: { runId: number; stepId: string; url: string; error: string; kind: string }): void;
   /** URLs of a step already stored in a run (resume skips them). */

@@ -63,13 +63,14 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
           }
           try {
             const tracking = localTracking(ctx, options);
-            const page = await fetchOrCache(ctx, url, options, tracking ? forEngine(options, tracking) : options, AbortSignal.any([timeout, ctx.abort]));
+            const { page, cacheKey } = await fetchOrCache(ctx, url, options, tracking ? forEngine(options, tracking) : options, AbortSignal.any([timeout, ctx.abort]));
             const snapshot = tracking ? trackChange(ctx, url, page, tracking, job.visibility ?? "visible") : undefined;
             if (tracking && !options.formats.some((f) => f.type === "json")) delete page.json;
             const credits = creditsOf(ctx, page, job.billAs ?? options);
             page.metadata.creditsUsed = credits;
             const stored = job.toStored ? job.toStored(page) : page;
-            ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document: stored }, snapshot);
+            const cache = cacheKey === undefined ? undefined : { optionsKey: cacheKey, document: page };
+            ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document: stored }, snapshot, cache);
             ctx.budget.settle(estimate, credits);
             return page;
           } catch (error) {
@@ -142,19 +143,21 @@ function trackChange(ctx: RunContext, url: string, page: Document, format: Chang
   return tracked.snapshot;
 }
 
-/** The page from the cache when maxAge allows, else from the engine (then cached if allowed). */
-async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions, engineOptions: ScrapeOptions, signal: AbortSignal): Promise<Document> {
+/**
+ * The page from the cache when maxAge allows, else from the engine, with the cache key to store it
+ * under when it may be cached (it is, with the page, in the page's transaction).
+ */
+async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions, engineOptions: ScrapeOptions, signal: AbortSignal): Promise<{ page: Document; cacheKey?: string }> {
   const store = ctx.ports.store;
   const key = cacheKey(options);
   const local = !ctx.ports.engine.reportsCredits; // a remote service keeps (and bills) its own cache
   if (local && mayReadCache(options)) {
     const cached = store.cacheGet(url, key, options.maxAge);
-    if (cached) return fromCache(cached.document, cached.cachedAt);
+    if (cached) return { page: fromCache(cached.document, cached.cachedAt) };
   }
   const page = await ctx.ports.engine.scrape(url, engineOptions, signal);
   if (local && options.maxAge > 0) page.metadata.cacheState = "miss";
-  if (local && mayWriteCache(options)) store.cachePut(url, key, page);
-  return page;
+  return local && mayWriteCache(options) ? { page, cacheKey: key } : { page };
 }
 
 /** What a page cost: the service's own figure when the engine reports one, else the billing rules (marked estimated for such engines). */

@@ -175,4 +175,9 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX serve_jobs_by_team ON serve_jobs (team_id, created_at);
   `,
+  `
+  -- A cached page's links, apart from the rest of it: a crawl stores its pages without links and
+  -- caches them with, and the two then share the blob of everything but the links.
+  ALTER TABLE page_cache ADD COLUMN links_blob TEXT REFERENCES blobs (hash);
+  `,
 ];

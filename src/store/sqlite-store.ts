@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import type { ChangeTrackingResult, Document, NewRun, RunRecord, RunStatus, SnapshotRecord, SnapshotWrite, StepRecord, StepStatus, Store, StoredDocument } from "../core/index.js";
+import type { CacheWrite, ChangeTrackingResult, Document, NewRun, RunRecord, RunStatus, SnapshotRecord, SnapshotWrite, StepRecord, StepStatus, Store, StoredDocument } from "../core/index.js";
 import { changeRecord, mostCommon, readChange, snapshotBranch, toSnapshot } from "./changes.js";
 import { parseAssetRef, splitAssets } from "./assets.js";
 import { blobHash, compress, decompress } from "./blobs.js";
@@ -69,9 +69,7 @@ export class SqliteStore implements Store {
   createRun(run: NewRun): RunRecord {
     const id = this.db.transaction(() => {
       const plan = this.putBlob(Buffer.from(run.planJson));
-      const info = this.db
-        .prepare("INSERT INTO runs (pipeline_name, pipeline_file, pipeline_hash, plan_json, plan_blob, engine, status, started_at) VALUES (?, ?, ?, '', ?, ?, 'running', ?)")
-        .run(run.pipelineName, run.pipelineFile, run.pipelineHash, plan, run.engine, this.stamp());
+      const info = this.db.prepare("INSERT INTO runs (pipeline_name, pipeline_file, pipeline_hash, plan_json, plan_blob, engine, status, started_at) VALUES (?, ?, ?, '', ?, ?, 'running', ?)").run(run.pipelineName, run.pipelineFile, run.pipelineHash, plan, run.engine, this.stamp());
       return Number(info.lastInsertRowid);
     }).immediate();
     return this.getRun(id)!;
@@ -115,22 +113,18 @@ export class SqliteStore implements Store {
   }
 
   startStep(runId: number, stepId: string, kind: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO step_runs (run_id, step_id, kind, status, started_at) VALUES (?, ?, ?, 'running', ?)
-         ON CONFLICT (run_id, step_id) DO UPDATE SET status = 'running', finished_at = NULL, error = NULL`,
-      )
-      .run(runId, stepId, kind, this.stamp());
+    this.db.prepare(
+      `INSERT INTO step_runs (run_id, step_id, kind, status, started_at) VALUES (?, ?, ?, 'running', ?)
+       ON CONFLICT (run_id, step_id) DO UPDATE SET status = 'running', finished_at = NULL, error = NULL`,
+    ).run(runId, stepId, kind, this.stamp());
   }
 
   finishStep(runId: number, stepId: string, status: StepStatus, error?: string): void {
     this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO step_runs (run_id, step_id, kind, status, finished_at, error) VALUES (?, ?, '', ?, ?, ?)
-           ON CONFLICT (run_id, step_id) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at, error = excluded.error`,
-        )
-        .run(runId, stepId, status, this.stamp(), error ?? null);
+      this.db.prepare(
+        `INSERT INTO step_runs (run_id, step_id, kind, status, finished_at, error) VALUES (?, ?, '', ?, ?, ?)
+         ON CONFLICT (run_id, step_id) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at, error = excluded.error`,
+      ).run(runId, stepId, status, this.stamp(), error ?? null);
       this.compactStep(runId, stepId);
     }).immediate();
   }
@@ -183,31 +177,29 @@ export class SqliteStore implements Store {
     return decompress(row.data as Buffer, row.compression as string);
   }
 
-  private readonly insertDocument = (record: StoredDocument, snapshot?: SnapshotWrite): void => {
+  private readonly insertDocument = (record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void => {
     const { changeTracking, ...whole } = record.document;
     const content = splitAssets(whole, (bytes) => this.putBlob(bytes, "none"));
-    const hash = this.putBlob(Buffer.from(JSON.stringify(content)));
+    const json = JSON.stringify(content);
+    const hash = this.putBlob(Buffer.from(json));
+    if (cache) this.writeCache(record.url, cache.optionsKey, cache.document, { document: record.document, json, hash });
     if (changeTracking) {
       const diffHash = changeTracking.diff ? this.putBlob(Buffer.from(JSON.stringify(changeTracking.diff))) : undefined;
-      this.db
-        .prepare("INSERT INTO page_changes (run_id, step_id, url, change) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, step_id, url) DO UPDATE SET change = excluded.change")
-        .run(record.runId, record.stepId, record.url, changeRecord(changeTracking, diffHash));
+      this.db.prepare("INSERT INTO page_changes (run_id, step_id, url, change) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, step_id, url) DO UPDATE SET change = excluded.change").run(record.runId, record.stepId, record.url, changeRecord(changeTracking, diffHash));
     }
     if (snapshot) this.writeSnapshot(snapshot, record.runId);
     const meta = record.document.metadata;
-    this.db
-      .prepare(
-        `INSERT INTO documents (run_id, step_id, url, final_url, status_code, fetched_at, credits_used, blob_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (run_id, step_id, url) DO UPDATE SET final_url = excluded.final_url, status_code = excluded.status_code,
-           fetched_at = excluded.fetched_at, credits_used = excluded.credits_used, blob_hash = excluded.blob_hash`,
-      )
-      .run(record.runId, record.stepId, record.url, meta.url ?? null, meta.statusCode ?? null, record.fetchedAt, record.creditsUsed, hash);
+    this.db.prepare(
+      `INSERT INTO documents (run_id, step_id, url, final_url, status_code, fetched_at, credits_used, blob_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, step_id, url) DO UPDATE SET final_url = excluded.final_url, status_code = excluded.status_code,
+         fetched_at = excluded.fetched_at, credits_used = excluded.credits_used, blob_hash = excluded.blob_hash`,
+    ).run(record.runId, record.stepId, record.url, meta.url ?? null, meta.statusCode ?? null, record.fetchedAt, record.creditsUsed, hash);
     this.addCredits(record.runId, record.stepId, record.creditsUsed, "page", record.url);
     this.db.prepare("UPDATE step_runs SET documents = documents + 1 WHERE run_id = ? AND step_id = ?").run(record.runId, record.stepId);
   };
 
-  saveDocument(record: StoredDocument, snapshot?: SnapshotWrite): void {
-    this.db.transaction(this.insertDocument).immediate(record, snapshot);
+  saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void {
+    this.db.transaction(this.insertDocument).immediate(record, snapshot, cache);
   }
 
   /**
@@ -225,12 +217,10 @@ export class SqliteStore implements Store {
       return;
     }
     const blob = this.putBlob(Buffer.from(snapshot.markdown));
-    this.db
-      .prepare(
-        `INSERT INTO snapshots (url, branch, tag, version, fingerprint, normalizer_key, blob_hash, extracted, status_code, first_run_id, first_seen_at, last_run_id, last_seen_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(snapshot.url, branch, snapshot.tag, ((latest?.version as number | undefined) ?? 0) + 1, snapshot.fingerprint, snapshot.normalizerKey, blob, snapshot.extracted ?? null, snapshot.statusCode, runId, at, runId, at);
+    this.db.prepare(
+      `INSERT INTO snapshots (url, branch, tag, version, fingerprint, normalizer_key, blob_hash, extracted, status_code, first_run_id, first_seen_at, last_run_id, last_seen_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(snapshot.url, branch, snapshot.tag, ((latest?.version as number | undefined) ?? 0) + 1, snapshot.fingerprint, snapshot.normalizerKey, blob, snapshot.extracted ?? null, snapshot.statusCode, runId, at, runId, at);
   }
 
   latestSnapshot(url: string, tag: string | null): SnapshotRecord | undefined {
@@ -247,12 +237,10 @@ export class SqliteStore implements Store {
   }
 
   previousStepRun(pipelineName: string, stepId: string, beforeRunId: number): { runId: number; planJson: string } | undefined {
-    const row = this.db
-      .prepare(
+    const row = this.db.prepare(
         `SELECT r.id FROM runs r JOIN step_runs s ON s.run_id = r.id
          WHERE r.pipeline_name = ? AND s.step_id = ? AND s.status = 'succeeded' AND r.id < ? ORDER BY r.id DESC LIMIT 1`,
-      )
-      .get(pipelineName, stepId, beforeRunId) as Row | undefined;
+    ).get(pipelineName, stepId, beforeRunId) as Row | undefined;
     return row ? { runId: row.id as number, planJson: this.runPlan(row.id as number) ?? "{}" } : undefined;
   }
 
@@ -354,18 +342,42 @@ export class SqliteStore implements Store {
   }
 
   cacheGet(url: string, optionsKey: string, maxAgeMs: number): { document: Document; cachedAt: string } | undefined {
-    const row = this.db.prepare("SELECT blob_hash, fetched_at FROM page_cache WHERE url = ? AND options_key = ?").get(url, optionsKey) as Row | undefined;
+    const row = this.db.prepare("SELECT blob_hash, links_blob, fetched_at FROM page_cache WHERE url = ? AND options_key = ?").get(url, optionsKey) as Row | undefined;
     if (!row) return undefined;
     const cachedAt = row.fetched_at as string;
     if (this.now().getTime() - Date.parse(cachedAt) > maxAgeMs) return undefined;
-    return { document: JSON.parse(this.getBlob(row.blob_hash as string).toString("utf8")), cachedAt };
+    const document = JSON.parse(this.getBlob(row.blob_hash as string).toString("utf8")) as Document;
+    if (row.links_blob) document.links = JSON.parse(this.getBlob(row.links_blob as string).toString("utf8")) as string[];
+    return { document, cachedAt };
   }
 
   cachePut(url: string, optionsKey: string, document: Document): void {
-    this.db.transaction(() => {
-      const hash = this.putBlob(Buffer.from(JSON.stringify(document)));
-      this.db.prepare("INSERT INTO page_cache (url, options_key, blob_hash, fetched_at) VALUES (?, ?, ?, ?) ON CONFLICT (url, options_key) DO UPDATE SET blob_hash = excluded.blob_hash, fetched_at = excluded.fetched_at").run(url, optionsKey, hash, this.stamp());
-    }).immediate();
+    this.db.transaction(() => this.writeCache(url, optionsKey, document)).immediate();
+  }
+
+  /**
+   * A cache entry is the document without its links, and the links apart: a crawl stores its
+   * pages without the links it followed, so the entry then shares the stored page's blob (compared
+   * as JSON; `stored` is the page written in the same transaction) and adds only the links.
+   */
+  private writeCache(url: string, optionsKey: string, document: Document, stored?: { document: Document; json: string; hash: string }): void {
+    let hash: string;
+    let linksHash: string | null = null;
+    if (stored && document === stored.document && document.changeTracking === undefined) {
+      hash = stored.hash;
+    } else {
+      const { links, ...rest } = document;
+      if (stored && sameFields(rest, stored.document)) hash = stored.hash;
+      else {
+        const json = JSON.stringify(rest);
+        hash = stored && stored.json === json ? stored.hash : this.putBlob(Buffer.from(json));
+      }
+      if (links) linksHash = this.putBlob(Buffer.from(JSON.stringify(links)));
+    }
+    this.db.prepare(
+      `INSERT INTO page_cache (url, options_key, blob_hash, links_blob, fetched_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (url, options_key) DO UPDATE SET blob_hash = excluded.blob_hash, links_blob = excluded.links_blob, fetched_at = excluded.fetched_at`,
+    ).run(url, optionsKey, hash, linksHash, this.stamp());
   }
 
   recordCredits(entry: { runId: number; stepId: string; credits: number; reason: string; url?: string }): void {
@@ -382,6 +394,15 @@ export class SqliteStore implements Store {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+/** Whether `a` holds the very same values as `b` (a shallow copy of it, like a crawl's page without its links). */
+function sameFields(a: object, b: Document): boolean {
+  if (b.changeTracking !== undefined) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if ((a as Record<string, unknown>)[key] !== (b as unknown as Record<string, unknown>)[key]) return false;
+  return true;
 }
 
 function toRun(row: Row): RunRecord {

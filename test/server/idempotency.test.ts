@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, key?: string, team = serve.keys.big!) =>
-  fetch(`${serve.server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${team}`, "content-type": "application/json", ...(key ? { "x-idempotency-key": key } : {}) }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  fetch(`${serve.server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${team}`, "content-type": "application/json", ...(key ? { "x-idempotency-key": key } : {}) }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 
 describe("idempotency keys and spent plans", () => {
   it("answers a repeated request with the same x-idempotency-key with the first answer, starting one job", async () => {
@@ -43,7 +43,7 @@ describe("idempotency keys and spent plans", () => {
     const second = await post("/v2/scrape", { url: `${site.url}/p/1`, maxAge: 0 }, undefined, serve.keys.small!);
     expect(second.status).toBe(402);
     expect(second.body).toMatchObject({ success: false, error: expect.stringMatching(/^Insufficient credits/) });
-    const usage = await fetch(`${serve.server.url}/v1/team/token-usage`, { headers: { authorization: `Bearer ${serve.keys.small}` } }).then((r) => r.json());
+    const usage = await fetch(`${serve.server.url}/v1/team/token-usage`, { headers: { authorization: `Bearer ${serve.keys.small}` } }).then((r) => r.json() as Promise<any>);
     expect(usage.data.remaining_tokens).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Document } from "../../src/core/index.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { MIGRATIONS } from "../../src/store/migrations.js";
+import { blobHash, compress } from "../../src/store/blobs.js";
 import Database from "better-sqlite3";
 import { openStore } from "../../src/app/store.js";
 
@@ -85,6 +86,37 @@ describe("SqliteStore", () => {
     expect(store.cacheGet("https://e.com/", "other-options", 60_000)).toBeUndefined();
     now += 120_000;
     expect(store.cacheGet("https://e.com/", "k", 60_000)).toBeUndefined();
+    store.close();
+  });
+
+  it("writes a page's cache entry with the page, sharing its blob when they differ only by links", () => {
+    const store = new SqliteStore(freshPath());
+    const run = newRun(store);
+    store.startStep(run.id, "s", "crawl");
+    const blobs = () => store.db.prepare("SELECT COUNT(*) FROM blobs").pluck().get() as number;
+    const before = blobs();
+    const page: Document = { ...doc("https://e.com/a", "# A"), links: ["https://e.com/b", "https://e.com/c"] };
+    const { links: _links, ...stored } = page;
+    store.saveDocument({ runId: run.id, stepId: "s", url: "https://e.com/a", fetchedAt: "t", creditsUsed: 1, document: stored }, undefined, { optionsKey: "k", document: page });
+    expect(blobs() - before).toBe(2); // the page, and the links apart
+    expect(store.cacheGet("https://e.com/a", "k", 60_000)?.document).toEqual(page);
+    // Stored as the engine returned it (a scrape step): one blob for both.
+    const other: Document = { ...doc("https://e.com/b", "# B"), links: ["https://e.com/a"] };
+    store.saveDocument({ runId: run.id, stepId: "s", url: "https://e.com/b", fetchedAt: "t", creditsUsed: 1, document: other }, undefined, { optionsKey: "k", document: other });
+    expect(blobs() - before).toBe(3);
+    expect(store.cacheGet("https://e.com/b", "k", 60_000)?.document).toEqual(other);
+    expect([...store.documents(run.id, "s")].map((d) => d.document)).toEqual([stored, other]);
+    store.close();
+  });
+
+  it("reads page-cache entries written whole, with their links, by earlier versions", () => {
+    const store = new SqliteStore(freshPath());
+    const page: Document = { ...doc("https://e.com/", "old"), links: ["https://e.com/x"] };
+    const bytes = Buffer.from(JSON.stringify(page));
+    const hash = blobHash(bytes);
+    store.db.prepare("INSERT INTO blobs (hash, size, compression, data) VALUES (?, ?, 'br', ?)").run(hash, bytes.length, compress(bytes));
+    store.db.prepare("INSERT INTO page_cache (url, options_key, blob_hash, fetched_at) VALUES (?, 'k', ?, ?)").run("https://e.com/", hash, new Date().toISOString());
+    expect(store.cacheGet("https://e.com/", "k", 60_000)?.document).toEqual(page);
     store.close();
   });
 

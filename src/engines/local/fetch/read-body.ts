@@ -38,6 +38,8 @@ export async function readBody(raw: Readable, headers: Record<string, string>, o
     throw new ScrapelineError("bad-content", `${url} is encoded with ${unknown}, which cannot be decoded (gzip, deflate and br can)`, { url });
   }
 
+  if (encodings.length === 0) return readPlain(raw, declared, options);
+
   let first: Buffer | null | undefined;
   try {
     first = encodings.length > 0 ? await peekFirstChunk(raw) : undefined;
@@ -83,6 +85,32 @@ export async function readBody(raw: Readable, headers: Record<string, string>, o
   }
   if (declared !== undefined && received < declared) throw truncated(url, received, declared);
   return Buffer.concat(chunks);
+}
+
+/**
+ * A body without content-encoding, read straight from the stream: what most pages are, and a
+ * stream pipeline (its transforms, abort controller and callbacks) costs more than the reading.
+ */
+async function readPlain(raw: Readable, declared: number | undefined, { maxBodyBytes, url }: BodyOptions): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let overCap = false;
+  try {
+    for await (const chunk of raw as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      if (received > maxBodyBytes) {
+        overCap = true;
+        break; // ends the loop and destroys the stream
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (errorCode(error) === "UND_ERR_BODY_TIMEOUT") throw error;
+    throw truncated(url, received, declared, error);
+  }
+  if (overCap) throw new ScrapelineError("too-large", `${url} decodes to more than the cap of ${maxBodyBytes} bytes`, { url });
+  if (declared !== undefined && received < declared) throw truncated(url, received, declared);
+  return Buffer.concat(chunks, received);
 }
 
 function truncated(url: string, received: number, declared: number | undefined, cause?: unknown): ScrapelineError {
