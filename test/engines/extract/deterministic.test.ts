@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Extractor } from "../../../src/engines/local/extract/index.js";
+import { loadPipeline } from "../../../src/pipeline/index.js";
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/extract/${name}`, import.meta.url), "utf8");
 const extractor = new Extractor({ mode: "deterministic" });
@@ -94,6 +95,19 @@ describe("deterministic extraction", () => {
     expect((await extractor.extractPage(page("plain.html"), { schema })).data).toEqual({ title: "Nothing structured" });
     const og = await extractor.extractPage(page("product-jsonld.html"), { schema: { type: "object", properties: { description: { type: "string" }, sitename: { type: "string" } } } });
     expect(og.data).toEqual({ description: "A light trail shoe with a grippy sole." });
+  });
+
+  it("fills the example pipeline's annotated schema (pipelines/books-catalogue.yaml) from catalogue markup", async () => {
+    const loaded = await loadPipeline(new URL("../../../pipelines/books-catalogue.yaml", import.meta.url).pathname, { env: {} });
+    const step = loaded.pipeline!.steps.find((s) => s.kind === "extract")!;
+    const schema = step.kind === "extract" ? step.body.schema : undefined;
+    const result = await extractor.extractPage(page("product-pods.html", "https://books.toscrape.com/catalogue/page-1.html"), { schema: schema! });
+    expect(result.data).toEqual({
+      books: [
+        { title: "A Light in the Attic", price: 51.77, inStock: true },
+        { title: "Tipping the Velvet", price: 53.74, inStock: true },
+      ],
+    });
   });
 
   it("gives byte-identical output for identical pages", async () => {

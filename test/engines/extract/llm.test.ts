@@ -31,6 +31,14 @@ describe("LLM extraction", () => {
     expect(user).toContain(JSON.stringify(schema));
   });
 
+  it("sends the schema without the deterministic extractor's x- annotations, keeping fields whose names start with x-", async () => {
+    llm.answer({ content: '{"name":"Kettle","x-rate":2}' });
+    const annotated = { type: "object", properties: { name: { type: "string", "x-selector": "h1" }, "x-rate": { type: "number", "x-selector": ".rate", "x-attribute": "data-r" } } };
+    const result = await extractor().extractPage(page, { schema: annotated });
+    expect(result.data).toEqual({ name: "Kettle", "x-rate": 2 });
+    expect(llm.requests[0]!.body.response_format?.json_schema?.schema).toEqual({ type: "object", properties: { name: { type: "string" }, "x-rate": { type: "number" } } });
+  });
+
   it("asks again after malformed JSON and after an answer that breaks the schema, counting every try's tokens", async () => {
     llm.answer({ content: "Sure! Here it is: {name: Kettle", tokens: 50 }, { content: '{"name": 42}', tokens: 60 }, { content: '```json\n{"name":"Kettle"}\n```', tokens: 70 });
     const result = await extractor().extractPage(page, { schema });

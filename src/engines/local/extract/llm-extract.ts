@@ -16,7 +16,9 @@ const RESERVED_TOKENS = 4000;
 const OVERLAP_TOKENS = 200;
 
 /** Extracts one page with the model: chunked to its context, each answer checked, chunk results merged in order. */
-export async function extractWithLlm(client: LlmClient, config: LlmConfig, page: ExtractionPage, spec: ExtractionSpec, signal?: AbortSignal): Promise<{ data: unknown; tokens: number; warnings: string[] }> {
+export async function extractWithLlm(client: LlmClient, config: LlmConfig, page: ExtractionPage, given: ExtractionSpec, signal?: AbortSignal): Promise<{ data: unknown; tokens: number; warnings: string[] }> {
+  // The deterministic extractor's annotations (x-selector, …) mean nothing to a model and some servers refuse unknown keywords.
+  const spec = given.schema ? { ...given, schema: withoutAnnotations(given.schema) } : given;
   const context = config.contextTokens ?? 32_000;
   const schemaTokens = spec.schema ? Math.ceil(JSON.stringify(spec.schema).length / CHARS_PER_TOKEN) : 0;
   const room = Math.max(1000, context - RESERVED_TOKENS - schemaTokens) * CHARS_PER_TOKEN;
@@ -66,6 +68,18 @@ function buildMessages(url: string, markdown: string, spec: ExtractionSpec, chun
     { role: "system", content: system },
     { role: "user", content: lines.join("\n\n") },
   ];
+}
+
+/** A schema without the `x-…` keys of the deterministic extractor. */
+export function withoutAnnotations(schema: JsonSchema): JsonSchema {
+  const strip = (node: unknown, names = false): unknown => {
+    if (Array.isArray(node)) return node.map((n) => strip(n));
+    if (typeof node !== "object" || node === null) return node;
+    // Under `properties` the keys are field names (a field may be called x-rate); elsewhere x-… keys are annotations.
+    const entries = Object.entries(node).filter(([key]) => names || !key.startsWith("x-"));
+    return Object.fromEntries(entries.map(([key, value]) => [key, strip(value, !names && (key === "properties" || key === "patternProperties" || key === "definitions" || key === "$defs"))]));
+  };
+  return strip(schema) as JsonSchema;
 }
 
 /** JSON from a model's answer, tolerating a code fence or text around one JSON value. */
