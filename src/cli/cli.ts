@@ -1,4 +1,4 @@
-import yargs from "yargs";
+import yargs, { type CommandModule } from "yargs";
 import { didYouMean } from "../app/index.js";
 import { isScrapelineError } from "../core/index.js";
 import { EXIT } from "./exit-codes.js";
@@ -16,7 +16,6 @@ import { validateCommand } from "./commands/validate.js";
 import { processIo, type Io } from "./output.js";
 
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
-const COMMANDS = ["validate", "plan", "schema", "run", "runs", "show", "export", "crawl-preview", "changes", "history", "diff", "serve", "keys", "teams"];
 
 /** Ctrl-C handling for long commands: the first stops scheduling, the second aborts. */
 export interface Interrupts {
@@ -30,35 +29,39 @@ export function quietInterrupts(): Interrupts {
 }
 
 export async function runCli(argv: readonly string[], io: Io = processIo(), interrupts: Interrupts = quietInterrupts()): Promise<number> {
-  const first = argv[0];
-  if (first !== undefined && !first.startsWith("-") && !COMMANDS.includes(first)) {
-    const hint = didYouMean(first, COMMANDS);
-    io.stderr(`error: unknown command "${first}"${hint ? ` (${hint})` : ""}\nRun scrapeline --help for the list of commands.\n`);
-    return EXIT.invalid;
-  }
   let exitCode: number = EXIT.ok;
   const setExit = (code: number) => {
     exitCode = code;
   };
+  const commands: Array<CommandModule<object, never>> = [
+    validateCommand(io, setExit),
+    planCommand(io, setExit),
+    schemaCommand(io, setExit),
+    runCommand(io, setExit, interrupts),
+    runsCommand(io, setExit),
+    showCommand(io, setExit),
+    exportCommand(io, setExit),
+    crawlPreviewCommand(io, setExit),
+    changesCommand(io, setExit),
+    historyCommand(io, setExit),
+    diffCommand(io, setExit),
+    usageCommand(io, setExit),
+    serveCommand(io, setExit),
+    keysCommand(io, setExit),
+    teamsCommand(io, setExit),
+  ] as never;
+  const names = commands.map((c) => String(c.command).split(" ")[0]!);
+  const first = argv[0];
+  if (first !== undefined && !first.startsWith("-") && !names.includes(first)) {
+    const hint = didYouMean(first, names);
+    io.stderr(`error: unknown command "${first}"${hint ? ` (${hint})` : ""}\nRun scrapeline --help for the list of commands.\n`);
+    return EXIT.invalid;
+  }
   let usageError: string | undefined;
   const parser = yargs([...argv])
     .scriptName("scrapeline")
     .usage("$0 <command> [options]\n\nRun web-data pipelines written as YAML files.")
-    .command(validateCommand(io, setExit))
-    .command(planCommand(io, setExit))
-    .command(schemaCommand(io, setExit))
-    .command(runCommand(io, setExit, interrupts))
-    .command(runsCommand(io, setExit))
-    .command(showCommand(io, setExit))
-    .command(exportCommand(io, setExit))
-    .command(crawlPreviewCommand(io, setExit))
-    .command(changesCommand(io, setExit))
-    .command(historyCommand(io, setExit))
-    .command(diffCommand(io, setExit))
-    .command(usageCommand(io, setExit))
-    .command(serveCommand(io, setExit))
-    .command(keysCommand(io, setExit))
-    .command(teamsCommand(io, setExit))
+    .command(commands)
     .demandCommand(1, "name a command")
     .strict()
     .recommendCommands()
