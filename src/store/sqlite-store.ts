@@ -194,8 +194,9 @@ export class SqliteStore implements Store {
        ON CONFLICT (run_id, step_id, url) DO UPDATE SET final_url = excluded.final_url, status_code = excluded.status_code,
          fetched_at = excluded.fetched_at, credits_used = excluded.credits_used, blob_hash = excluded.blob_hash`,
     ).run(record.runId, record.stepId, record.url, meta.url ?? null, meta.statusCode ?? null, record.fetchedAt, record.creditsUsed, hash);
-    this.addCredits(record.runId, record.stepId, record.creditsUsed, "page", record.url);
-    this.db.prepare("UPDATE step_runs SET documents = documents + 1 WHERE run_id = ? AND step_id = ?").run(record.runId, record.stepId);
+    // A page's credits are on its row; the ledger gets the step's page total when the step is compacted.
+    if (record.creditsUsed !== 0) this.db.prepare("UPDATE runs SET credits_used = credits_used + ? WHERE id = ?").run(record.creditsUsed, record.runId);
+    this.db.prepare("UPDATE step_runs SET documents = documents + 1, credits_used = credits_used + ? WHERE run_id = ? AND step_id = ?").run(record.creditsUsed, record.runId, record.stepId);
   };
 
   saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void {
@@ -267,8 +268,8 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Folds a step's journal rows into its manifest and its per-page ledger rows into one row per
-   * reason, in one transaction. Repeating it is harmless.
+   * Folds a step's journal rows into its manifest and its credits into one ledger row per reason
+   * (pages: the step's total less the other reasons), in one transaction. Repeating it is harmless.
    */
   private compactStep(runId: number, stepId: string): void {
     const entries = [...this.entries(runId, stepId).values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
@@ -279,7 +280,11 @@ export class SqliteStore implements Store {
     }
     this.db.prepare("DELETE FROM documents WHERE run_id = ? AND step_id = ?").run(runId, stepId);
     this.compactChanges(runId, stepId, entries.map((e) => e.url));
-    const sums = this.db.prepare("SELECT reason, SUM(credits) AS credits FROM credit_ledger WHERE run_id = ? AND step_id = ? GROUP BY reason").all(runId, stepId) as Row[];
+    // Pages' credits are counted on the step only, so its "page" row is what the other reasons leave of the step's total.
+    const sums = this.db.prepare("SELECT reason, SUM(credits) AS credits FROM credit_ledger WHERE run_id = ? AND step_id = ? AND reason <> 'page' GROUP BY reason").all(runId, stepId) as Row[];
+    const total = this.db.prepare("SELECT credits_used FROM step_runs WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as number | undefined;
+    const pages = (total ?? 0) - sums.reduce((sum, row) => sum + (row.credits as number), 0);
+    if (pages !== 0) sums.push({ reason: "page", credits: pages });
     this.db.prepare("DELETE FROM credit_ledger WHERE run_id = ? AND step_id = ?").run(runId, stepId);
     const insert = this.db.prepare("INSERT INTO credit_ledger (run_id, step_id, url, credits, reason, at) VALUES (?, ?, NULL, ?, ?, ?)");
     for (const sum of sums) insert.run(runId, stepId, sum.credits, sum.reason, this.stamp());
