@@ -16,6 +16,13 @@ export interface SqliteStoreOptions {
 
 type Row = Record<string, unknown>;
 
+/**
+ * The credits of a run's pages not yet compacted into their step. Until then a page's credits
+ * and its count are only on its journal row (`documents`), so storing a page writes no counter;
+ * the run's and the step's columns hold the rest.
+ */
+const JOURNAL_CREDITS = "(SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = runs.id) AS journal_credits";
+
 /** One page in a step's manifest. */
 interface ManifestEntry {
   url: string;
@@ -83,14 +90,14 @@ export class SqliteStore implements Store {
   }
 
   getRun(id: number): RunRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as Row | undefined;
+    const row = this.db.prepare(`SELECT *, ${JOURNAL_CREDITS} FROM runs WHERE id = ?`).get(id) as Row | undefined;
     return row ? toRun(row) : undefined;
   }
 
   listRuns(options: { pipelineName?: string; limit?: number } = {}): RunRecord[] {
     const where = options.pipelineName === undefined ? "" : "WHERE pipeline_name = ?";
     const params: unknown[] = options.pipelineName === undefined ? [] : [options.pipelineName];
-    const rows = this.db.prepare(`SELECT * FROM runs ${where} ORDER BY id DESC LIMIT ?`).all(...params, options.limit ?? -1) as Row[];
+    const rows = this.db.prepare(`SELECT *, ${JOURNAL_CREDITS} FROM runs ${where} ORDER BY id DESC LIMIT ?`).all(...params, options.limit ?? -1) as Row[];
     return rows.map(toRun);
   }
 
@@ -100,7 +107,7 @@ export class SqliteStore implements Store {
   }
 
   latestUnfinishedRun(pipelineName: string): RunRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM runs WHERE pipeline_name = ? AND status IN ('running', 'interrupted') ORDER BY id DESC LIMIT 1").get(pipelineName) as Row | undefined;
+    const row = this.db.prepare(`SELECT *, ${JOURNAL_CREDITS} FROM runs WHERE pipeline_name = ? AND status IN ('running', 'interrupted') ORDER BY id DESC LIMIT 1`).get(pipelineName) as Row | undefined;
     return row ? toRun(row) : undefined;
   }
 
@@ -130,7 +137,11 @@ export class SqliteStore implements Store {
   }
 
   getSteps(runId: number): StepRecord[] {
-    const rows = this.db.prepare("SELECT * FROM step_runs WHERE run_id = ? ORDER BY rowid").all(runId) as Row[];
+    const rows = this.db.prepare(
+      `SELECT *, (SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = step_runs.run_id AND d.step_id = step_runs.step_id) AS journal_credits,
+         (SELECT COUNT(*) FROM documents d WHERE d.run_id = step_runs.run_id AND d.step_id = step_runs.step_id) AS journal_documents
+       FROM step_runs WHERE run_id = ? ORDER BY rowid`,
+    ).all(runId) as Row[];
     return rows.map(toStep);
   }
 
@@ -194,9 +205,7 @@ export class SqliteStore implements Store {
        ON CONFLICT (run_id, step_id, url) DO UPDATE SET final_url = excluded.final_url, status_code = excluded.status_code,
          fetched_at = excluded.fetched_at, credits_used = excluded.credits_used, blob_hash = excluded.blob_hash`,
     ).run(record.runId, record.stepId, record.url, meta.url ?? null, meta.statusCode ?? null, record.fetchedAt, record.creditsUsed, hash);
-    // A page's credits are on its row; the ledger gets the step's page total when the step is compacted.
-    if (record.creditsUsed !== 0) this.db.prepare("UPDATE runs SET credits_used = credits_used + ? WHERE id = ?").run(record.creditsUsed, record.runId);
-    this.db.prepare("UPDATE step_runs SET documents = documents + 1, credits_used = credits_used + ? WHERE run_id = ? AND step_id = ?").run(record.creditsUsed, record.runId, record.stepId);
+    // The page's credits and its count stay on its row: reads add the rows up, and compaction moves them to the step and the run.
   };
 
   saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void {
@@ -277,6 +286,11 @@ export class SqliteStore implements Store {
       const manifest = entries.map(({ url, hash, statusCode, credits }) => ({ url, hash, statusCode, credits }));
       const hash = this.putBlob(Buffer.from(JSON.stringify(manifest)));
       this.db.prepare("UPDATE step_runs SET manifest = ?, documents = ? WHERE run_id = ? AND step_id = ?").run(hash, entries.length, runId, stepId);
+    }
+    const journal = this.db.prepare("SELECT COALESCE(SUM(credits_used), 0) FROM documents WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as number;
+    if (journal !== 0) {
+      this.db.prepare("UPDATE step_runs SET credits_used = credits_used + ? WHERE run_id = ? AND step_id = ?").run(journal, runId, stepId);
+      this.db.prepare("UPDATE runs SET credits_used = credits_used + ? WHERE id = ?").run(journal, runId);
     }
     this.db.prepare("DELETE FROM documents WHERE run_id = ? AND step_id = ?").run(runId, stepId);
     this.compactChanges(runId, stepId, entries.map((e) => e.url));
@@ -420,7 +434,7 @@ function toRun(row: Row): RunRecord {
     status: row.status as RunStatus,
     startedAt: row.started_at as string,
     finishedAt: (row.finished_at as string | null) ?? null,
-    creditsUsed: row.credits_used as number,
+    creditsUsed: (row.credits_used as number) + ((row.journal_credits as number | undefined) ?? 0),
     error: (row.error as string | null) ?? null,
   };
 }
@@ -433,8 +447,8 @@ function toStep(row: Row): StepRecord {
     status: row.status as StepStatus,
     startedAt: (row.started_at as string | null) ?? null,
     finishedAt: (row.finished_at as string | null) ?? null,
-    creditsUsed: row.credits_used as number,
-    documents: row.documents as number,
+    creditsUsed: (row.credits_used as number) + ((row.journal_credits as number | undefined) ?? 0),
+    documents: (row.documents as number) + ((row.journal_documents as number | undefined) ?? 0),
     failures: row.failures as number,
     error: (row.error as string | null) ?? null,
   };
