@@ -35,6 +35,8 @@ interface ManifestEntry {
 export class SqliteStore implements Store {
   readonly db: Database.Database;
   private readonly now: () => Date;
+  /** saveDocument's transaction, made once: better-sqlite3 builds four wrappers for every `transaction()`. */
+  private readonly saveTransaction: (record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite) => void;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -46,6 +48,7 @@ export class SqliteStore implements Store {
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("foreign_keys = ON");
     this.migrate();
+    this.saveTransaction = this.db.transaction(this.insertDocument).immediate;
   }
 
   /** Applies pending migrations; the version is read again under the write lock, so two processes opening a new file do not race. */
@@ -209,7 +212,7 @@ export class SqliteStore implements Store {
   };
 
   saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void {
-    this.db.transaction(this.insertDocument).immediate(record, snapshot, cache);
+    this.saveTransaction(record, snapshot, cache);
   }
 
   /**
