@@ -6,6 +6,7 @@ import { changeRecord, mostCommon, readChange, snapshotBranch, toSnapshot } from
 import { parseAssetRef, splitAssets } from "./assets.js";
 import { blobHash, compress, decompress } from "./blobs.js";
 import { MIGRATIONS } from "./migrations.js";
+import { JOURNAL_CREDITS, toRun, toStep, type Row } from "./rows.js";
 import { cacheStatements } from "./statements.js";
 
 export interface SqliteStoreOptions {
@@ -13,15 +14,6 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   now?: () => Date;
 }
-
-type Row = Record<string, unknown>;
-
-/**
- * The credits of a run's pages not yet compacted into their step. Until then a page's credits
- * and its count are only on its journal row (`documents`), so storing a page writes no counter;
- * the run's and the step's columns hold the rest.
- */
-const JOURNAL_CREDITS = "(SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = runs.id) AS journal_credits";
 
 /** One page in a step's manifest. */
 interface ManifestEntry {
@@ -425,34 +417,4 @@ function sameFields(a: object, b: Document): boolean {
   if (keys.length !== Object.keys(b).length) return false;
   for (const key of keys) if ((a as Record<string, unknown>)[key] !== (b as unknown as Record<string, unknown>)[key]) return false;
   return true;
-}
-
-function toRun(row: Row): RunRecord {
-  return {
-    id: row.id as number,
-    pipelineName: row.pipeline_name as string,
-    pipelineFile: row.pipeline_file as string,
-    pipelineHash: row.pipeline_hash as string,
-    engine: row.engine as string,
-    status: row.status as RunStatus,
-    startedAt: row.started_at as string,
-    finishedAt: (row.finished_at as string | null) ?? null,
-    creditsUsed: (row.credits_used as number) + ((row.journal_credits as number | undefined) ?? 0),
-    error: (row.error as string | null) ?? null,
-  };
-}
-
-function toStep(row: Row): StepRecord {
-  return {
-    runId: row.run_id as number,
-    stepId: row.step_id as string,
-    kind: row.kind as string,
-    status: row.status as StepStatus,
-    startedAt: (row.started_at as string | null) ?? null,
-    finishedAt: (row.finished_at as string | null) ?? null,
-    creditsUsed: (row.credits_used as number) + ((row.journal_credits as number | undefined) ?? 0),
-    documents: (row.documents as number) + ((row.journal_documents as number | undefined) ?? 0),
-    failures: row.failures as number,
-    error: (row.error as string | null) ?? null,
-  };
 }
