@@ -180,4 +180,13 @@ export const MIGRATIONS: readonly string[] = [
   -- caches them with, and the two then share the blob of everything but the links.
   ALTER TABLE page_cache ADD COLUMN links_blob TEXT REFERENCES blobs (hash);
   `,
+  `
+  -- A stored page no longer adds to its run's and step's counters: its credits and its count stay
+  -- on its journal row (documents) until the step is compacted, and reads add the rows up. Pages
+  -- an earlier version counted already are taken out of the counters.
+  UPDATE step_runs SET
+    credits_used = credits_used - (SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = step_runs.run_id AND d.step_id = step_runs.step_id),
+    documents = documents - (SELECT COUNT(*) FROM documents d WHERE d.run_id = step_runs.run_id AND d.step_id = step_runs.step_id);
+  UPDATE runs SET credits_used = credits_used - (SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = runs.id);
+  `,
 ];

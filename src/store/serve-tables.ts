@@ -113,7 +113,8 @@ export class ServeTables {
 
   /** Credits the team's jobs started at or after `since` have used so far (finished or not). */
   creditsUsedSince(teamId: number, since: string): number {
-    const value = this.db.prepare("SELECT COALESCE(SUM(r.credits_used), 0) FROM serve_jobs j JOIN runs r ON r.id = j.run_id WHERE j.team_id = ? AND j.created_at >= ?").pluck().get(teamId, since);
+    const value = this.db.prepare(`SELECT COALESCE(SUM(r.credits_used + (SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = r.id)), 0)
+       FROM serve_jobs j JOIN runs r ON r.id = j.run_id WHERE j.team_id = ? AND j.created_at >= ?`).pluck().get(teamId, since);
     return Number(value);
   }
 }

@@ -6,6 +6,7 @@ import { changeRecord, mostCommon, readChange, snapshotBranch, toSnapshot } from
 import { parseAssetRef, splitAssets } from "./assets.js";
 import { blobHash, compress, decompress } from "./blobs.js";
 import { MIGRATIONS } from "./migrations.js";
+import { JOURNAL_CREDITS, toRun, toStep, type Row } from "./rows.js";
 import { cacheStatements } from "./statements.js";
 
 export interface SqliteStoreOptions {
@@ -13,8 +14,6 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   now?: () => Date;
 }
-
-type Row = Record<string, unknown>;
 
 /** One page in a step's manifest. */
 interface ManifestEntry {
@@ -28,6 +27,8 @@ interface ManifestEntry {
 export class SqliteStore implements Store {
   readonly db: Database.Database;
   private readonly now: () => Date;
+  /** saveDocument's transaction, made once: better-sqlite3 builds four wrappers for every `transaction()`. */
+  private readonly saveTransaction: (record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite) => void;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -39,6 +40,7 @@ export class SqliteStore implements Store {
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("foreign_keys = ON");
     this.migrate();
+    this.saveTransaction = this.db.transaction(this.insertDocument).immediate;
   }
 
   /** Applies pending migrations; the version is read again under the write lock, so two processes opening a new file do not race. */
@@ -83,14 +85,14 @@ export class SqliteStore implements Store {
   }
 
   getRun(id: number): RunRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as Row | undefined;
+    const row = this.db.prepare(`SELECT *, ${JOURNAL_CREDITS} FROM runs WHERE id = ?`).get(id) as Row | undefined;
     return row ? toRun(row) : undefined;
   }
 
   listRuns(options: { pipelineName?: string; limit?: number } = {}): RunRecord[] {
     const where = options.pipelineName === undefined ? "" : "WHERE pipeline_name = ?";
     const params: unknown[] = options.pipelineName === undefined ? [] : [options.pipelineName];
-    const rows = this.db.prepare(`SELECT * FROM runs ${where} ORDER BY id DESC LIMIT ?`).all(...params, options.limit ?? -1) as Row[];
+    const rows = this.db.prepare(`SELECT *, ${JOURNAL_CREDITS} FROM runs ${where} ORDER BY id DESC LIMIT ?`).all(...params, options.limit ?? -1) as Row[];
     return rows.map(toRun);
   }
 
@@ -100,7 +102,7 @@ export class SqliteStore implements Store {
   }
 
   latestUnfinishedRun(pipelineName: string): RunRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM runs WHERE pipeline_name = ? AND status IN ('running', 'interrupted') ORDER BY id DESC LIMIT 1").get(pipelineName) as Row | undefined;
+    const row = this.db.prepare(`SELECT *, ${JOURNAL_CREDITS} FROM runs WHERE pipeline_name = ? AND status IN ('running', 'interrupted') ORDER BY id DESC LIMIT 1`).get(pipelineName) as Row | undefined;
     return row ? toRun(row) : undefined;
   }
 
@@ -130,7 +132,11 @@ export class SqliteStore implements Store {
   }
 
   getSteps(runId: number): StepRecord[] {
-    const rows = this.db.prepare("SELECT * FROM step_runs WHERE run_id = ? ORDER BY rowid").all(runId) as Row[];
+    const rows = this.db.prepare(
+      `SELECT *, (SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = step_runs.run_id AND d.step_id = step_runs.step_id) AS journal_credits,
+         (SELECT COUNT(*) FROM documents d WHERE d.run_id = step_runs.run_id AND d.step_id = step_runs.step_id) AS journal_documents
+       FROM step_runs WHERE run_id = ? ORDER BY rowid`,
+    ).all(runId) as Row[];
     return rows.map(toStep);
   }
 
@@ -194,12 +200,11 @@ export class SqliteStore implements Store {
        ON CONFLICT (run_id, step_id, url) DO UPDATE SET final_url = excluded.final_url, status_code = excluded.status_code,
          fetched_at = excluded.fetched_at, credits_used = excluded.credits_used, blob_hash = excluded.blob_hash`,
     ).run(record.runId, record.stepId, record.url, meta.url ?? null, meta.statusCode ?? null, record.fetchedAt, record.creditsUsed, hash);
-    this.addCredits(record.runId, record.stepId, record.creditsUsed, "page", record.url);
-    this.db.prepare("UPDATE step_runs SET documents = documents + 1 WHERE run_id = ? AND step_id = ?").run(record.runId, record.stepId);
+    // The page's credits and its count stay on its row: reads add the rows up, and compaction moves them to the step and the run.
   };
 
   saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void {
-    this.db.transaction(this.insertDocument).immediate(record, snapshot, cache);
+    this.saveTransaction(record, snapshot, cache);
   }
 
   /**
@@ -267,8 +272,8 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Folds a step's journal rows into its manifest and its per-page ledger rows into one row per
-   * reason, in one transaction. Repeating it is harmless.
+   * Folds a step's journal rows into its manifest and its credits into one ledger row per reason
+   * (pages: the step's total less the other reasons), in one transaction. Repeating it is harmless.
    */
   private compactStep(runId: number, stepId: string): void {
     const entries = [...this.entries(runId, stepId).values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
@@ -277,9 +282,18 @@ export class SqliteStore implements Store {
       const hash = this.putBlob(Buffer.from(JSON.stringify(manifest)));
       this.db.prepare("UPDATE step_runs SET manifest = ?, documents = ? WHERE run_id = ? AND step_id = ?").run(hash, entries.length, runId, stepId);
     }
+    const journal = this.db.prepare("SELECT COALESCE(SUM(credits_used), 0) FROM documents WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as number;
+    if (journal !== 0) {
+      this.db.prepare("UPDATE step_runs SET credits_used = credits_used + ? WHERE run_id = ? AND step_id = ?").run(journal, runId, stepId);
+      this.db.prepare("UPDATE runs SET credits_used = credits_used + ? WHERE id = ?").run(journal, runId);
+    }
     this.db.prepare("DELETE FROM documents WHERE run_id = ? AND step_id = ?").run(runId, stepId);
     this.compactChanges(runId, stepId, entries.map((e) => e.url));
-    const sums = this.db.prepare("SELECT reason, SUM(credits) AS credits FROM credit_ledger WHERE run_id = ? AND step_id = ? GROUP BY reason").all(runId, stepId) as Row[];
+    // Pages' credits are counted on the step only, so its "page" row is what the other reasons leave of the step's total.
+    const sums = this.db.prepare("SELECT reason, SUM(credits) AS credits FROM credit_ledger WHERE run_id = ? AND step_id = ? AND reason <> 'page' GROUP BY reason").all(runId, stepId) as Row[];
+    const total = this.db.prepare("SELECT credits_used FROM step_runs WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as number | undefined;
+    const pages = (total ?? 0) - sums.reduce((sum, row) => sum + (row.credits as number), 0);
+    if (pages !== 0) sums.push({ reason: "page", credits: pages });
     this.db.prepare("DELETE FROM credit_ledger WHERE run_id = ? AND step_id = ?").run(runId, stepId);
     const insert = this.db.prepare("INSERT INTO credit_ledger (run_id, step_id, url, credits, reason, at) VALUES (?, ?, NULL, ?, ?, ?)");
     for (const sum of sums) insert.run(runId, stepId, sum.credits, sum.reason, this.stamp());
@@ -403,34 +417,4 @@ function sameFields(a: object, b: Document): boolean {
   if (keys.length !== Object.keys(b).length) return false;
   for (const key of keys) if ((a as Record<string, unknown>)[key] !== (b as unknown as Record<string, unknown>)[key]) return false;
   return true;
-}
-
-function toRun(row: Row): RunRecord {
-  return {
-    id: row.id as number,
-    pipelineName: row.pipeline_name as string,
-    pipelineFile: row.pipeline_file as string,
-    pipelineHash: row.pipeline_hash as string,
-    engine: row.engine as string,
-    status: row.status as RunStatus,
-    startedAt: row.started_at as string,
-    finishedAt: (row.finished_at as string | null) ?? null,
-    creditsUsed: row.credits_used as number,
-    error: (row.error as string | null) ?? null,
-  };
-}
-
-function toStep(row: Row): StepRecord {
-  return {
-    runId: row.run_id as number,
-    stepId: row.step_id as string,
-    kind: row.kind as string,
-    status: row.status as StepStatus,
-    startedAt: (row.started_at as string | null) ?? null,
-    finishedAt: (row.finished_at as string | null) ?? null,
-    creditsUsed: row.credits_used as number,
-    documents: row.documents as number,
-    failures: row.failures as number,
-    error: (row.error as string | null) ?? null,
-  };
 }
