@@ -16,6 +16,8 @@ interface RunningJob {
   stop: AbortController;
   cancelled: boolean;
   stored: number;
+  /** The request a crawl runs (its normalized body). */
+  request?: unknown;
   /** URLs of the pages stored so far, in order: what status pages are read in. */
   pages: string[];
   frontier?: CrawlFrontierPort;
@@ -46,6 +48,19 @@ export class JobRunner {
     private readonly engine: Engine,
   ) {}
 
+  /** The team's crawls running now, with the options they run with (GET /v2/crawl/active). */
+  activeCrawls(teamId: number): Array<{ id: string; url: string | null; createdAt: string; options: Record<string, unknown> }> {
+    const out = [];
+    for (const job of this.running.values()) {
+      if (job.teamId !== teamId || job.kind !== "crawl") continue;
+      const row = this.tables.job(job.id);
+      if (!row || row.status !== "scraping") continue;
+      const { url: _url, ...options } = (job.request ?? {}) as Record<string, unknown>;
+      out.push({ id: job.id, url: row.url, createdAt: row.createdAt, options });
+    }
+    return out;
+  }
+
   /** Jobs of a team running now, of the given kinds. */
   activeJobs(teamId: number, kinds: readonly ServeJobKind[]): number {
     let n = 0;
@@ -62,7 +77,7 @@ export class JobRunner {
     this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total });
     const stop = new AbortController();
     const step = pipeline.steps[0]!;
-    const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(step.kind === "crawl" ? { limit: step.body.limit } : {}) };
+    const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(step.kind === "crawl" ? { limit: step.body.limit, request: step.body } : {}) };
     const engine = this.observeCrawl(job);
     const plan = planPipeline(pipeline);
     const planJson = JSON.stringify({ ...pipeline, file: undefined });

@@ -190,6 +190,11 @@ export class ServeService {
     return out;
   }
 
+  /** GET /v2/crawl/active: the team's crawls that are running. */
+  activeCrawls(team: Team): Array<{ id: string; teamId: string; url: string | null; created_at: string; options: Record<string, unknown> }> {
+    return this.jobs.activeCrawls(team.id).map((c) => ({ id: c.id, teamId: team.name, url: c.url, created_at: c.createdAt, options: c.options }));
+  }
+
   /** GET /v2/crawl/{id}/errors, /v2/batch/scrape/{id}/errors: the pages that failed. */
   jobErrors(team: Team, kind: "crawl" | "batch", id: string): { errors: Array<{ id: string; timestamp: string; url: string; code: string; error: string }>; robotsBlocked: string[] } {
     const job = this.jobs.job(team.id, id, [kind], "Job");

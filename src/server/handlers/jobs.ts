@@ -89,6 +89,13 @@ export const jobRoutes: Route[] = [
       return { status: 200, body: { success: true, id, url: `${baseUrl}/v2/crawl/${id}` } };
     },
   },
+  {
+    method: "GET",
+    path: "/v2/crawl/active",
+    auth: true,
+    limited: false,
+    handle: ({ service, team }) => ({ status: 200, body: { success: true, crawls: service.activeCrawls(team) } }),
+  },
   statusRoute("crawl"),
   statusRoute("crawl", "/v1/crawl"),
   errorsRoute("crawl"),
