@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -5,5 +6,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     pool: "forks",
     testTimeout: 30_000,
+    // Worker threads the code starts (the store's writer) load its TypeScript through Node.
+    execArgv: ["--import", fileURLToPath(new URL("./test/setup/register-typescript.mjs", import.meta.url))],
   },
 });

@@ -108,6 +108,12 @@ function peakRssMb() {
   return process.resourceUsage().maxRSS / 1024;
 }
 
+/** CPU time of the whole process (every thread) since `from`, in seconds: steadier than wall time on a busy machine. */
+function cpuSecondsSince(from) {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1e6;
+}
+
 async function crawlOurs(base, limit) {
   const { runPipelineFile } = await import("../dist/app/index.js");
   const dir = mkdtempSync(join(tmpdir(), "scrapeline-crawl-bench-"));
@@ -115,17 +121,19 @@ async function crawlOurs(base, limit) {
   const db = join(dir, "crawl.db");
   writeFileSync(file, `version: 1\nname: crawlbench\nconcurrency: ${CONCURRENCY}\nperHostConcurrency: ${CONCURRENCY}\nsteps:\n  - id: site\n    crawl:\n      url: ${base}/\n      limit: ${limit}\n      sitemap: skip\n      crawlEntireDomain: true\n      scrapeOptions: { formats: [markdown] }\n`);
   const start = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   let stored = 0;
   let markdownBytes = 0;
   const result = await runPipelineFile(file, { db, allowPrivateNetwork: true, onEvent: (e) => void (e.type === "document-stored" && stored++) });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpuSeconds = cpuSecondsSince(cpu);
   if (!result.ok || result.status !== "succeeded") throw new Error(`run failed: ${JSON.stringify(result.ok ? result.status : result.diagnostics)}`);
   const { SqliteStore } = await import("../dist/store/index.js");
   const store = new SqliteStore(db);
   for (const d of store.documents(result.runId, "site")) markdownBytes += d.document.markdown?.length ?? 0;
   store.close();
   rmSync(dir, { recursive: true, force: true });
-  return { pages: stored, seconds, markdownBytes };
+  return { pages: stored, seconds, cpuSeconds, markdownBytes };
 }
 
 async function crawlCrawlee(base, limit) {
@@ -160,9 +168,10 @@ async function crawlCrawlee(base, limit) {
     config,
   );
   const start = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   await crawler.run([`${base}/`]);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return { pages, seconds, markdownBytes };
+  return { pages, seconds, cpuSeconds: cpuSecondsSince(cpu), markdownBytes };
 }
 
 async function child(which, base, limit) {
@@ -190,7 +199,7 @@ function runChild(which, base, limit) {
 
 // ---------------------------------------------------------------- the parent
 
-const fmt = (r) => `${r.pages} pages in ${r.seconds.toFixed(2)} s = ${(r.pages / r.seconds).toFixed(0).padStart(4)} pages/s, peak RSS ${r.peakRssMb.toFixed(0).padStart(3)} MB, markdown ${(r.markdownBytes / 1e6).toFixed(1)} MB`;
+const fmt = (r) => `${r.pages} pages in ${r.seconds.toFixed(2)} s = ${(r.pages / r.seconds).toFixed(0).padStart(4)} pages/s, CPU ${((1000 * r.cpuSeconds) / r.pages).toFixed(2)} ms/page, peak RSS ${r.peakRssMb.toFixed(0).padStart(3)} MB, markdown ${(r.markdownBytes / 1e6).toFixed(1)} MB`;
 
 export async function run() {
   const site = await startSite(PAGES);

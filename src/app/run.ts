@@ -12,7 +12,7 @@ import { applyModelCrawlPrompts } from "./crawl-prompts.js";
 import { extractionSettings } from "./extraction.js";
 import { createRemoteEngine } from "./remote.js";
 import { notifyRun, type NotifyOutcome } from "./notify.js";
-import { openStore } from "./store.js";
+import { openStore, RUN_WRITER_AFTER } from "./store.js";
 
 export interface RunFileOptions {
   db: string;
@@ -30,6 +30,8 @@ export interface RunFileOptions {
   engineKind?: "local" | "firecrawl";
   /** For tests: replace the engine the pipeline names. */
   engine?: Engine;
+  /** Pages saved before a writer thread takes over committing them (default RUN_WRITER_AFTER). */
+  writerAfter?: number;
 }
 
 export type RunFileResult = { ok: false; diagnostics: Diagnostic[] } | ({ ok: true; pipeline: Pipeline; warnings: Diagnostic[]; notify?: NotifyOutcome } & RunResult);
@@ -49,7 +51,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined })).digest("hex");
 
   const engine = options.engine ?? createEngine(pipeline, options);
-  const store = openStore(options.db);
+  const store = openStore(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
   try {
     const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, pipelineHash, options.resume);
     const result = await runPlan(

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { SqliteStore } from "../store/index.js";
+import { SqliteStore, type SqliteStoreOptions } from "../store/index.js";
 import { ScrapelineError } from "../core/index.js";
 
 export const DEFAULT_DB = "data/scrapeline.db";
@@ -9,10 +9,16 @@ export function databasePath(flag: string | undefined, env: Readonly<Record<stri
   return resolve(flag ?? env.SCRAPELINE_DB ?? DEFAULT_DB);
 }
 
+/**
+ * Pages a run saves before a writer thread commits the rest while the run fetches on: a short run
+ * does not pay for starting the thread.
+ */
+export const RUN_WRITER_AFTER = 32;
+
 /** Opens the store, turning SQLite's failures into errors that say which file and what to do. */
-export function openStore(path: string): SqliteStore {
+export function openStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
   try {
-    return new SqliteStore(path);
+    return new SqliteStore(path, options);
   } catch (error) {
     const message = (error as Error).message;
     const code = (error as { code?: string }).code ?? "";

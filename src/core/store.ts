@@ -76,15 +76,20 @@ export interface Store {
   startStep(runId: number, stepId: string, kind: string): void;
   finishStep(runId: number, stepId: string, status: StepStatus, error?: string): void;
   getSteps(runId: number): StepRecord[];
-  /** Progress a step needs to continue after an interruption (a crawl's frontier), as JSON. */
+  /**
+   * Progress a step needs to continue after an interruption (a crawl's frontier), as JSON.
+   * Committed after every page saved before it.
+   */
   saveStepState(runId: number, stepId: string, state: string): void;
   stepState(runId: number, stepId: string): string | undefined;
 
   /**
    * Stores a page with the credits it cost (and its change-tracking snapshot, and its page-cache
-   * entry), all or nothing.
+   * entry), all or nothing. A store that commits on another thread returns a promise settled when
+   * the page is committed (pages commit in the order they were saved); a page counts as stored
+   * only then. Every other method sees the pages saved before it was called.
    */
-  saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void;
+  saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void | Promise<void>;
   /** A failed page: recorded (no content), so the run report and resume know about it. */
   saveFailure(record: { runId: number; stepId: string; url: string; error: string; kind: string }): void;
   /** URLs of a step already stored in a run (resume skips them). */

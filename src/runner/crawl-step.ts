@@ -1,7 +1,7 @@
 import type { Document, Step } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import type { RunContext } from "./context.js";
-import { runPage, type PageJob, type StepTally } from "./page.js";
+import { runPage, type PageJob, type StepTally, type StoredPage } from "./page.js";
 
 type CrawlStep = Extract<Step, { kind: "crawl" }>;
 
@@ -67,8 +67,8 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
       frontier.done(next.url);
       continue;
     }
-    const task: Promise<void> = runPage(ctx, job(next.url), timeout, tally).then((document?: Document) => {
-      if (document) frontier.discover(document.metadata.url || next.url, document.links ?? [], next.depth);
+    const task: Promise<void> = runPage(ctx, job(next.url), timeout, tally).then((page?: StoredPage) => {
+      if (page) frontier.discover(page.url, page.links ?? [], next.depth);
       frontier.done(next.url);
       if (++sinceSnapshot >= Math.max(SNAPSHOT_EVERY, frontier.stats.found / SNAPSHOT_SHARE)) snapshot();
     });

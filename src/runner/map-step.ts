@@ -29,7 +29,7 @@ export async function runMapStep(ctx: RunContext, step: MapStep, timeout: AbortS
       ...(result.warning ? { warning: result.warning } : {}),
       metadata: { sourceURL: step.body.url, url: step.body.url, statusCode: 200, creditsUsed: MAP_CREDITS, mapLinks: result.links },
     };
-    store.saveDocument({ runId: ctx.runId, stepId: step.id, url: step.body.url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: MAP_CREDITS, document });
+    await store.saveDocument({ runId: ctx.runId, stepId: step.id, url: step.body.url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: MAP_CREDITS, document });
     ctx.budget.settle(MAP_CREDITS, MAP_CREDITS);
     ctx.emit({ type: "document-stored", stepId: step.id, url: step.body.url, statusCode: 200, credits: MAP_CREDITS });
     return { documents: 1, failures: 0, cancelled: false };

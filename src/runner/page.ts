@@ -2,6 +2,7 @@ import type { ChangeTrackingFormat, Document, ErrorKind, RetryPolicy, ScrapeOpti
 import { isScrapelineError, ScrapelineError } from "../core/index.js";
 import { cacheKey, fromCache, mayReadCache, mayWriteCache } from "./cache.js";
 import type { RunContext } from "./context.js";
+import type { RunEvent } from "./events.js";
 import { backoffMs, classify } from "./retry.js";
 
 /** A Retry-After longer than this fails the page as rate-limited rather than sleeping for hours. */
@@ -33,11 +34,21 @@ export interface PageJob {
 }
 
 /**
+/** What a stored page leaves its step: where it ended up and the links it found (its content is in the store). */
+export interface StoredPage {
+  url: string;
+  links: string[] | undefined;
+}
+
+type StoredEvent = Extract<RunEvent, { type: "document-stored" }>;
+
+/**
  * Fetches one page through the run's pool, retrying by error class, and stores it in its own
- * transaction. Resolves to the document as the engine returned it, or undefined when the page
- * failed or the step stopped (recorded in `tally`).
+ * transaction. Resolves once the page is committed (a store that commits on another thread
+ * answers later; the page's content is not kept meanwhile), or to undefined when the page failed
+ * or the step stopped (recorded in `tally`).
  */
-export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSignal, tally: StepTally): Promise<Document | undefined> {
+export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSignal, tally: StepTally): Promise<StoredPage | undefined> {
   const { url, options } = job;
   const step = { id: job.stepId, retry: job.retry };
   const host = hostOf(url);
@@ -51,9 +62,9 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
       return undefined;
     }
     const estimate = ctx.ports.credits.estimatePage(job.billAs ?? options);
-    let document: Document;
+    let stored: { page: StoredPage; event: StoredEvent; committed: void | Promise<void> };
     try {
-      document = await ctx.pool.run(
+      stored = await ctx.pool.run(
         host,
         async () => {
           if (ctx.stop.aborted || timeout.aborted) throw new ScrapelineError("cancelled", "not started: the step stopped");
@@ -68,11 +79,13 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
             if (tracking && !options.formats.some((f) => f.type === "json")) delete page.json;
             const credits = creditsOf(ctx, page, job.billAs ?? options);
             page.metadata.creditsUsed = credits;
-            const stored = job.toStored ? job.toStored(page) : page;
+            const document = job.toStored ? job.toStored(page) : page;
             const cache = cacheKey === undefined ? undefined : { optionsKey: cacheKey, document: page };
-            ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document: stored }, snapshot, cache);
+            const committed = ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document }, snapshot, cache);
             ctx.budget.settle(estimate, credits);
-            return page;
+            const { metadata } = page;
+            const event: StoredEvent = { type: "document-stored", stepId: step.id, url, statusCode: metadata.statusCode, credits, ...(metadata["creditsEstimated"] ? { estimated: true } : {}) };
+            return { page: { url: metadata.url || url, links: page.links }, event, committed };
           } catch (error) {
             ctx.budget.settle(estimate, 0);
             throw error;
@@ -109,9 +122,17 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
       const reason = verdict.action === "retry" ? `${verdict.reason} (after ${attempt} attempt${attempt === 1 ? "" : "s"})` : verdict.reason;
       return fail(ctx, step.id, url, tally, kind, reason);
     }
+    // A store that commits on another thread: the page counts as stored once it is committed (outside the pool, so fetching goes on).
+    if (stored.committed) {
+      try {
+        await stored.committed;
+      } catch (error) {
+        return fail(ctx, step.id, url, tally, "unknown", `could not store the page: ${(error as Error).message}`);
+      }
+    }
     tally.documents++;
-    ctx.emit({ type: "document-stored", stepId: step.id, url, statusCode: document.metadata.statusCode, credits: document.metadata.creditsUsed ?? 0, ...(document.metadata["creditsEstimated"] ? { estimated: true } : {}) });
-    return document;
+    ctx.emit(stored.event);
+    return stored.page;
   }
 }
 

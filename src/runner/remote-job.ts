@@ -71,7 +71,7 @@ async function runRemoteJob(ctx: RunContext, job: RemoteJob, timeout: AbortSigna
         const url = document.metadata?.sourceURL || document.metadata?.url;
         if (url && !stored.has(url)) {
           stored.add(url);
-          spent += storePage(ctx, job, url, document);
+          spent += await storePage(ctx, job, url, document);
           tally.documents++;
         }
         if (taken % SAVE_EVERY === 0) save();
@@ -104,14 +104,14 @@ async function runRemoteJob(ctx: RunContext, job: RemoteJob, timeout: AbortSigna
 }
 
 /** Stores one page of the job with the credits the service billed for it (computed and marked estimated when absent). */
-function storePage(ctx: RunContext, job: RemoteJob, url: string, document: Document): number {
+async function storePage(ctx: RunContext, job: RemoteJob, url: string, document: Document): Promise<number> {
   let creditsUsed = document.metadata.creditsUsed;
   if (typeof creditsUsed !== "number") {
     creditsUsed = ctx.ports.credits.forDocument(document, job.options);
     document.metadata.creditsUsed = creditsUsed;
     document.metadata["creditsEstimated"] = true;
   }
-  ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: job.stepId, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed, document });
+  await ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: job.stepId, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed, document });
   ctx.emit({ type: "document-stored", stepId: job.stepId, url, statusCode: document.metadata.statusCode, credits: creditsUsed, ...(document.metadata["creditsEstimated"] ? { estimated: true } : {}) });
   return creditsUsed;
 }

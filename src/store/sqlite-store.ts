@@ -8,11 +8,18 @@ import { blobHash, compress, decompress } from "./blobs.js";
 import { MIGRATIONS } from "./migrations.js";
 import { JOURNAL_CREDITS, toRun, toStep, type Row } from "./rows.js";
 import { cacheStatements } from "./statements.js";
+import { Writer } from "./writer.js";
 
 export interface SqliteStoreOptions {
   /** Milliseconds a writer waits for another process's lock before failing. */
   busyTimeoutMs?: number;
   now?: () => Date;
+  /**
+   * Pages saved in the calling thread before a writer thread (writer.ts) takes over saving pages
+   * and steps' states, so that long runs commit while they fetch. Default: never (a file
+   * database only; a run of the CLI uses it).
+   */
+  writerAfter?: number;
 }
 
 /** One page in a step's manifest. */
@@ -29,13 +36,19 @@ export class SqliteStore implements Store {
   private readonly now: () => Date;
   /** saveDocument's transaction, made once: better-sqlite3 builds four wrappers for every `transaction()`. */
   private readonly saveTransaction: (record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite) => void;
+  private readonly busyTimeoutMs: number;
+  private readonly writerAfter: number;
+  private savedHere = 0;
+  private writer: Writer | undefined;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     cacheStatements(this.db);
     this.now = options.now ?? (() => new Date());
-    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 10_000}`);
+    this.busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
+    this.writerAfter = path === ":memory:" ? Infinity : (options.writerAfter ?? Infinity);
+    this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("foreign_keys = ON");
@@ -141,6 +154,8 @@ export class SqliteStore implements Store {
   }
 
   saveStepState(runId: number, stepId: string, state: string): void {
+    // Sent after the pages it counts as done, so it is committed after them.
+    if (this.writer) return this.writer.post({ op: "saveStepState", args: [runId, stepId, state] }, this.stamp());
     this.db.prepare("UPDATE step_runs SET state = ? WHERE run_id = ? AND step_id = ?").run(state, runId, stepId);
   }
 
@@ -203,8 +218,16 @@ export class SqliteStore implements Store {
     // The page's credits and its count stay on its row: reads add the rows up, and compaction moves them to the step and the run.
   };
 
-  saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void {
+  saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): Promise<void> | undefined {
+    if (!this.writer && ++this.savedHere > this.writerAfter) this.writer = new Writer(this.db.name, this.busyTimeoutMs);
+    if (this.writer) return this.writer.send({ op: "saveDocument", args: [record, snapshot, cache] }, this.stamp());
     this.saveTransaction(record, snapshot, cache);
+    return undefined;
+  }
+
+  /** Waits until the writer thread has committed every call sent to it (see waitForWriter below). */
+  private drainWriter(): void {
+    this.writer?.drain();
   }
 
   /**
@@ -406,9 +429,33 @@ export class SqliteStore implements Store {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    const writer = this.writer;
+    this.writer = undefined;
+    try {
+      writer?.close();
+    } finally {
+      if (this.db.open) this.db.close();
+    }
   }
 }
+
+/**
+ * Every method of the store but those that go to the writer thread (and the page cache, where a
+ * page written a moment ago and not yet visible is only a miss) first waits for the writer's
+ * queue, so reads and other writes see every page sent before them: safe by default for methods
+ * added later.
+ */
+function waitForWriter(proto: Record<string, unknown>, except: ReadonlySet<string>): void {
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    const method = proto[name];
+    if (except.has(name) || typeof method !== "function") continue;
+    proto[name] = function (this: { drainWriter(): void }, ...args: unknown[]) {
+      this.drainWriter();
+      return (method as (...a: unknown[]) => unknown).apply(this, args);
+    };
+  }
+}
+waitForWriter(SqliteStore.prototype as unknown as Record<string, unknown>, new Set(["constructor", "saveDocument", "saveStepState", "cacheGet", "close", "drainWriter", "stamp"]));
 
 /** Whether `a` holds the very same values as `b` (a shallow copy of it, like a crawl's page without its links). */
 function sameFields(a: object, b: Document): boolean {

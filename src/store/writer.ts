@@ -1,0 +1,131 @@
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import type { CacheWrite, SnapshotWrite, StoredDocument } from "../core/index.js";
+
+/** A write the writer thread makes: the store's method of that name, with these arguments. */
+export type WriterCall =
+  | { op: "saveDocument"; args: [record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite] }
+  | { op: "saveStepState"; args: [runId: number, stepId: string, state: string] }
+  | { op: "close"; args: [] };
+
+/** A call as sent: numbered, with the time the store's clock gave when it was made. */
+export type WriterMessage = WriterCall & { seq: number; now: string };
+
+/** The answer to one call: nothing, or why it failed. */
+export interface WriterReply {
+  seq: number;
+  error?: { message: string; code?: string };
+}
+
+/** What the writer thread starts with. */
+export interface WriterData {
+  path: string;
+  busyTimeoutMs: number;
+  port: MessagePort;
+  /** Counts the replies posted, so a caller blocked in `drain` wakes at each one. */
+  replies: Int32Array;
+}
+
+/** Calls sent and not yet committed, past which `send` waits for the thread to catch up: bounds memory. */
+const MAX_QUEUED = 64;
+/** How long `drain` waits for a thread that answers nothing before it gives up on it. */
+const STALLED_MS = 120_000;
+
+/**
+ * A thread with its own connection to the database that commits pages while the calling thread
+ * fetches and parses the next ones. Calls are committed in the order they were sent, each in its
+ * own transaction (as the store would have), so a killed process loses only pages whose commit
+ * had not been reported yet. `send` resolves when its call is committed; `drain` blocks until
+ * every call sent is, so a read made after it sees them all.
+ */
+export class Writer {
+  private readonly worker: Worker;
+  private readonly port: MessagePort;
+  private readonly replies = new Int32Array(new SharedArrayBuffer(4));
+  private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private sent = 0;
+  /** The failure of a call nobody waits for (a step's saved state): thrown by the next `drain`. */
+  private unreported: Error | undefined;
+
+  constructor(path: string, busyTimeoutMs: number) {
+    const { port1, port2 } = new MessageChannel();
+    const data: WriterData = { path, busyTimeoutMs, port: port2, replies: this.replies };
+    this.worker = new Worker(new URL("./writer-thread.js", import.meta.url), {
+      workerData: data,
+      transferList: [port2],
+      // The thread holds a page at a time: a small young generation keeps its heap (and the process's RSS) small.
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    });
+    this.worker.unref();
+    this.worker.on("error", (error) => this.failAll(new Error(`the database writer thread failed: ${error.message}`)));
+    this.port = port1;
+    this.port.on("message", (reply: WriterReply) => this.settle(reply));
+    this.port.unref();
+  }
+
+  /** Sends a call; resolves once it is committed, rejects with the database's error. */
+  send(call: WriterCall, now: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => this.enqueue(call, now, { resolve, reject }));
+  }
+
+  /** Sends a call nobody waits for; its failure is thrown by the next `drain`. */
+  post(call: WriterCall, now: string): void {
+    this.enqueue(call, now, { resolve: () => undefined, reject: (error) => (this.unreported ??= error) });
+  }
+
+  /** Blocks until at most `left` calls are uncommitted (all of them by default), then reports a failure nobody waited for. */
+  drain(left = 0): void {
+    let stalledSince = Date.now();
+    while (this.waiting.size > left) {
+      const seen = Atomics.load(this.replies, 0);
+      let message: { message: WriterReply } | undefined;
+      while ((message = receiveMessageOnPort(this.port))) {
+        this.settle(message.message);
+        stalledSince = Date.now();
+      }
+      if (this.waiting.size <= left) break;
+      if (Date.now() - stalledSince > STALLED_MS) throw new Error(`the database writer thread answered nothing for ${STALLED_MS / 1000} s`);
+      Atomics.wait(this.replies, 0, seen, 1000);
+    }
+    if (left === 0 && this.unreported) {
+      const error = this.unreported;
+      this.unreported = undefined;
+      throw error;
+    }
+  }
+
+  /** Commits what is left, closes the thread's connection and ends the thread. */
+  close(): void {
+    this.post({ op: "close", args: [] }, new Date().toISOString());
+    try {
+      this.drain();
+    } finally {
+      this.port.close();
+      void this.worker.terminate();
+    }
+  }
+
+  private enqueue(call: WriterCall, now: string, waiter: { resolve: () => void; reject: (error: Error) => void }): void {
+    if (this.waiting.size >= MAX_QUEUED) this.drain(MAX_QUEUED / 2);
+    const seq = ++this.sent;
+    this.waiting.set(seq, waiter);
+    // A pending commit keeps the process alive; an idle thread does not.
+    if (this.waiting.size === 1) this.port.ref();
+    this.port.postMessage({ ...call, seq, now } satisfies WriterMessage);
+  }
+
+  private settle(reply: WriterReply): void {
+    const waiter = this.waiting.get(reply.seq);
+    if (!waiter) return;
+    this.waiting.delete(reply.seq);
+    if (this.waiting.size === 0) this.port.unref();
+    if (reply.error) waiter.reject(Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {}));
+    else waiter.resolve();
+  }
+
+  private failAll(error: Error): void {
+    for (const waiter of this.waiting.values()) waiter.reject(error);
+    this.waiting.clear();
+    this.unreported ??= error;
+    this.port.unref();
+  }
+}

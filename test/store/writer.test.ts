@@ -1,0 +1,109 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import type { Document } from "../../src/core/index.js";
+import { SqliteStore } from "../../src/store/index.js";
+
+const dir = mkdtempSync(join(tmpdir(), "scrapeline-writer-"));
+let n = 0;
+const freshPath = () => join(dir, `db-${n++}.db`);
+
+const doc = (url: string, markdown: string): Document => ({ markdown, links: [`${url}/next`], metadata: { sourceURL: url, url, statusCode: 200 } });
+const record = (runId: number, url: string, markdown = `# ${url}`) => ({ runId, stepId: "s", url, fetchedAt: "2026-11-23T00:00:00.000Z", creditsUsed: 1, document: doc(url, markdown) });
+
+function started(path: string, writerAfter: number, now?: () => Date) {
+  const store = new SqliteStore(path, { writerAfter, ...(now ? { now } : {}) });
+  const run = store.createRun({ pipelineName: "p", pipelineFile: "p.yaml", pipelineHash: "h", planJson: "{}", engine: "local" });
+  store.startStep(run.id, "s", "crawl");
+  return { store, runId: run.id };
+}
+
+/** What another connection (another process, say) sees committed. */
+function committedUrls(path: string): string[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return (db.prepare("SELECT url FROM documents ORDER BY url").pluck().all() as string[]).sort();
+  } finally {
+    db.close();
+  }
+}
+
+describe("the writer thread", () => {
+  it("takes over after the given number of pages; each page's promise settles once another connection sees it", async () => {
+    const path = freshPath();
+    const { store, runId } = started(path, 2);
+    const results = ["a", "b", "c", "d"].map((p) => store.saveDocument(record(runId, `https://e.com/${p}`)));
+    expect(results[0]).toBeUndefined();
+    expect(results[1]).toBeUndefined();
+    expect(results[2]).toBeInstanceOf(Promise);
+    await results[2];
+    expect(committedUrls(path)).toEqual(expect.arrayContaining(["https://e.com/a", "https://e.com/b", "https://e.com/c"]));
+    await results[3];
+    expect(committedUrls(path)).toEqual(["https://e.com/a", "https://e.com/b", "https://e.com/c", "https://e.com/d"]);
+    store.close();
+  });
+
+  it("makes every other call wait for the pages sent before it", () => {
+    const path = freshPath();
+    const { store, runId } = started(path, 0);
+    for (let i = 0; i < 50; i++) void store.saveDocument(record(runId, `https://e.com/${String(i).padStart(2, "0")}`, `page ${i}`));
+    // Not awaited: the read itself waits for the thread.
+    expect(store.storedUrls(runId, "s").size).toBe(50);
+    store.finishStep(runId, "s", "succeeded");
+    const docs = [...store.documents(runId, "s")];
+    expect(docs).toHaveLength(50);
+    expect(docs[7]!.document.markdown).toBe("page 7");
+    expect(store.getSteps(runId)[0]).toMatchObject({ documents: 50, creditsUsed: 50 });
+    store.close();
+  });
+
+  it("commits a step's saved state after the pages sent before it, and stamps rows with the store's clock", async () => {
+    const path = freshPath();
+    const clock = new Date("2030-01-02T03:04:05.000Z");
+    const { store, runId } = started(path, 0, () => clock);
+    const pages = [store.saveDocument(record(runId, "https://e.com/a"), undefined, { optionsKey: "k", document: doc("https://e.com/a", "# a") })];
+    store.saveStepState(runId, "s", JSON.stringify({ done: ["https://e.com/a"] }));
+    await Promise.all(pages);
+    expect(store.stepState(runId, "s")).toBe(JSON.stringify({ done: ["https://e.com/a"] }));
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare("SELECT fetched_at FROM page_cache WHERE url = ?").pluck().get("https://e.com/a")).toBe(clock.toISOString());
+    db.close();
+    // The cache entry written by the thread serves the page with its links.
+    expect(store.cacheGet("https://e.com/a", "k", Number.MAX_SAFE_INTEGER)?.document.links).toEqual(["https://e.com/a/next"]);
+    store.close();
+  });
+
+  it("rejects a page the database refuses, with the database's reason, and keeps going", async () => {
+    const path = freshPath();
+    const { store, runId } = started(path, 0);
+    const refused = store.saveDocument(record(runId + 100, "https://e.com/orphan"));
+    const fine = store.saveDocument(record(runId, "https://e.com/fine"));
+    await expect(refused).rejects.toThrow(/FOREIGN KEY/);
+    await fine;
+    expect(committedUrls(path)).toEqual(["https://e.com/fine"]);
+    store.close();
+  });
+
+  it("reports a refused step state at the next call that waits", () => {
+    const path = freshPath();
+    const { store, runId } = started(path, 0);
+    void store.saveDocument(record(runId, "https://e.com/a"))?.catch(() => undefined);
+    store.db.exec("CREATE TRIGGER no_state BEFORE UPDATE OF state ON step_runs BEGIN SELECT RAISE(ABORT, 'state refused'); END");
+    store.saveStepState(runId, "s", "{}");
+    expect(() => store.getSteps(runId)).toThrow(/state refused/);
+    // Reported once: the store goes on.
+    expect(store.getSteps(runId)).toHaveLength(1);
+    store.close();
+  });
+
+  it("close() commits every page sent, however many are waiting", () => {
+    const path = freshPath();
+    const { store, runId } = started(path, 0);
+    const big = "x".repeat(100_000);
+    for (let i = 0; i < 300; i++) void store.saveDocument(record(runId, `https://e.com/${i}`, `${big}${i}`));
+    store.close();
+    expect(committedUrls(path)).toHaveLength(300);
+  });
+});
