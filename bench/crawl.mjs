@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 2000);
 const LARGE = Number(process.env.BENCH_LARGE_PAGES ?? 10_000);
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const SELF = fileURLToPath(import.meta.url);
 
@@ -69,15 +69,13 @@ function pageHtml(i, n) {
 
 /** Serves a site of n pages on 127.0.0.1; robots.txt and sitemaps answer 404. Pages are generated once, on first request. */
 async function startSite(n) {
-  const cache = new Map();
+  // Every page is made before the first request, so the crawler that goes first does not pay for it.
+  const pages = new Map(Array.from({ length: n }, (_, i) => [path(i), Buffer.from(pageHtml(i, n))]));
   let requests = 0;
-  const byPath = new Map(Array.from({ length: n }, (_, i) => [path(i), i]));
   const server = createServer((req, res) => {
     requests++;
-    const i = byPath.get((req.url ?? "/").split("?")[0]);
-    if (i === undefined) return void res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-    let body = cache.get(i);
-    if (!body) cache.set(i, (body = Buffer.from(pageHtml(i, n))));
+    const body = pages.get((req.url ?? "/").split("?")[0]);
+    if (body === undefined) return void res.writeHead(404, { "content-type": "text/plain" }).end("not found");
     res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": body.length }).end(body);
   });
   server.keepAliveTimeout = 30_000;
@@ -89,8 +87,8 @@ async function startSite(n) {
     },
     meanBytes: () => {
       let sum = 0;
-      for (const b of cache.values()) sum += b.length;
-      return cache.size ? sum / cache.size : 0;
+      for (const b of pages.values()) sum += b.length;
+      return pages.size ? sum / pages.size : 0;
     },
     close: () => new Promise((r) => server.close(r)),
   };
@@ -224,7 +222,11 @@ export async function run() {
   const best = (list, f) => list.map(f).sort((a, b) => b - a);
   const ours = results.ours;
   const theirs = results.crawlee;
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const median = (xs) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
   const rate = (r) => r.pages / r.seconds;
   const oursRate = median(ours.map(rate));
   const theirRate = median(theirs.map(rate));
@@ -232,7 +234,10 @@ export async function run() {
   const theirRss = median(theirs.map((r) => r.peakRssMb));
   console.log(`  scrapeline ${oursRate.toFixed(0)} pages/s (range ${best(ours, rate).at(-1).toFixed(0)}–${best(ours, rate)[0].toFixed(0)}), peak RSS ${oursRss.toFixed(0)} MB`);
   console.log(`  crawlee    ${theirRate.toFixed(0)} pages/s (range ${best(theirs, rate).at(-1).toFixed(0)}–${best(theirs, rate)[0].toFixed(0)}), peak RSS ${theirRss.toFixed(0)} MB`);
-  console.log(`  ours/crawlee: ${(oursRate / theirRate).toFixed(1)}× the pages/s (target ≥ 5×), ${(oursRss / theirRss).toFixed(2)}× the peak RSS (target ≤ 0.5×)`);
+  console.log(`  ours/crawlee: ${(oursRate / theirRate).toFixed(1)}× the pages/s (target ≥ 5×), ${(oursRss / theirRss).toFixed(2)}× the peak RSS (target ≤ 0.5×), by median`);
+  // Rounds pair the two crawlers at about the same load on the machine.
+  const rounds = ours.map((r, i) => `${(rate(r) / rate(theirs[i])).toFixed(1)}× / ${(r.peakRssMb / theirs[i].peakRssMb).toFixed(2)}×`);
+  console.log(`  round by round (pages/s / peak RSS): ${rounds.join(", ")}`);
 
   if (LARGE > 0) {
     const large = await startSite(LARGE);

@@ -8,6 +8,7 @@ import { blobHash, compress, decompress } from "./blobs.js";
 import { MIGRATIONS } from "./migrations.js";
 import { JOURNAL_CREDITS, toRun, toStep, type Row } from "./rows.js";
 import { cacheStatements } from "./statements.js";
+import { packCache, sameFields } from "./cache-entry.js";
 import { Writer } from "./writer.js";
 
 export interface SqliteStoreOptions {
@@ -220,7 +221,7 @@ export class SqliteStore implements Store {
 
   saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): Promise<void> | undefined {
     if (!this.writer && ++this.savedHere > this.writerAfter) this.writer = new Writer(this.db.name, this.busyTimeoutMs);
-    if (this.writer) return this.writer.send({ op: "saveDocument", args: [record, snapshot, cache] }, this.stamp());
+    if (this.writer) return this.writer.send({ op: "saveDocument", args: [record, snapshot, cache && packCache(cache, record.document)] }, this.stamp());
     this.saveTransaction(record, snapshot, cache);
     return undefined;
   }
@@ -456,12 +457,3 @@ function waitForWriter(proto: Record<string, unknown>, except: ReadonlySet<strin
   }
 }
 waitForWriter(SqliteStore.prototype as unknown as Record<string, unknown>, new Set(["constructor", "saveDocument", "saveStepState", "cacheGet", "close", "drainWriter", "stamp"]));
-
-/** Whether `a` holds the very same values as `b` (a shallow copy of it, like a crawl's page without its links). */
-function sameFields(a: object, b: Document): boolean {
-  if (b.changeTracking !== undefined) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) if ((a as Record<string, unknown>)[key] !== (b as unknown as Record<string, unknown>)[key]) return false;
-  return true;
-}

@@ -3,6 +3,7 @@
  * sent one at a time, in order, and answering each.
  */
 import { workerData } from "node:worker_threads";
+import { unpackCache } from "./cache-entry.js";
 import { SqliteStore } from "./sqlite-store.js";
 import type { WriterData, WriterMessage, WriterReply } from "./writer.js";
 
@@ -15,7 +16,10 @@ port.on("message", (call: WriterMessage) => {
   now = new Date(call.now);
   let reply: WriterReply = { seq: call.seq };
   try {
-    if (call.op === "saveDocument") void store.saveDocument(...call.args);
+    if (call.op === "saveDocument") {
+      const [record, snapshot, cache] = call.args;
+      void store.saveDocument(record, snapshot, cache && unpackCache(cache, record.document));
+    }
     else if (call.op === "saveStepState") store.saveStepState(...call.args);
     else store.close();
   } catch (error) {

@@ -1,9 +1,10 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import type { CacheWrite, SnapshotWrite, StoredDocument } from "../core/index.js";
+import type { SnapshotWrite, StoredDocument } from "../core/index.js";
+import type { CacheMessage } from "./cache-entry.js";
 
 /** A write the writer thread makes: the store's method of that name, with these arguments. */
 export type WriterCall =
-  | { op: "saveDocument"; args: [record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite] }
+  | { op: "saveDocument"; args: [record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheMessage] }
   | { op: "saveStepState"; args: [runId: number, stepId: string, state: string] }
   | { op: "close"; args: [] };
 

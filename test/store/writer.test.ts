@@ -75,6 +75,21 @@ describe("the writer thread", () => {
     store.close();
   });
 
+  it("writes a crawl's cache entry (the stored page plus its links) sharing the page's blob", async () => {
+    const path = freshPath();
+    const { store, runId } = started(path, 0);
+    const page = doc("https://e.com/c", "# crawled");
+    const { links: _links, ...withoutLinks } = page;
+    await store.saveDocument({ ...record(runId, "https://e.com/c"), document: withoutLinks }, undefined, { optionsKey: "k", document: page });
+    const cached = store.cacheGet("https://e.com/c", "k", Number.MAX_SAFE_INTEGER)?.document;
+    expect(cached).toEqual(page);
+    const db = new Database(path, { readonly: true });
+    const row = db.prepare("SELECT blob_hash FROM page_cache WHERE url = ?").pluck().get("https://e.com/c");
+    expect(db.prepare("SELECT blob_hash FROM documents WHERE url = ?").pluck().get("https://e.com/c")).toBe(row);
+    db.close();
+    store.close();
+  });
+
   it("rejects a page the database refuses, with the database's reason, and keeps going", async () => {
     const path = freshPath();
     const { store, runId } = started(path, 0);
