@@ -13,8 +13,17 @@ export function mayWriteCache(options: ScrapeOptions): boolean {
   return options.storeInCache && !options.formats.some((f) => f.type === "changeTracking");
 }
 
+/** Keys already worked out, by options object: a step asks with the same options for every page. */
+const keys = new WeakMap<ScrapeOptions, string>();
+
 /** The options that change what a page converts to; a cached page answers only the same set. */
 export function cacheKey(options: ScrapeOptions): string {
+  let key = keys.get(options);
+  if (key === undefined) keys.set(options, (key = computeKey(options)));
+  return key;
+}
+
+function computeKey(options: ScrapeOptions): string {
   const relevant = {
     formats: options.formats,
     onlyMainContent: options.onlyMainContent,

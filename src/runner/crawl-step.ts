@@ -32,10 +32,12 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   const already = store.storedUrls(ctx.runId, step.id);
   const options = step.body.scrapeOptions;
   const wantsLinks = options.formats.some((f) => f.type === "links");
+  // Links are needed to crawl; made once, so the page cache works out its key once.
+  const withLinks = wantsLinks ? options : { ...options, formats: [...options.formats, { type: "links" as const }] };
   const job = (url: string): PageJob => ({
     stepId: step.id,
     url,
-    options: wantsLinks ? options : { ...options, formats: [...options.formats, { type: "links" }] },
+    options: withLinks,
     retry: step.retry,
     ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}),
     ...(wantsLinks ? {} : { toStored: withoutLinks }),
