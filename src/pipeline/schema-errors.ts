@@ -1,6 +1,6 @@
 import type { ErrorObject } from "ajv";
 import type { Diagnostic } from "../core/index.js";
-import { bundledSchemas } from "./schema.js";
+import { bundledSchemas, discriminatorKey } from "./schema.js";
 import { closest, didYouMean, listOf } from "./suggest.js";
 import { describePath, fieldIn, STEP_KINDS } from "./where.js";
 import { spanAt, type Path, type SourceDoc } from "./yaml-doc.js";
@@ -107,7 +107,7 @@ export function schemaDiagnostics(source: SourceDoc, data: unknown, errors: read
         emit(path, "value", "invalid-value", `${what} must be ${JSON.stringify(p.allowedValue)}, found ${JSON.stringify(error.data)}`);
         break;
       case "discriminator": {
-        const tags = bundledSchemas().discriminatorTags.get(error.parentSchema ?? {}) ?? [];
+        const tags = bundledSchemas().discriminatorTags.get(discriminatorKey(error.parentSchema ?? {})) ?? [];
         const tag = String(p.tag);
         if (p.error === "mapping") {
           const found = (error.data as Record<string, unknown>)[tag];

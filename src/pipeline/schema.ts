@@ -1,6 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { Ajv, type AnySchemaObject, type ValidateFunction } from "ajv";
+import { _, Ajv, type AnySchemaObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
@@ -17,40 +19,92 @@ export function pipelineSchemaPath(): string {
 }
 
 export interface BundledSchemas {
-  ajv: Ajv;
   validate: ValidateFunction;
-  /** Every schema file by name, as parsed JSON (the same objects ajv reports as parentSchema). */
+  /** Every schema file by name, as parsed JSON. */
   files: Map<string, AnySchemaObject>;
-  /** For each object that carries a `discriminator`, the tag values its branches accept. */
-  discriminatorTags: WeakMap<object, string[]>;
+  /** For each object that carries a `discriminator` (by its JSON text), the tag values its branches accept. */
+  discriminatorTags: Map<string, string[]>;
 }
+
+/**
+ * The validator the build saves beside this module (scripts/gen-validator.mjs), ajv's generated
+ * code for the bundled schemas: loading it takes a few milliseconds where compiling takes a
+ * hundred, on every command that reads a pipeline. It is used only when made from these very
+ * schema files; otherwise (or when absent, as when running from the sources) they are compiled.
+ */
+export const PRECOMPILED_VALIDATOR = "pipeline-validator.cjs";
 
 let bundled: BundledSchemas | undefined;
 
-/** Compiles the bundled schemas once per process. */
+/** The bundled schemas and their validator, once per process. */
 export function bundledSchemas(): BundledSchemas {
   if (bundled) return bundled;
+  const texts = readSchemaTexts();
+  const files = new Map([...texts].map(([name, text]) => [name, JSON.parse(text) as AnySchemaObject]));
+  const validate = precompiled(schemasDigest(texts)) ?? compileBundledSchemas(files).validate;
+  bundled = { validate, files, discriminatorTags: collectDiscriminatorTags(files) };
+  return bundled;
+}
+
+/** The schema files' text by name, in name order. */
+export function readSchemaTexts(): Map<string, string> {
+  const names = readdirSync(SCHEMAS_DIR).filter((f) => f.endsWith(".schema.json")).sort();
+  return new Map(names.map((name) => [name, readFileSync(new URL(name, SCHEMAS_DIR), "utf8")]));
+}
+
+/** Identifies a set of schema files (names and contents). */
+export function schemasDigest(texts: Map<string, string>): string {
+  const hash = createHash("sha256");
+  for (const [name, text] of texts) hash.update(`${name}\0${text}\0`);
+  return hash.digest("hex");
+}
+
+/**
+ * Compiles the schema files (parsed; each gains its `$id`). With `source`, ajv keeps the code it
+ * generates, for the build to save as the precompiled validator.
+ */
+export function compileBundledSchemas(files: Map<string, AnySchemaObject>, options: { source?: boolean } = {}): { ajv: Ajv; validate: ValidateFunction } {
   // Start-up cost matters for a CLI: the bundled schemas are checked against the meta-schema by the
   // test suite, so they are not re-checked here, and refs compile once instead of being inlined.
-  const ajv = new Ajv({ validateSchema: false, inlineRefs: false, code: { optimize: false }, allErrors: true, strict: true, discriminator: true, verbose: true });
+  const ajv = new Ajv({
+    validateSchema: false,
+    inlineRefs: false,
+    code: { optimize: false, ...(options.source ? { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } : {}) },
+    allErrors: true,
+    strict: true,
+    discriminator: true,
+    verbose: true,
+  });
   addFormats(ajv);
-  const files = new Map<string, AnySchemaObject>();
-  for (const name of readdirSync(SCHEMAS_DIR).filter((f) => f.endsWith(".schema.json")).sort()) {
-    const json = JSON.parse(readFileSync(new URL(name, SCHEMAS_DIR), "utf8")) as AnySchemaObject;
+  for (const [name, json] of files) {
     // The files carry no $id (editors resolve their relative refs by path); giving each one its
     // own base here keeps a file's local "#/definitions/..." refs local when ajv inlines it.
     json.$id = SCHEMA_BASE + name;
-    files.set(name, json);
     ajv.addSchema(json);
   }
   const validate = ajv.getSchema(SCHEMA_BASE + PIPELINE_SCHEMA_FILE);
   if (!validate) throw new Error(`bundled schema ${PIPELINE_SCHEMA_FILE} is missing from ${fileURLToPath(SCHEMAS_DIR)}`);
-  bundled = { ajv, validate, files, discriminatorTags: collectDiscriminatorTags(files) };
-  return bundled;
+  return { ajv, validate };
 }
 
-function collectDiscriminatorTags(files: Map<string, AnySchemaObject>): WeakMap<object, string[]> {
-  const tags = new WeakMap<object, string[]>();
+function precompiled(digest: string): ValidateFunction | undefined {
+  const file = new URL(PRECOMPILED_VALIDATOR, import.meta.url);
+  if (!existsSync(file)) return undefined;
+  const module = createRequire(import.meta.url)(fileURLToPath(file)) as ValidateFunction & { schemasDigest?: string };
+  return module.schemasDigest === digest ? module : undefined;
+}
+
+/**
+ * How `discriminatorTags` knows a schema object: ajv reports the object itself, or (precompiled) a
+ * copy of it, so by its text, leaving out the `$id` a file's root gains when it is compiled.
+ */
+export function discriminatorKey(schema: object): string {
+  const { $id: _id, ...rest } = schema as Record<string, unknown>;
+  return JSON.stringify(rest);
+}
+
+function collectDiscriminatorTags(files: Map<string, AnySchemaObject>): Map<string, string[]> {
+  const tags = new Map<string, string[]>();
   for (const [name, root] of files) {
     const resolve = (schema: AnySchemaObject): AnySchemaObject => {
       const ref = schema.$ref as string | undefined;
@@ -72,7 +126,7 @@ function collectDiscriminatorTags(files: Map<string, AnySchemaObject>): WeakMap<
           if (property?.const !== undefined) values.push(String(property.const));
           if (Array.isArray(property?.enum)) values.push(...property.enum.map(String));
         }
-        tags.set(schema, values);
+        tags.set(discriminatorKey(schema), values);
       }
       stack.push(...Object.values(schema));
     }
