@@ -214,6 +214,7 @@ function checkUserSchemas(data: unknown, report: Reporter): void {
       if (isObj(holder) && holder.schema !== undefined) sites.push({ path: [...path, key, "schema"], schema: holder.schema });
     }
   }
+  if (sites.length === 0) return;
   const ajv = userSchemaAjv();
   for (const { path, schema } of sites) {
     if (!isObj(schema)) continue; // the bundled schema reports the type

@@ -2,11 +2,12 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { _, Ajv, type AnySchemaObject, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type { Ajv, AnySchemaObject, ValidateFunction } from "ajv";
 
-// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const require = createRequire(import.meta.url);
+/** ajv and its formats, loaded on first use: commands that only validate pipelines load the precompiled validator instead. */
+const ajvModule = () => require("ajv") as typeof import("ajv");
+const addFormats = (ajv: Ajv): Ajv => (require("ajv-formats") as (instance: Ajv) => Ajv)(ajv);
 
 /** Where the bundled JSON Schemas live: `schemas/` at the package root (two levels up from here). */
 export const SCHEMAS_DIR = new URL("../../schemas/", import.meta.url);
@@ -66,6 +67,7 @@ export function schemasDigest(texts: Map<string, string>): string {
 export function compileBundledSchemas(files: Map<string, AnySchemaObject>, options: { source?: boolean } = {}): { ajv: Ajv; validate: ValidateFunction } {
   // Start-up cost matters for a CLI: the bundled schemas are checked against the meta-schema by the
   // test suite, so they are not re-checked here, and refs compile once instead of being inlined.
+  const { Ajv, _ } = ajvModule();
   const ajv = new Ajv({
     validateSchema: false,
     inlineRefs: false,
@@ -90,7 +92,7 @@ export function compileBundledSchemas(files: Map<string, AnySchemaObject>, optio
 function precompiled(digest: string): ValidateFunction | undefined {
   const file = new URL(PRECOMPILED_VALIDATOR, import.meta.url);
   if (!existsSync(file)) return undefined;
-  const module = createRequire(import.meta.url)(fileURLToPath(file)) as ValidateFunction & { schemasDigest?: string };
+  const module = require(fileURLToPath(file)) as ValidateFunction & { schemasDigest?: string };
   return module.schemasDigest === digest ? module : undefined;
 }
 
@@ -138,7 +140,7 @@ function collectDiscriminatorTags(files: Map<string, AnySchemaObject>): Map<stri
 let userAjv: Ajv | undefined;
 export function userSchemaAjv(): Ajv {
   if (!userAjv) {
-    userAjv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+    userAjv = new (ajvModule().Ajv)({ allErrors: true, strict: false, validateFormats: true });
     addFormats(userAjv);
   }
   return userAjv;

@@ -1,9 +1,15 @@
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv, ValidateFunction } from "ajv";
 import type { JsonSchema } from "../../../core/index.js";
 import { stable } from "./merge.js";
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const require = createRequire(import.meta.url);
+/** ajv with its formats, loaded the first time a schema is compiled (most runs extract nothing). */
+function newAjv(): Ajv {
+  const { Ajv } = require("ajv") as typeof import("ajv");
+  const addFormats = require("ajv-formats") as (instance: Ajv) => Ajv;
+  return addFormats(new Ajv({ allErrors: true, strict: false, validateFormats: true, loadSchema: undefined }));
+}
 let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
@@ -11,7 +17,7 @@ function compile(schema: JsonSchema): ValidateFunction {
   const key = stable(schema);
   let validate = compiled.get(key);
   if (!validate) {
-    ajv ??= addFormats(new Ajv({ allErrors: true, strict: false, validateFormats: true, loadSchema: undefined }));
+    ajv ??= newAjv();
     validate = ajv.compile(schema);
     compiled.set(key, validate);
   }
