@@ -1,5 +1,6 @@
-import type { Document, Step } from "../core/index.js";
+import type { Document, ScrapeOptions, Step } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
+import { cacheKey, mayWriteCache } from "./cache.js";
 import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type StepTally, type StoredPage } from "./page.js";
 
@@ -8,10 +9,11 @@ type CrawlStep = Extract<Step, { kind: "crawl" }>;
 /**
  * The frontier is saved every SNAPSHOT_EVERY pages, or every 1/SNAPSHOT_SHARE of the pages found
  * when that is more (a snapshot holds every page found, so saving it at a fixed interval would cost
- * time growing with the square of the site), and whenever the step stops.
+ * time growing with the square of the site), and whenever the step stops. A resume from an older
+ * snapshot loses nothing: the pages stored since are followed again from their cache entries.
  */
 const SNAPSHOT_EVERY = 10;
-const SNAPSHOT_SHARE = 100;
+const SNAPSHOT_SHARE = 10;
 
 export interface CrawlTally extends StepTally {
   found: number;
@@ -42,6 +44,7 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
     ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}),
     ...(wantsLinks ? {} : { toStored: withoutLinks }),
   });
+  const storedPage = storedLinks(ctx, withLinks);
   const delaySeconds = step.body.delay ?? frontier.delaySeconds;
   if (delaySeconds) ctx.pool.spaceHost(new URL(step.body.url).host, delaySeconds * 1000);
   ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind });
@@ -66,8 +69,13 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
     }
     visited.add(next.url);
     if (already.has(next.url)) {
-      frontier.done(next.url);
-      continue;
+      const page = storedPage(next.url);
+      if (page) {
+        frontier.discover(page.url, page.links ?? [], next.depth);
+        frontier.done(next.url);
+        continue;
+      }
+      // Its links are needed to go on and were not kept: the page is fetched again (and stored once).
     }
     const task: Promise<void> = runPage(ctx, job(next.url), timeout, tally).then((page?: StoredPage) => {
       if (page) frontier.discover(page.url, page.links ?? [], next.depth);
@@ -119,6 +127,20 @@ function sameStart(planJson: string, step: CrawlStep): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Where a page this step stored before an interruption led: its page-cache entry, written with
+ * it, keeps its links. The saved frontier may be older than the page, so following them again is
+ * what finds the pages only it linked to.
+ */
+function storedLinks(ctx: RunContext, options: ScrapeOptions): (url: string) => StoredPage | undefined {
+  if (!mayWriteCache(options)) return () => undefined;
+  const key = cacheKey(options);
+  return (url) => {
+    const entry = ctx.ports.store.cacheGet(url, key, Number.MAX_SAFE_INTEGER);
+    return entry?.document.links ? { url: entry.document.metadata.url || url, links: entry.document.links } : undefined;
+  };
 }
 
 function withoutLinks(document: Document): Document {

@@ -90,3 +90,40 @@ describe("SIGINT during a crawl, then --resume", () => {
     for (let i = 0; i < PAGES; i++) expect(site.hits.get(path(i)), path(i)).toBe(1);
   });
 });
+
+describe("kill -9 during a crawl, then --resume", () => {
+  it("finds the pages only the killed run's stored pages linked to, and stores every page once", async () => {
+    const dir = workdir();
+    const file = join(dir, "crawl.yaml");
+    const db = join(dir, "crawl.db");
+    // The site is shared with the test above: count this test's fetches from here.
+    const before = new Map([...Array(PAGES).keys()].map((i) => [i, site.hits.get(path(i)) ?? 0]));
+    writeFileSync(file, `version: 1\nname: killedcrawl\nconcurrency: 2\nperHostConcurrency: 2\nsteps:\n  - id: site\n    crawl: { url: "${site.url}/", sitemap: skip, limit: 100, scrapeOptions: { formats: [markdown] } }\n`);
+
+    const first = cli(["run", file, "--db", db, "--allow-private-network"]);
+    let killed = false;
+    await finish(first, (err) => {
+      // Before the crawl's first saved frontier: only the stored pages know the links to the rest.
+      if (!killed && (err.match(/ 200 http/g) ?? []).length >= 4) {
+        killed = true;
+        first.kill("SIGKILL");
+      }
+    });
+    expect(killed).toBe(true);
+    const fetched = () => [...Array(PAGES).keys()].map((i) => (site.hits.get(path(i)) ?? 0) - before.get(i)!);
+    const storedBefore = fetched().filter((n) => n > 0).length;
+    expect(storedBefore).toBeGreaterThanOrEqual(4);
+    expect(storedBefore).toBeLessThan(PAGES);
+
+    const resumed = await finish(cli(["run", file, "--db", db, "--allow-private-network", "--resume", "--json"]));
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(JSON.parse(resumed.out).status).toBe("succeeded");
+    const after = new Database(db, { readonly: true });
+    expect(after.prepare("SELECT status, documents FROM step_runs WHERE step_id = 'site'").get()).toEqual({ status: "succeeded", documents: PAGES });
+    after.close();
+    // Pages stored before the kill were not fetched again; at most those in flight (2) were.
+    const counts = fetched();
+    expect(counts.every((n) => n >= 1)).toBe(true);
+    expect(counts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(PAGES + 2);
+  });
+});
