@@ -96,6 +96,14 @@ describe("CrawlFrontier: depth", () => {
     expect(drain(f).map((e) => e.depth)).toEqual([0, 0, 1]);
   });
 
+  it("takes a link refused as too deep when it turns up again at a depth allowed", () => {
+    const f = frontier({ maxDiscoveryDepth: 1 });
+    expect(f.discover(START, ["/one"], 0)).toBe(1);
+    expect(f.discover("http://site.test/one", ["http://site.test/two"], 1)).toBe(0);
+    expect(f.discover(START, ["http://site.test/two", "http://site.test/one"], 0)).toBe(1);
+    expect(urls(f)).toEqual([START, "http://site.test/one", "http://site.test/two"]);
+  });
+
   it("with maxDiscoveryDepth 0 keeps only the seeds", () => {
     const f = frontier({ maxDiscoveryDepth: 0 });
     expect(f.discover(START, ["/one"], 0)).toBe(0);
