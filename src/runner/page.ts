@@ -33,7 +33,6 @@ export interface PageJob {
   visibility?: "visible" | "hidden";
 }
 
-/**
 /** What a stored page leaves its step: where it ended up and the links it found (its content is in the store). */
 export interface StoredPage {
   url: string;

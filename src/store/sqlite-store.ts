@@ -441,10 +441,11 @@ export class SqliteStore implements Store {
 }
 
 /**
- * Every method of the store but those that go to the writer thread (and the page cache, where a
- * page written a moment ago and not yet visible is only a miss) first waits for the writer's
+ * Every method of the store but those that go to the writer thread first waits for the writer's
  * queue, so reads and other writes see every page sent before them: safe by default for methods
- * added later.
+ * added later. Exceptions that need not wait: the page cache (a page written a moment ago and not
+ * yet visible is only a miss) and reading a blob by its hash (one a committed row refers to is
+ * committed itself).
  */
 function waitForWriter(proto: Record<string, unknown>, except: ReadonlySet<string>): void {
   for (const name of Object.getOwnPropertyNames(proto)) {
@@ -456,4 +457,4 @@ function waitForWriter(proto: Record<string, unknown>, except: ReadonlySet<strin
     };
   }
 }
-waitForWriter(SqliteStore.prototype as unknown as Record<string, unknown>, new Set(["constructor", "saveDocument", "saveStepState", "cacheGet", "close", "drainWriter", "stamp"]));
+waitForWriter(SqliteStore.prototype as unknown as Record<string, unknown>, new Set(["constructor", "saveDocument", "saveStepState", "cacheGet", "getBlob", "close", "drainWriter", "stamp"]));
