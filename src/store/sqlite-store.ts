@@ -226,6 +226,11 @@ export class SqliteStore implements Store {
     return undefined;
   }
 
+  /** Calls sent to the writer thread whose commit has not been reported yet (0 without one). */
+  get pendingWrites(): number {
+    return this.writer?.pending ?? 0;
+  }
+
   /** Waits until the writer thread has committed every call sent to it (see waitForWriter below). */
   private drainWriter(): void {
     this.writer?.drain();
@@ -449,7 +454,7 @@ export class SqliteStore implements Store {
  */
 function waitForWriter(proto: Record<string, unknown>, except: ReadonlySet<string>): void {
   for (const name of Object.getOwnPropertyNames(proto)) {
-    const method = proto[name];
+    const method = Object.getOwnPropertyDescriptor(proto, name)?.value as unknown;
     if (except.has(name) || typeof method !== "function") continue;
     proto[name] = function (this: { drainWriter(): void }, ...args: unknown[]) {
       this.drainWriter();

@@ -27,7 +27,7 @@ export interface WriterData {
 }
 
 /** Calls sent and not yet committed, past which `send` waits for the thread to catch up: bounds memory. */
-const MAX_QUEUED = 64;
+export const MAX_QUEUED = 64;
 /** How long `drain` waits for a thread that answers nothing before it gives up on it. */
 const STALLED_MS = 120_000;
 
@@ -61,6 +61,11 @@ export class Writer {
     this.port = port1;
     this.port.on("message", (reply: WriterReply) => this.settle(reply));
     this.port.unref();
+  }
+
+  /** Calls sent whose commit has not been reported yet. */
+  get pending(): number {
+    return this.waiting.size;
   }
 
   /** Sends a call; resolves once it is committed, rejects with the database's error. */

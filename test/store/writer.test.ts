@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { Document } from "../../src/core/index.js";
 import { SqliteStore } from "../../src/store/index.js";
+import { MAX_QUEUED } from "../../src/store/writer.js";
 
 const dir = mkdtempSync(join(tmpdir(), "scrapeline-writer-"));
 let n = 0;
@@ -110,6 +111,34 @@ describe("the writer thread", () => {
     expect(() => store.getSteps(runId)).toThrow(/state refused/);
     // Reported once: the store goes on.
     expect(store.getSteps(runId)).toHaveLength(1);
+    store.close();
+  });
+
+  it("never lets more than MAX_QUEUED pages wait for their commit: sending blocks first", () => {
+    const path = freshPath();
+    const { store, runId } = started(path, 0);
+    let most = 0;
+    for (let i = 0; i < 3 * MAX_QUEUED; i++) {
+      void store.saveDocument(record(runId, `https://e.com/${i}`, `${"y".repeat(20_000)}${i}`));
+      most = Math.max(most, store.pendingWrites);
+    }
+    expect(most).toBe(MAX_QUEUED);
+    store.close();
+    expect(committedUrls(path)).toHaveLength(3 * MAX_QUEUED);
+  });
+
+  it("answers a page-cache hit without waiting for the pages still queued", async () => {
+    const path = freshPath();
+    const { store, runId } = started(path, 0);
+    const page = doc("https://e.com/cached", "# cached");
+    await store.saveDocument(record(runId, "https://e.com/cached"), undefined, { optionsKey: "k", document: page });
+    for (let i = 0; i < 20; i++) void store.saveDocument(record(runId, `https://e.com/q${i}`));
+    expect(store.pendingWrites).toBe(20);
+    expect(store.cacheGet("https://e.com/cached", "k", Number.MAX_SAFE_INTEGER)?.document.markdown).toBe("# cached");
+    expect(store.pendingWrites).toBe(20);
+    // Any other read waits for them.
+    expect(store.storedUrls(runId, "s").size).toBe(21);
+    expect(store.pendingWrites).toBe(0);
     store.close();
   });
 
