@@ -18,7 +18,23 @@ export function isAdHost(hostname: string): boolean {
   return AD_HOSTS.test(hostname);
 }
 
-function isAdWord(word: string): boolean {
+/** Whether any whitespace-separated word of a class attribute is an ad word (as `isAdWord`), in one scan of the value. */
+const AD_CLASS = new RegExp(
+  `(?:^|\\s)(?:${[...AD_WORDS].map(escape).join("|")})(?=\\s|$)|(?:^|\\s)(?:${AD_PREFIXES.map(escape).join("|")})|(?:${AD_SUFFIXES.map(escape).join("|")})(?=\\s|$)`,
+  "i",
+);
+
+/** Whether a class attribute has an ad word among its words. */
+export function isAdClass(value: string): boolean {
+  return AD_CLASS.test(value);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Whether a class or id word names an ad slot or a consent banner (case-insensitive). */
+export function isAdWord(word: string): boolean {
   const lower = word.toLowerCase();
   if (AD_WORDS.has(lower)) return true;
   for (const prefix of AD_PREFIXES) if (lower.startsWith(prefix)) return true;
@@ -32,7 +48,7 @@ function looksLikeAd(el: El): boolean {
     const name = attrs[i]!;
     const value = attrs[i + 1]!;
     if (name === "class") {
-      for (const word of value.split(/\s+/)) if (word !== "" && isAdWord(word)) return true;
+      if (isAdClass(value)) return true;
     } else if (name === "id") {
       if (isAdWord(value.trim())) return true;
     } else if (name === "data-ad-slot" || name === "data-ad-client" || name === "data-google-query-id" || name === "data-ad-unit") {
