@@ -74,5 +74,5 @@ export function removeAds(root: El): void {
     }
     children[kept++] = child;
   }
-  children.length = kept;
+  if (kept !== children.length) children.length = kept;
 }

@@ -44,5 +44,5 @@ export function removeNonMainByList(root: El): void {
     }
     children[kept++] = child;
   }
-  children.length = kept;
+  if (kept !== children.length) children.length = kept;
 }

@@ -31,6 +31,12 @@ export interface ParsedPage {
 /** Nesting deeper than this is flattened: it only occurs in broken or hostile markup. */
 const MAX_DEPTH = 256;
 
+/**
+ * The open-element tables of the last finished parse, reused by the next: making two typed arrays
+ * costs more than a page's use of them. A parse that finds none (one under way) makes its own.
+ */
+let spareTables: { masks: Int32Array; flags: Int32Array } | undefined;
+
 /** Builds the compact tree from htmlparser2's tokenizer events, in one pass, without decoding entities. */
 class TreeBuilder implements TokenizerCallbacks {
   readonly root = new El("#root", NO_ATTRS, null);
@@ -41,9 +47,9 @@ class TreeBuilder implements TokenizerCallbacks {
   private foreign = 0;
   private inTitle = false;
   /** For each depth, a bit per tag-name bucket present on the open-element chain (cheap "is it open?" check). */
-  private readonly masks = new Int32Array(MAX_DEPTH + 2);
+  readonly masks: Int32Array;
   /** Tag flags of the open element at each depth. */
-  private readonly flags = new Int32Array(MAX_DEPTH + 2);
+  readonly flags: Int32Array;
   private tag = "";
   private attrs: string[] = NO_ATTRS;
   private attrName = "";
@@ -58,6 +64,12 @@ class TreeBuilder implements TokenizerCallbacks {
   constructor(private readonly html: string, options: ParseOptions) {
     this.allAttributes = options.allAttributes ?? true;
     this.hints = options.hints ?? false;
+    // Entries above the root are written when an element opens, before they are read.
+    this.masks = spareTables?.masks ?? new Int32Array(MAX_DEPTH + 2);
+    this.flags = spareTables?.flags ?? new Int32Array(MAX_DEPTH + 2);
+    spareTables = undefined;
+    this.masks[0] = 0;
+    this.flags[0] = 0;
   }
 
   isInForeignContext(): boolean {
@@ -258,5 +270,6 @@ export function parseHtml(html: string, options: ParseOptions = {}): ParsedPage 
   const tokenizer = new FastTokenizer({ decodeEntities: false }, builder);
   tokenizer.write(html);
   tokenizer.end();
+  spareTables = { masks: builder.masks, flags: builder.flags };
   return { root: builder.root, info: builder.info };
 }

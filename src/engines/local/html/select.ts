@@ -74,7 +74,7 @@ export function removeMatching(root: El, selectors: string[]): void {
       }
       children[kept++] = child;
     }
-    children.length = kept;
+    if (kept !== children.length) children.length = kept;
   };
   walk(root);
 }

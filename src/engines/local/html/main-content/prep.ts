@@ -77,7 +77,7 @@ function clean(el: El, context: Context, options: { cleanConditionally: boolean;
     counts.list += child.tag === "ul" || child.tag === "ol" ? sub.text : sub.list;
     counts.dataTable ||= sub.dataTable;
   }
-  children.length = kept;
+  if (kept !== children.length) children.length = kept;
   if (context.depth === 0) return counts;
   return shouldRemove(el, counts, context, options) ? null : counts;
 }
