@@ -1,5 +1,5 @@
 import { ScrapelineError, type CrawlRequest } from "../../../core/index.js";
-import { MAX_URL_LENGTH, normalizeUrl } from "./normalize-url.js";
+import { MAX_URL_LENGTH, normalizedUrl, normalizeUrl } from "./normalize-url.js";
 import type { Robots } from "./robots.js";
 import { crawlRules, dedupeKey, type CrawlRules } from "./rules.js";
 
@@ -204,12 +204,12 @@ export class CrawlFrontier {
   }
 
   private consider(raw: string, base: string | undefined, depth: number, allowExternal: boolean): boolean {
-    const href = normalizeUrl(raw, base, { ignoreQueryParameters: this.request.ignoreQueryParameters });
-    if (href === undefined) {
+    const url = normalizedUrl(raw, base, { ignoreQueryParameters: this.request.ignoreQueryParameters });
+    if (url === undefined) {
       if (raw.length > MAX_URL_LENGTH) this.ruleSkips++;
       return false;
     }
-    const url = new URL(href);
+    const href = url.href;
     const key = this.key(url);
     if (this.pages.has(key)) return false;
     const candidate = { depth, externalAllowed: allowExternal, start: key === this.startKey, queryVariants: this.variants.get(pathKey(key)) ?? 0 };

@@ -16,6 +16,11 @@ export interface NormalizeOptions {
  * javascript:, data:, ftp:) and URLs over MAX_URL_LENGTH characters.
  */
 export function normalizeUrl(raw: string, base?: string, options: NormalizeOptions = {}): string | undefined {
+  return normalizedUrl(raw, base, options)?.href;
+}
+
+/** `normalizeUrl`, as the parsed URL (its `href` is the normalized form). */
+export function normalizedUrl(raw: string, base?: string, options: NormalizeOptions = {}): URL | undefined {
   const text = raw.trim();
   if (text === "" || text.length > MAX_URL_LENGTH) return undefined;
   let url: URL;
@@ -26,10 +31,10 @@ export function normalizeUrl(raw: string, base?: string, options: NormalizeOptio
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
   if (url.hostname === "") return undefined;
-  url.hash = "";
-  if (options.ignoreQueryParameters || url.search === "") url.search = "";
-  const href = url.href;
-  return href.length > MAX_URL_LENGTH ? undefined : href;
+  // Each setter parses the whole URL again: only what is there is removed (an empty "#" or "?" too).
+  if (url.href.includes("#")) url.hash = "";
+  if (url.href.includes("?") && (options.ignoreQueryParameters || url.search === "")) url.search = "";
+  return url.href.length > MAX_URL_LENGTH ? undefined : url;
 }
 
 /** The path with trailing slashes removed (but the root kept), so `/a/` and `/a` are one page. */
