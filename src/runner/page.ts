@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { ChangeTrackingFormat, Document, ErrorKind, RetryPolicy, ScrapeOptions, SnapshotWrite } from "../core/index.js";
 import { isScrapelineError, ScrapelineError } from "../core/index.js";
 import { cacheKey, fromCache, mayReadCache, mayWriteCache } from "./cache.js";
@@ -73,7 +74,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
           }
           try {
             const tracking = localTracking(ctx, options);
-            const { page, cacheKey } = await fetchOrCache(ctx, url, options, tracking ? forEngine(options, tracking) : options, AbortSignal.any([timeout, ctx.abort]));
+            const { page, cacheKey } = await fetchOrCache(ctx, url, options, tracking ? forEngine(options, tracking) : options, pageSignal(ctx, timeout));
             const snapshot = tracking ? trackChange(ctx, url, page, tracking, job.visibility ?? "visible") : undefined;
             if (tracking && !options.formats.some((f) => f.type === "json")) delete page.json;
             const credits = creditsOf(ctx, page, job.billAs ?? options);
@@ -133,6 +134,20 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
     ctx.emit(stored.event);
     return stored.page;
   }
+}
+
+/** The signal each step's pages are fetched under, by the step's timeout signal: made once per step, not per page. */
+const pageSignals = new WeakMap<AbortSignal, { abort: AbortSignal; signal: AbortSignal }>();
+
+/** Aborts when the step's time is up or the run is aborted. */
+function pageSignal(ctx: RunContext, timeout: AbortSignal): AbortSignal {
+  const known = pageSignals.get(timeout);
+  if (known?.abort === ctx.abort) return known.signal;
+  const signal = AbortSignal.any([timeout, ctx.abort]);
+  // Every page under way listens to it (one listener each), so the step's concurrency is no leak.
+  setMaxListeners(0, signal);
+  pageSignals.set(timeout, { abort: ctx.abort, signal });
+  return signal;
 }
 
 /** The change-tracking format when the runner (not the engine) must compare the page. */
