@@ -39,6 +39,7 @@ export class LocalEngine implements Engine {
   private readonly browserMode: BrowserMode;
   private readonly browser: BrowserHost;
   private readonly riskClassifier: RiskClassifier | undefined;
+  private readonly requestHeaders = new WeakMap<ScrapeOptions, Record<string, string>>();
 
   constructor(options: LocalEngineOptions) {
     this.extractor = new Extractor(options.extraction ?? { mode: "auto" });
@@ -58,13 +59,23 @@ export class LocalEngine implements Engine {
     });
   }
 
+  /** The request headers of a page, made once per options object (a crawl's pages share theirs). */
+  private headersFor(options: ScrapeOptions): Record<string, string> {
+    let headers = this.requestHeaders.get(options);
+    if (headers === undefined) {
+      headers = requestHeaders({ mobile: options.mobile, location: options.location, ...(options.headers ? { headers: options.headers } : {}) });
+      this.requestHeaders.set(options, headers);
+    }
+    return headers;
+  }
+
   async scrape(url: string, options: ScrapeOptions, signal?: AbortSignal): Promise<Document> {
     assertSupported(options, url, this.browserMode !== "never");
     checkThreatProtection(url, options.threatProtection, this.riskClassifier);
     if (usesBrowser(options, this.browserMode)) return this.scrapeInBrowser(url, options, signal);
     const response = await this.gate.fetch({
       url,
-      headers: requestHeaders({ mobile: options.mobile, location: options.location, ...(options.headers ? { headers: options.headers } : {}) }),
+      headers: this.headersFor(options),
       timeoutMs: options.timeout,
       skipTlsVerification: options.skipTlsVerification,
       ...(signal ? { signal } : {}),

@@ -72,7 +72,7 @@ export function createFetchGate(policy: FetchPolicy): FetchGate {
       const hop = await exchange(url, headers, request, deadline);
       const location = hop.headers.location;
       if (!REDIRECT_STATUSES.has(hop.status) || location === undefined || (request.method ?? "GET") !== "GET") {
-        const body = await readBody(hop.body, hop.headers, { maxBodyBytes: request.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, url: redactUrl(url.href) });
+        const body = await readBody(hop.body, hop.headers, { maxBodyBytes: request.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, url: url.password ? redactUrl(url.href) : url.href });
         return { url: url.href, status: hop.status, headers: hop.headers, body, redirects: chain.slice(1) };
       }
       await hop.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
