@@ -99,6 +99,8 @@ export interface Store {
   /** A cached page of `url` fetched with the same options no longer ago than `maxAgeMs`. */
   cacheGet(url: string, optionsKey: string, maxAgeMs: number): { document: Document; cachedAt: string } | undefined;
   cachePut(url: string, optionsKey: string, document: Document): void;
+  /** Whether the page cache holds any entry made with these options (when none, a step's pages need no lookup). */
+  cacheHolds(optionsKey: string): boolean;
   /** Credits spent without a document (map calls, extract): recorded in the ledger. */
   recordCredits(entry: { runId: number; stepId: string; credits: number; reason: string; url?: string }): void;
 

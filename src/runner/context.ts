@@ -23,6 +23,13 @@ export interface RunContext {
   abort: AbortSignal;
   clock: () => number;
   random: () => number;
+  /**
+   * By page-cache key, whether the cache may hold pages made with those options: asked of the store
+   * once per run, and true from the run's first page stored with the key. A page whose key the
+   * cache holds nothing of is fetched without a lookup (entries another process adds meanwhile are
+   * not seen: the page is fetched fresh).
+   */
+  cacheHolds: Map<string, boolean>;
   /** Stops the run from starting more work, with the reason steps that never start are given. */
   halt: (reason: string) => void;
 }

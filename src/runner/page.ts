@@ -81,6 +81,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
             page.metadata.creditsUsed = credits;
             const document = job.toStored ? job.toStored(page) : page;
             const cache = cacheKey === undefined ? undefined : { optionsKey: cacheKey, document: page };
+            if (cache) ctx.cacheHolds.set(cache.optionsKey, true);
             const committed = ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document }, snapshot, cache);
             ctx.budget.settle(estimate, credits);
             const { metadata } = page;
@@ -186,13 +187,23 @@ async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions
   const store = ctx.ports.store;
   const key = cacheKey(options);
   const local = !ctx.ports.engine.reportsCredits; // a remote service keeps (and bills) its own cache
-  if (local && mayReadCache(options)) {
+  if (local && mayReadCache(options) && cacheMayHold(ctx, key)) {
     const cached = store.cacheGet(url, key, options.maxAge);
     if (cached) return { page: fromCache(cached.document, cached.cachedAt) };
   }
   const page = await ctx.ports.engine.scrape(url, engineOptions, signal);
   if (local && options.maxAge > 0) page.metadata.cacheState = "miss";
   return local && mayWriteCache(options) ? { page, cacheKey: key } : { page };
+}
+
+/** Whether the page cache may hold pages made with this key (see RunContext.cacheHolds). */
+function cacheMayHold(ctx: RunContext, key: string): boolean {
+  let holds = ctx.cacheHolds.get(key);
+  if (holds === undefined) {
+    holds = ctx.ports.store.cacheHolds(key);
+    ctx.cacheHolds.set(key, holds);
+  }
+  return holds;
 }
 
 /** What a page cost: the service's own figure when the engine reports one, else the billing rules (marked estimated for such engines). */

@@ -65,6 +65,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
     abort: options.abort ?? new AbortController().signal,
     clock: options.clock ?? Date.now,
     random: options.random ?? Math.random,
+    cacheHolds: new Map(),
     halt: (reason) => halt(reason),
   };
 

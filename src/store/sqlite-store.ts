@@ -394,6 +394,11 @@ export class SqliteStore implements Store {
     return { document, cachedAt };
   }
 
+  cacheHolds(optionsKey: string): boolean {
+    // No index leads with options_key: this scans until the first entry (the whole table when there is none), once per step.
+    return this.db.prepare("SELECT 1 FROM page_cache WHERE options_key = ? LIMIT 1").get(optionsKey) !== undefined;
+  }
+
   cachePut(url: string, optionsKey: string, document: Document): void {
     this.db.transaction(() => this.writeCache(url, optionsKey, document)).immediate();
   }

@@ -135,6 +135,18 @@ describe("run", () => {
     expect(site.hits.get("/about")).toBe(hits! + 1);
   });
 
+  it("answers a later step from the cache an earlier step of the same run filled", async () => {
+    // The cache starts empty, so the first step's pages are fetched without a lookup; the pages it
+    // stores must still answer the second step.
+    site.hits.delete("/p/2");
+    const steps = scrape("first", `${site.url}/p/2`, ", maxAge: 600000") + `  - id: second\n    needs: [first]\n    scrape: { url: "${site.url}/p/2", maxAge: 600000 }\n`;
+    const { result, db } = await runYaml(pipeline(steps));
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+    expect(site.hits.get("/p/2")).toBe(1);
+    expect(readDocuments(db, result.runId, "first")[0]!.document.metadata.cacheState).toBe("miss");
+    expect(readDocuments(db, result.runId, "second")[0]!.document.metadata.cacheState).toBe("hit");
+  });
+
   it("a 429 from one host does not hold back another host", async () => {
     const yaml = `version: 1\nname: hosts\nconcurrency: 4\nsteps:\n  - id: a\n    scrape: { url: "${site.url}/429-seconds" }\n  - id: b\n    needs: []\n    scrape: { urls: ["${other.url}/b/1", "${other.url}/b/2"] }\n`;
     site.hits.delete("/429-seconds");

@@ -81,7 +81,10 @@ describe("SqliteStore", () => {
   it("answers the page cache only within maxAge", () => {
     let now = Date.parse("2026-11-22T00:00:00Z");
     const store = new SqliteStore(freshPath(), { now: () => new Date(now) });
+    expect(store.cacheHolds("k")).toBe(false);
     store.cachePut("https://e.com/", "k", doc("https://e.com/", "cached"));
+    expect(store.cacheHolds("k")).toBe(true);
+    expect(store.cacheHolds("other-options")).toBe(false);
     expect(store.cacheGet("https://e.com/", "k", 60_000)?.document.markdown).toBe("cached");
     expect(store.cacheGet("https://e.com/", "other-options", 60_000)).toBeUndefined();
     now += 120_000;
