@@ -1,6 +1,6 @@
 /**
  * The writer thread (see writer.ts): its own connection to the database, making the calls it is
- * sent one at a time, in order, and answering each.
+ * sent one at a time, in order, and answering each batch of them with one message.
  */
 import { workerData } from "node:worker_threads";
 import { unpackCache } from "./cache-entry.js";
@@ -12,21 +12,26 @@ const { path, busyTimeoutMs, port, replies } = workerData as WriterData;
 let now = new Date();
 const store = new SqliteStore(path, { busyTimeoutMs, now: () => now });
 
-port.on("message", (call: WriterMessage) => {
+port.on("message", (calls: WriterMessage[]) => {
+  const answers: WriterReply[] = [];
+  for (const call of calls) answers.push(make(call));
+  port.postMessage(answers);
+  Atomics.add(replies, 0, 1);
+  Atomics.notify(replies, 0);
+});
+
+/** Makes one call, in its own transaction as the store would; answers with its failure, if any. */
+function make(call: WriterMessage): WriterReply {
   now = new Date(call.now);
-  let reply: WriterReply = { seq: call.seq };
   try {
     if (call.op === "saveDocument") {
       const [record, snapshot, cache] = call.args;
       void store.saveDocument(record, snapshot, cache && unpackCache(cache, record.document));
-    }
-    else if (call.op === "saveStepState") store.saveStepState(...call.args);
+    } else if (call.op === "saveStepState") store.saveStepState(...call.args);
     else store.close();
+    return { seq: call.seq };
   } catch (error) {
     const { message, code } = error as { message: string; code?: string };
-    reply = { seq: call.seq, error: { message, ...(code ? { code } : {}) } };
+    return { seq: call.seq, error: { message, ...(code ? { code } : {}) } };
   }
-  port.postMessage(reply);
-  Atomics.add(replies, 0, 1);
-  Atomics.notify(replies, 0);
-});
+}

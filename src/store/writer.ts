@@ -11,7 +11,7 @@ export type WriterCall =
 /** A call as sent: numbered, with the time the store's clock gave when it was made. */
 export type WriterMessage = WriterCall & { seq: number; now: string };
 
-/** The answer to one call: nothing, or why it failed. */
+/** The answer to one call: nothing, or why it failed. The thread answers a batch of calls with one message. */
 export interface WriterReply {
   seq: number;
   error?: { message: string; code?: string };
@@ -22,12 +22,14 @@ export interface WriterData {
   path: string;
   busyTimeoutMs: number;
   port: MessagePort;
-  /** Counts the replies posted, so a caller blocked in `drain` wakes at each one. */
+  /** Counts the answers posted (one per batch), so a caller blocked in `drain` wakes at each one. */
   replies: Int32Array;
 }
 
 /** Calls sent and not yet committed, past which `send` waits for the thread to catch up: bounds memory. */
 export const MAX_QUEUED = 64;
+/** The most calls sent to the thread in one message. */
+export const BATCH_CALLS = 8;
 /** How long `drain` waits for a thread that answers nothing before it gives up on it. */
 const STALLED_MS = 120_000;
 
@@ -36,7 +38,9 @@ const STALLED_MS = 120_000;
  * fetches and parses the next ones. Calls are committed in the order they were sent, each in its
  * own transaction (as the store would have), so a killed process loses only pages whose commit
  * had not been reported yet. `send` resolves when its call is committed; `drain` blocks until
- * every call sent is, so a read made after it sees them all.
+ * every call sent is, so a read made after it sees them all. Calls made while the thread is busy
+ * wait and go together when it answers: waking the thread for each page cost the sending thread
+ * more than copying the page.
  */
 export class Writer {
   private readonly worker: Worker;
@@ -44,6 +48,10 @@ export class Writer {
   private readonly replies = new Int32Array(new SharedArrayBuffer(4));
   private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private sent = 0;
+  /** Calls not posted yet: they go as one message once the batch with the thread is answered. */
+  private batch: WriterMessage[] = [];
+  /** Batches posted and not answered yet. */
+  private posted = 0;
   /** The failure of a call nobody waits for (a step's saved state): thrown by the next `drain`. */
   private unreported: Error | undefined;
 
@@ -59,7 +67,7 @@ export class Writer {
     this.worker.unref();
     this.worker.on("error", (error) => this.failAll(new Error(`the database writer thread failed: ${error.message}`)));
     this.port = port1;
-    this.port.on("message", (reply: WriterReply) => this.settle(reply));
+    this.port.on("message", (replies: WriterReply[]) => this.settle(replies));
     this.port.unref();
   }
 
@@ -81,9 +89,10 @@ export class Writer {
   /** Blocks until at most `left` calls are uncommitted (all of them by default), then reports a failure nobody waited for. */
   drain(left = 0): void {
     let stalledSince = Date.now();
+    if (this.posted === 0) this.flush();
     while (this.waiting.size > left) {
       const seen = Atomics.load(this.replies, 0);
-      let message: { message: WriterReply } | undefined;
+      let message: { message: WriterReply[] } | undefined;
       while ((message = receiveMessageOnPort(this.port))) {
         this.settle(message.message);
         stalledSince = Date.now();
@@ -116,16 +125,32 @@ export class Writer {
     this.waiting.set(seq, waiter);
     // A pending commit keeps the process alive; an idle thread does not.
     if (this.waiting.size === 1) this.port.ref();
-    this.port.postMessage({ ...call, seq, now } satisfies WriterMessage);
+    this.batch.push({ ...call, seq, now });
+    // A call made while the thread is idle goes at once; others wait for its answer, a batch at most
+    // BATCH_CALLS long (what the thread takes in at once is what its heap must hold).
+    if (this.posted === 0 || this.batch.length >= BATCH_CALLS) this.flush();
   }
 
-  private settle(reply: WriterReply): void {
-    const waiter = this.waiting.get(reply.seq);
-    if (!waiter) return;
-    this.waiting.delete(reply.seq);
+  private flush(): void {
+    if (this.batch.length === 0) return;
+    const batch = this.batch;
+    this.batch = [];
+    this.posted++;
+    this.port.postMessage(batch);
+  }
+
+  /** Takes the answer to a batch: settles its calls, then sends what waited meanwhile. */
+  private settle(replies: WriterReply[]): void {
+    this.posted--;
+    for (const reply of replies) {
+      const waiter = this.waiting.get(reply.seq);
+      if (!waiter) continue;
+      this.waiting.delete(reply.seq);
+      if (reply.error) waiter.reject(Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {}));
+      else waiter.resolve();
+    }
+    if (this.posted === 0) this.flush();
     if (this.waiting.size === 0) this.port.unref();
-    if (reply.error) waiter.reject(Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {}));
-    else waiter.resolve();
   }
 
   private failAll(error: Error): void {
