@@ -24,12 +24,12 @@ export interface RunContext {
   clock: () => number;
   random: () => number;
   /**
-   * By page-cache key, whether the cache may hold pages made with those options: asked of the store
-   * once per run, and true from the run's first page stored with the key. A page whose key the
-   * cache holds nothing of is fetched without a lookup (entries another process adds meanwhile are
-   * not seen: the page is fetched fresh).
+   * What the page cache may answer, by page-cache key: `true` when the store held entries made
+   * with those options when the run first asked, else the URLs the run itself has cached with them
+   * since (nothing else can be there). Pages it can hold nothing of are fetched without a lookup
+   * (entries another process adds meanwhile are not seen: the page is fetched fresh).
    */
-  cacheHolds: Map<string, boolean>;
+  cacheHolds: Map<string, true | Set<string>>;
   /** Stops the run from starting more work, with the reason steps that never start are given. */
   halt: (reason: string) => void;
 }

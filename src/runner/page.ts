@@ -81,7 +81,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
             page.metadata.creditsUsed = credits;
             const document = job.toStored ? job.toStored(page) : page;
             const cache = cacheKey === undefined ? undefined : { optionsKey: cacheKey, document: page };
-            if (cache) ctx.cacheHolds.set(cache.optionsKey, true);
+            if (cache) cached(ctx, cache.optionsKey, url);
             const committed = ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document }, snapshot, cache);
             ctx.budget.settle(estimate, credits);
             const { metadata } = page;
@@ -187,7 +187,7 @@ async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions
   const store = ctx.ports.store;
   const key = cacheKey(options);
   const local = !ctx.ports.engine.reportsCredits; // a remote service keeps (and bills) its own cache
-  if (local && mayReadCache(options) && cacheMayHold(ctx, key)) {
+  if (local && mayReadCache(options) && cacheMayHold(ctx, key, url)) {
     const cached = store.cacheGet(url, key, options.maxAge);
     if (cached) return { page: fromCache(cached.document, cached.cachedAt) };
   }
@@ -196,14 +196,20 @@ async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions
   return local && mayWriteCache(options) ? { page, cacheKey: key } : { page };
 }
 
-/** Whether the page cache may hold pages made with this key (see RunContext.cacheHolds). */
-function cacheMayHold(ctx: RunContext, key: string): boolean {
+/** Whether the page cache may hold `url` made with this key (see RunContext.cacheHolds). */
+function cacheMayHold(ctx: RunContext, key: string, url: string): boolean {
   let holds = ctx.cacheHolds.get(key);
   if (holds === undefined) {
-    holds = ctx.ports.store.cacheHolds(key);
+    holds = ctx.ports.store.cacheHolds(key) ? true : new Set<string>();
     ctx.cacheHolds.set(key, holds);
   }
-  return holds;
+  return holds === true || holds.has(url);
+}
+
+/** Notes a page the run caches, when the run keeps a list of what it cached with that key. */
+function cached(ctx: RunContext, key: string, url: string): void {
+  const holds = ctx.cacheHolds.get(key);
+  if (holds !== undefined && holds !== true) holds.add(url);
 }
 
 /** What a page cost: the service's own figure when the engine reports one, else the billing rules (marked estimated for such engines). */
