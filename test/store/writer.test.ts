@@ -1,5 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -139,6 +139,32 @@ describe("the writer thread", () => {
     // Any other read waits for them.
     expect(store.storedUrls(runId, "s").size).toBe(21);
     expect(store.pendingWrites).toBe(0);
+    store.close();
+  });
+
+  it.runIf(existsSync("/proc/thread-self"))("runs at a lower scheduling priority than the thread that fetches", async () => {
+    const niceOfThreads = () =>
+      new Map(
+        readdirSync("/proc/self/task").flatMap((tid): [string, number][] => {
+          let stat: string;
+          try {
+            stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+          } catch {
+            return []; // a thread that ended meanwhile (an earlier test's writer)
+          }
+          // Fields after the command name (which may hold spaces): nice is the 19th field of the line.
+          return [[tid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16])]];
+        }),
+      );
+    const base = getPriority();
+    const before = niceOfThreads();
+    const path = freshPath();
+    const { store, runId } = started(path, 0);
+    await store.saveDocument(record(runId, "https://e.com/niced"));
+    const newThreads = [...niceOfThreads()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+    expect(newThreads).toContain(Math.min(19, base + 10));
+    // The calling thread keeps its priority.
+    expect(getPriority()).toBe(base);
     store.close();
   });
 
