@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import type { Document } from "../../src/core/index.js";
 import { SqliteStore } from "../../src/store/index.js";
+import { PAGE_CACHE_KIB } from "../../src/store/sqlite-store.js";
 import { MIGRATIONS } from "../../src/store/migrations.js";
 import { blobHash, compress } from "../../src/store/blobs.js";
 import Database from "better-sqlite3";
@@ -75,6 +76,13 @@ describe("SqliteStore", () => {
     store.saveDocument({ runId: run.id, stepId: "s", url: "https://e.com/2", fetchedAt: "t", creditsUsed: 1, document: doc("https://e.com/2", "2") });
     store.finishStep(run.id, "s", "succeeded");
     expect([...store.documents(run.id, "s")].map((d) => d.url)).toEqual(["https://e.com/1", "https://e.com/2"]);
+    store.close();
+  });
+
+  it("keeps SQLite's page cache to its own default size, not the 16 MB the binding is built with", () => {
+    const store = new SqliteStore(freshPath());
+    expect(store.db.pragma("cache_size", { simple: true })).toBe(-PAGE_CACHE_KIB);
+    expect(new Database(":memory:").pragma("cache_size", { simple: true })).toBe(-16000);
     store.close();
   });
 

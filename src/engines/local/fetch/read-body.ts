@@ -110,7 +110,8 @@ async function readPlain(raw: Readable, declared: number | undefined, { maxBodyB
   }
   if (overCap) throw new ScrapelineError("too-large", `${url} decodes to more than the cap of ${maxBodyBytes} bytes`, { url });
   if (declared !== undefined && received < declared) throw truncated(url, received, declared);
-  return Buffer.concat(chunks, received);
+  // A page that came in one read is a view of that read's buffer (sized to it): no copy needed.
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
 }
 
 function truncated(url: string, received: number, declared: number | undefined, cause?: unknown): ScrapelineError {
