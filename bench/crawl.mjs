@@ -3,8 +3,10 @@
 // (a) scrapeline's local crawl through the built app (markdown, stored in a temp SQLite database)
 // and (b) crawlee's CheerioCrawler doing the same crawl (same-domain links, same limit, same
 // concurrency) with the same markdown conversion (scrapeline's processHtml on the body). Each
-// crawler runs in its own child process so its peak RSS is its own. Then a larger crawl of ours
-// alone, for peak RSS against the size of the site. Prints; asserts nothing.
+// crawler runs in its own child process so its peak RSS is its own (taken when its crawl ends:
+// ours before the pages are read back to count their markdown). Rounds alternate who goes first;
+// figures are medians over the rounds. Then a larger crawl of ours alone, for peak RSS against
+// the size of the site. Prints; asserts nothing.
 // Build first: it measures dist/ (`npm run build`).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,7 +17,7 @@ import { fileURLToPath } from "node:url";
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 2000);
 const LARGE = Number(process.env.BENCH_LARGE_PAGES ?? 10_000);
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const SELF = fileURLToPath(import.meta.url);
 
@@ -137,13 +139,15 @@ async function crawlOurs(base, limit) {
   const result = await runPipelineFile(file, { db, allowPrivateNetwork: true, onEvent: (e) => void (e.type === "document-stored" && stored++) });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const cpuSeconds = cpuSecondsSince(cpu);
+  // The crawl's peak, before the pages are read back below to count their markdown.
+  const peak = peakRssMb();
   if (!result.ok || result.status !== "succeeded") throw new Error(`run failed: ${JSON.stringify(result.ok ? result.status : result.diagnostics)}`);
   const { SqliteStore } = await import("../dist/store/index.js");
   const store = new SqliteStore(db);
   for (const d of store.documents(result.runId, "site")) markdownBytes += d.document.markdown?.length ?? 0;
   store.close();
   rmSync(dir, { recursive: true, force: true });
-  return { pages: stored, seconds, cpuSeconds, markdownBytes };
+  return { pages: stored, seconds, cpuSeconds, markdownBytes, peakRssMb: peak };
 }
 
 async function crawlCrawlee(base, limit) {
@@ -186,7 +190,7 @@ async function crawlCrawlee(base, limit) {
 
 async function child(which, base, limit) {
   const result = which === "ours" ? await crawlOurs(base, limit) : await crawlCrawlee(base, limit);
-  process.stdout.write(`${JSON.stringify({ ...result, peakRssMb: peakRssMb() })}\n`);
+  process.stdout.write(`${JSON.stringify({ peakRssMb: peakRssMb(), ...result })}\n`);
 }
 
 function runChild(which, base, limit) {
