@@ -54,6 +54,9 @@ export class Writer {
   private posted = 0;
   /** The failure of a call nobody waits for (a step's saved state): thrown by the next `drain`. */
   private unreported: Error | undefined;
+  /** Why the thread is gone, once it is: later calls fail at once with it. */
+  private failed: Error | undefined;
+  private closing = false;
 
   constructor(path: string, busyTimeoutMs: number) {
     const { port1, port2 } = new MessageChannel();
@@ -66,6 +69,9 @@ export class Writer {
     });
     this.worker.unref();
     this.worker.on("error", (error) => this.failAll(new Error(`the database writer thread failed: ${error.message}`)));
+    this.worker.on("exit", (code) => {
+      if (!this.closing) this.failAll(new Error(`the database writer thread stopped (exit code ${code})`));
+    });
     this.port = port1;
     this.port.on("message", (replies: WriterReply[]) => this.settle(replies));
     this.port.unref();
@@ -110,6 +116,7 @@ export class Writer {
 
   /** Commits what is left, closes the thread's connection and ends the thread. */
   close(): void {
+    this.closing = true;
     this.post({ op: "close", args: [] }, new Date().toISOString());
     try {
       this.drain();
@@ -120,6 +127,7 @@ export class Writer {
   }
 
   private enqueue(call: WriterCall, now: string, waiter: { resolve: () => void; reject: (error: Error) => void }): void {
+    if (this.failed) return waiter.reject(this.failed);
     if (this.waiting.size >= MAX_QUEUED) this.drain(MAX_QUEUED / 2);
     const seq = ++this.sent;
     this.waiting.set(seq, waiter);
@@ -154,8 +162,10 @@ export class Writer {
   }
 
   private failAll(error: Error): void {
+    this.failed ??= error;
     for (const waiter of this.waiting.values()) waiter.reject(error);
     this.waiting.clear();
+    this.batch = [];
     this.unreported ??= error;
     this.port.unref();
   }

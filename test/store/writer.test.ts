@@ -168,6 +168,22 @@ describe("the writer thread", () => {
     store.close();
   });
 
+  it("fails the pages waiting, and every later one at once, when the thread stops unasked", async () => {
+    const path = freshPath();
+    const { store, runId } = started(path, 0);
+    await store.saveDocument(record(runId, "https://e.com/first"));
+    const thread = (store as unknown as { writer: { worker: { terminate(): Promise<number> } } }).writer.worker;
+    const stopping = thread.terminate();
+    const waiting = store.saveDocument(record(runId, "https://e.com/waiting"));
+    await stopping;
+    await expect(waiting).rejects.toThrow(/writer thread stopped/);
+    await expect(store.saveDocument(record(runId, "https://e.com/later"))).rejects.toThrow(/writer thread stopped/);
+    expect(committedUrls(path)).toContain("https://e.com/first");
+    // Closing reports the failure and still closes the store's own connection.
+    expect(() => store.close()).toThrow(/writer thread stopped/);
+    expect(store.db.open).toBe(false);
+  });
+
   it("close() commits every page sent, however many are waiting", () => {
     const path = freshPath();
     const { store, runId } = started(path, 0);
