@@ -49,6 +49,8 @@ export class SqliteStore implements Store {
   private readonly writerAfter: number;
   private savedHere = 0;
   private writer: Writer | undefined;
+  /** Snapshots sent to the writer thread and maybe not committed yet, by branch and URL (a count each). */
+  private readonly pendingSnapshots = new Map<string, number>();
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -230,7 +232,10 @@ export class SqliteStore implements Store {
 
   saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): Promise<void> | undefined {
     if (!this.writer && ++this.savedHere > this.writerAfter) this.writer = new Writer(this.db.name, this.busyTimeoutMs);
-    if (this.writer) return this.writer.send({ op: "saveDocument", args: [record, snapshot, cache && packCache(cache, record.document)] }, this.stamp());
+    if (this.writer) {
+      const committed = this.writer.send({ op: "saveDocument", args: [record, snapshot, cache && packCache(cache, record.document)] }, this.stamp());
+      return snapshot ? this.trackSnapshot(snapshotKey(snapshot.url, snapshot.tag), committed) : committed;
+    }
     this.saveTransaction(record, snapshot, cache);
     return undefined;
   }
@@ -266,7 +271,25 @@ export class SqliteStore implements Store {
     ).run(snapshot.url, branch, snapshot.tag, ((latest?.version as number | undefined) ?? 0) + 1, snapshot.fingerprint, snapshot.normalizerKey, blob, snapshot.extracted ?? null, snapshot.statusCode, runId, at, runId, at);
   }
 
+  /** Counts a snapshot as pending until its page's commit is settled; returns that commit. */
+  private trackSnapshot(key: string, committed: Promise<void>): Promise<void> {
+    this.pendingSnapshots.set(key, (this.pendingSnapshots.get(key) ?? 0) + 1);
+    const settled = (): void => {
+      const left = (this.pendingSnapshots.get(key) ?? 1) - 1;
+      if (left > 0) this.pendingSnapshots.set(key, left);
+      else this.pendingSnapshots.delete(key);
+    };
+    committed.then(settled, settled);
+    return committed;
+  }
+
+  /**
+   * The latest snapshot of a URL and tag. It waits for the writer thread only when a snapshot of
+   * that URL and tag is on its way there: a change-tracking crawl reads one per page, and waiting
+   * for every page sent before it held the crawl up (a fifth of its time).
+   */
   latestSnapshot(url: string, tag: string | null): SnapshotRecord | undefined {
+    if (this.pendingSnapshots.has(snapshotKey(url, tag))) this.drainWriter();
     const row = this.db.prepare("SELECT * FROM snapshots WHERE url = ? AND branch = ? ORDER BY version DESC LIMIT 1").get(url, snapshotBranch(tag)) as Row | undefined;
     return row ? toSnapshot(row) : undefined;
   }
@@ -463,8 +486,9 @@ export class SqliteStore implements Store {
  * Every method of the store but those that go to the writer thread first waits for the writer's
  * queue, so reads and other writes see every page sent before them: safe by default for methods
  * added later. Exceptions that need not wait: the page cache (a page written a moment ago and not
- * yet visible is only a miss) and reading a blob by its hash (one a committed row refers to is
- * committed itself).
+ * yet visible is only a miss), reading a blob by its hash or a snapshot's markdown (one a committed
+ * row refers to is committed itself), and the latest snapshot of a URL (it waits only when one of
+ * that URL is on its way).
  */
 function waitForWriter(proto: Record<string, unknown>, except: ReadonlySet<string>): void {
   for (const name of Object.getOwnPropertyNames(proto)) {
@@ -476,4 +500,12 @@ function waitForWriter(proto: Record<string, unknown>, except: ReadonlySet<strin
     };
   }
 }
-waitForWriter(SqliteStore.prototype as unknown as Record<string, unknown>, new Set(["constructor", "saveDocument", "saveStepState", "cacheGet", "getBlob", "close", "drainWriter", "stamp"]));
+waitForWriter(
+  SqliteStore.prototype as unknown as Record<string, unknown>,
+  new Set(["constructor", "saveDocument", "saveStepState", "cacheGet", "getBlob", "latestSnapshot", "snapshotMarkdown", "trackSnapshot", "close", "drainWriter", "stamp"]),
+);
+
+/** What identifies a line of snapshots: its branch (the tag) and its URL. */
+function snapshotKey(url: string, tag: string | null): string {
+  return `${snapshotBranch(tag)}\u0000${url}`;
+}

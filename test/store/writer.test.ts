@@ -184,6 +184,25 @@ describe("the writer thread", () => {
     expect(store.db.open).toBe(false);
   });
 
+  it("reads a URL's latest snapshot without waiting for other pages, and waits when one of that URL is on its way", () => {
+    const path = freshPath();
+    const { store, runId } = started(path, 0);
+    const snapshot = (url: string, markdown: string) => ({ url, tag: null, fingerprint: `f-${markdown}`, normalizerKey: "n", markdown, statusCode: 200 });
+    void store.saveDocument(record(runId, "https://e.com/a"), snapshot("https://e.com/a", "version 1"));
+    for (let i = 0; i < 20; i++) void store.saveDocument(record(runId, `https://e.com/q${i}`));
+    const pending = store.pendingWrites;
+    expect(pending).toBeGreaterThan(0);
+    // Another URL (and the same URL under another tag) has nothing on its way: no wait.
+    expect(store.latestSnapshot("https://e.com/b", null)).toBeUndefined();
+    expect(store.latestSnapshot("https://e.com/a", "other")).toBeUndefined();
+    expect(store.pendingWrites).toBe(pending);
+    // Its own snapshot is on its way: the read waits and sees it.
+    const latest = store.latestSnapshot("https://e.com/a", null);
+    expect(latest?.fingerprint).toBe("f-version 1");
+    expect(store.snapshotMarkdown(latest!)).toBe("version 1");
+    store.close();
+  });
+
   it("close() commits every page sent, however many are waiting", () => {
     const path = freshPath();
     const { store, runId } = started(path, 0);
