@@ -160,8 +160,8 @@ export class CrawlFrontier {
 
   /** Marks a page finished (fetched or failed for good); it is not handed out again, even after `restore()`. */
   done(url: string): void {
-    const href = normalizeUrl(url, undefined, { ignoreQueryParameters: this.request.ignoreQueryParameters });
-    const page = href === undefined ? undefined : this.pages.get(this.key(new URL(href)));
+    const parsed = normalizedUrl(url, undefined, { ignoreQueryParameters: this.request.ignoreQueryParameters });
+    const page = parsed === undefined ? undefined : this.pages.get(this.key(parsed));
     if (!page || page.state === "done") return;
     if (page.state === "queued") this.waiting--;
     page.state = "done";

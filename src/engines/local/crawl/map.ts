@@ -1,7 +1,7 @@
 import { isScrapelineError, ScrapelineError, type MapLink, type MapRequest, type MapResult } from "../../../core/index.js";
 import { decodeText, requestHeaders, type FetchGate } from "../fetch/index.js";
 import { scanHead, scanLinks, type PageHead } from "./html-scan.js";
-import { normalizeUrl } from "./normalize-url.js";
+import { normalizedUrl, normalizeUrl } from "./normalize-url.js";
 import { rankByRelevance } from "./rank.js";
 import { dedupeKey } from "./rules.js";
 import { loadRobots, type Robots } from "./robots.js";
@@ -82,9 +82,9 @@ async function mapWithin(gate: FetchGate, request: MapRequest, start: string, op
   const cap = request.search ? MAX_SITEMAP_URLS : request.limit;
   const add = (raw: string, base?: string): void => {
     if (links.size >= cap) return;
-    const href = normalizeUrl(raw, base, { ignoreQueryParameters: request.ignoreQueryParameters });
-    if (href === undefined) return;
-    const url = new URL(href);
+    const url = normalizedUrl(raw, base, { ignoreQueryParameters: request.ignoreQueryParameters });
+    if (url === undefined) return;
+    const href = url.href;
     const key = dedupeKey(url, false);
     if (links.has(key)) return;
     const host = siteHost(url.hostname);
@@ -94,8 +94,8 @@ async function mapWithin(gate: FetchGate, request: MapRequest, start: string, op
   };
   if (page && !(page instanceof Error)) {
     add(page.url);
-    const first = normalizeUrl(page.url, undefined, { ignoreQueryParameters: request.ignoreQueryParameters });
-    const entry = first === undefined ? undefined : links.get(dedupeKey(new URL(first), false));
+    const first = normalizedUrl(page.url, undefined, { ignoreQueryParameters: request.ignoreQueryParameters });
+    const entry = first === undefined ? undefined : links.get(dedupeKey(first, false));
     if (entry) Object.assign(entry, page.head);
     for (const link of page.links) add(link, page.url);
   }
