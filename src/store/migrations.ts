@@ -189,4 +189,9 @@ export const MIGRATIONS: readonly string[] = [
     documents = documents - (SELECT COUNT(*) FROM documents d WHERE d.run_id = step_runs.run_id AND d.step_id = step_runs.step_id);
   UPDATE runs SET credits_used = credits_used - (SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = runs.id);
   `,
+  `
+  -- Whether the page cache holds anything made with a set of options, asked once per run and
+  -- options: a lookup, not a scan of the whole cache.
+  CREATE INDEX page_cache_by_options ON page_cache (options_key);
+  `,
 ];

@@ -427,7 +427,6 @@ export class SqliteStore implements Store {
   }
 
   cacheHolds(optionsKey: string): boolean {
-    // No index leads with options_key: this scans until the first entry (the whole table when there is none), once per step.
     return this.db.prepare("SELECT 1 FROM page_cache WHERE options_key = ? LIMIT 1").get(optionsKey) !== undefined;
   }
 

@@ -93,6 +93,9 @@ describe("SqliteStore", () => {
     store.cachePut("https://e.com/", "k", doc("https://e.com/", "cached"));
     expect(store.cacheHolds("k")).toBe(true);
     expect(store.cacheHolds("other-options")).toBe(false);
+    // Asked once per run: an index lookup, not a scan of the whole cache.
+    const plan = store.db.prepare("EXPLAIN QUERY PLAN SELECT 1 FROM page_cache WHERE options_key = ? LIMIT 1").all("k") as { detail: string }[];
+    expect(plan.map((row) => row.detail).join(" ")).toMatch(/INDEX page_cache_by_options/);
     expect(store.cacheGet("https://e.com/", "k", 60_000)?.document.markdown).toBe("cached");
     expect(store.cacheGet("https://e.com/", "other-options", 60_000)).toBeUndefined();
     now += 120_000;
