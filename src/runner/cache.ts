@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Document, ScrapeOptions } from "../core/index.js";
+import type { RunContext } from "./context.js";
 
 /**
  * When the page cache may answer (API-NOTES.md §1.1): maxAge above 0, no headers, no actions,
@@ -42,4 +43,20 @@ function computeKey(options: ScrapeOptions): string {
 /** A cached document, marked as such (cacheState hit, cachedAt). */
 export function fromCache(document: Document, cachedAt: string): Document {
   return { ...document, metadata: { ...document.metadata, cacheState: "hit", cachedAt } };
+}
+
+/** Whether the page cache may hold `url` made with this key (see RunContext.cacheHolds). */
+export function cacheMayHold(ctx: RunContext, key: string, url: string): boolean {
+  let holds = ctx.cacheHolds.get(key);
+  if (holds === undefined) {
+    holds = ctx.ports.store.cacheHolds(key) ? true : new Set<string>();
+    ctx.cacheHolds.set(key, holds);
+  }
+  return holds === true || holds.has(url);
+}
+
+/** Notes a page the run caches, when the run keeps a list of what it cached with that key. */
+export function noteCached(ctx: RunContext, key: string, url: string): void {
+  const holds = ctx.cacheHolds.get(key);
+  if (holds !== undefined && holds !== true) holds.add(url);
 }

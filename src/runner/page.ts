@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { ChangeTrackingFormat, Document, ErrorKind, RetryPolicy, ScrapeOptions, SnapshotWrite } from "../core/index.js";
 import { isScrapelineError, ScrapelineError } from "../core/index.js";
-import { cacheKey, fromCache, mayReadCache, mayWriteCache } from "./cache.js";
+import { cacheKey, cacheMayHold, fromCache, mayReadCache, mayWriteCache, noteCached } from "./cache.js";
 import type { RunContext } from "./context.js";
 import type { RunEvent } from "./events.js";
 import { backoffMs, classify } from "./retry.js";
@@ -81,7 +81,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
             page.metadata.creditsUsed = credits;
             const document = job.toStored ? job.toStored(page) : page;
             const cache = cacheKey === undefined ? undefined : { optionsKey: cacheKey, document: page };
-            if (cache) cached(ctx, cache.optionsKey, url);
+            if (cache) noteCached(ctx, cache.optionsKey, url);
             const committed = ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document }, snapshot, cache);
             ctx.budget.settle(estimate, credits);
             const { metadata } = page;
@@ -194,22 +194,6 @@ async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions
   const page = await ctx.ports.engine.scrape(url, engineOptions, signal);
   if (local && options.maxAge > 0) page.metadata.cacheState = "miss";
   return local && mayWriteCache(options) ? { page, cacheKey: key } : { page };
-}
-
-/** Whether the page cache may hold `url` made with this key (see RunContext.cacheHolds). */
-function cacheMayHold(ctx: RunContext, key: string, url: string): boolean {
-  let holds = ctx.cacheHolds.get(key);
-  if (holds === undefined) {
-    holds = ctx.ports.store.cacheHolds(key) ? true : new Set<string>();
-    ctx.cacheHolds.set(key, holds);
-  }
-  return holds === true || holds.has(url);
-}
-
-/** Notes a page the run caches, when the run keeps a list of what it cached with that key. */
-function cached(ctx: RunContext, key: string, url: string): void {
-  const holds = ctx.cacheHolds.get(key);
-  if (holds !== undefined && holds !== true) holds.add(url);
 }
 
 /** What a page cost: the service's own figure when the engine reports one, else the billing rules (marked estimated for such engines). */
