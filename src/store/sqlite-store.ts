@@ -2,14 +2,15 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { CacheWrite, ChangeTrackingResult, Document, NewRun, RunRecord, RunStatus, SnapshotRecord, SnapshotWrite, StepRecord, StepStatus, Store, StoredDocument } from "../core/index.js";
-import { changeRecord, mostCommon, readChange, snapshotBranch, toSnapshot } from "./changes.js";
+import { changeRecord, mostCommon, readChange, readLatestSnapshot, snapshotBranch, snapshotKey, toSnapshot, writeSnapshot } from "./changes.js";
 import { parseAssetRef, splitAssets } from "./assets.js";
-import { blobHash, compress, decompress } from "./blobs.js";
+import { getBlob, hasBlob, putBlob } from "./blobs.js";
 import { MIGRATIONS } from "./migrations.js";
 import { JOURNAL_CREDITS, toRun, toStep, type Row } from "./rows.js";
 import { cacheStatements } from "./statements.js";
-import { packCache, sameFields } from "./cache-entry.js";
-import { Writer } from "./writer.js";
+import { packCache } from "./cache-entry.js";
+import { cacheHoldsKey, readCacheEntry, writeCacheEntry } from "./page-cache.js";
+import { PendingKeys, Writer } from "./writer.js";
 
 export interface SqliteStoreOptions {
   /** Milliseconds a writer waits for another process's lock before failing. */
@@ -49,8 +50,8 @@ export class SqliteStore implements Store {
   private readonly writerAfter: number;
   private savedHere = 0;
   private writer: Writer | undefined;
-  /** Snapshots sent to the writer thread and maybe not committed yet, by branch and URL (a count each). */
-  private readonly pendingSnapshots = new Map<string, number>();
+  /** Snapshots sent to the writer thread and maybe not committed yet, by branch and URL. */
+  private readonly pendingSnapshots = new PendingKeys();
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -95,7 +96,7 @@ export class SqliteStore implements Store {
 
   createRun(run: NewRun): RunRecord {
     const id = this.db.transaction(() => {
-      const plan = this.putBlob(Buffer.from(run.planJson));
+      const plan = putBlob(this.db, Buffer.from(run.planJson));
       const info = this.db.prepare("INSERT INTO runs (pipeline_name, pipeline_file, pipeline_hash, plan_json, plan_blob, engine, status, started_at) VALUES (?, ?, ?, '', ?, ?, 'running', ?)").run(run.pipelineName, run.pipelineFile, run.pipelineHash, plan, run.engine, this.stamp());
       return Number(info.lastInsertRowid);
     }).immediate();
@@ -106,7 +107,7 @@ export class SqliteStore implements Store {
   runPlan(id: number): string | undefined {
     const row = this.db.prepare("SELECT plan_json, plan_blob FROM runs WHERE id = ?").get(id) as Row | undefined;
     if (!row) return undefined;
-    return row.plan_blob ? this.getBlob(row.plan_blob as string).toString("utf8") : (row.plan_json as string);
+    return row.plan_blob ? getBlob(this.db, row.plan_blob as string).toString("utf8") : (row.plan_json as string);
   }
 
   getRun(id: number): RunRecord | undefined {
@@ -177,50 +178,34 @@ export class SqliteStore implements Store {
 
   saveStepResult(runId: number, stepId: string, result: string): void {
     this.db.transaction(() => {
-      const hash = this.putBlob(Buffer.from(result));
+      const hash = putBlob(this.db, Buffer.from(result));
       this.db.prepare("UPDATE step_runs SET result = ? WHERE run_id = ? AND step_id = ?").run(hash, runId, stepId);
     })();
   }
 
   stepResult(runId: number, stepId: string): string | undefined {
     const hash = this.db.prepare("SELECT result FROM step_runs WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as string | null | undefined;
-    return hash ? this.getBlob(hash).toString("utf8") : undefined;
-  }
-
-  /** Stores a blob once, by content; returns its hash. */
-  private putBlob(bytes: Buffer, compression: "br" | "none" = "br"): string {
-    const hash = blobHash(bytes);
-    // Stored content is not compressed again: most blobs of a repeated run already exist.
-    if (this.db.prepare("SELECT 1 FROM blobs WHERE hash = ?").get(hash)) return hash;
-    this.db.prepare("INSERT OR IGNORE INTO blobs (hash, size, compression, data) VALUES (?, ?, ?, ?)").run(hash, bytes.length, compression, compression === "br" ? compress(bytes) : bytes);
-    return hash;
+    return hash ? getBlob(this.db, hash).toString("utf8") : undefined;
   }
 
   /** The bytes of a screenshot or PDF a stored document refers to (`blob:sha256:…;type=…`). */
   asset(ref: string): { mediaType: string; bytes: Buffer } | undefined {
     const parsed = parseAssetRef(ref);
     if (!parsed) return undefined;
-    const exists = this.db.prepare("SELECT 1 FROM blobs WHERE hash = ?").get(parsed.hash);
-    return exists ? { mediaType: parsed.mediaType, bytes: this.getBlob(parsed.hash) } : undefined;
-  }
-
-  private getBlob(hash: string): Buffer {
-    const row = this.db.prepare("SELECT data, compression FROM blobs WHERE hash = ?").get(hash) as Row | undefined;
-    if (!row) throw new Error(`blob ${hash} is missing from the database`);
-    return decompress(row.data as Buffer, row.compression as string);
+    return hasBlob(this.db, parsed.hash) ? { mediaType: parsed.mediaType, bytes: getBlob(this.db, parsed.hash) } : undefined;
   }
 
   private readonly insertDocument = (record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void => {
     const { changeTracking, ...whole } = record.document;
-    const content = splitAssets(whole, (bytes) => this.putBlob(bytes, "none"));
+    const content = splitAssets(whole, (bytes) => putBlob(this.db, bytes, "none"));
     const json = JSON.stringify(content);
-    const hash = this.putBlob(Buffer.from(json));
-    if (cache) this.writeCache(record.url, cache.optionsKey, cache.document, { document: record.document, json, hash });
+    const hash = putBlob(this.db, Buffer.from(json));
+    if (cache) writeCacheEntry(this.db, { url: record.url, optionsKey: cache.optionsKey, document: cache.document, fetchedAt: this.stamp() }, { document: record.document, json, hash });
     if (changeTracking) {
-      const diffHash = changeTracking.diff ? this.putBlob(Buffer.from(JSON.stringify(changeTracking.diff))) : undefined;
+      const diffHash = changeTracking.diff ? putBlob(this.db, Buffer.from(JSON.stringify(changeTracking.diff))) : undefined;
       this.db.prepare("INSERT INTO page_changes (run_id, step_id, url, change) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, step_id, url) DO UPDATE SET change = excluded.change").run(record.runId, record.stepId, record.url, changeRecord(changeTracking, diffHash));
     }
-    if (snapshot) this.writeSnapshot(snapshot, record.runId);
+    if (snapshot) writeSnapshot(this.db, snapshot, record.runId, this.stamp());
     const meta = record.document.metadata;
     this.db.prepare(
       `INSERT INTO documents (run_id, step_id, url, final_url, status_code, fetched_at, credits_used, blob_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -234,7 +219,8 @@ export class SqliteStore implements Store {
     if (!this.writer && ++this.savedHere > this.writerAfter) this.writer = new Writer(this.db.name, this.busyTimeoutMs);
     if (this.writer) {
       const committed = this.writer.send({ op: "saveDocument", args: [record, snapshot, cache && packCache(cache, record.document)] }, this.stamp());
-      return snapshot ? this.trackSnapshot(snapshotKey(snapshot.url, snapshot.tag), committed) : committed;
+      if (snapshot) this.pendingSnapshots.track(snapshotKey(snapshot.url, snapshot.tag), committed);
+      return committed;
     }
     this.saveTransaction(record, snapshot, cache);
     return undefined;
@@ -251,47 +237,13 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Records a sighting of a page: the latest version is marked seen again when the page was the
-   * same as it, else a version is added. Sightings are timed by the run's start, so every page
-   * of an unchanged re-run refers to the same previous time.
-   */
-  private writeSnapshot(snapshot: SnapshotWrite, runId: number): void {
-    const branch = snapshotBranch(snapshot.tag);
-    const at = (this.db.prepare("SELECT started_at FROM runs WHERE id = ?").pluck().get(runId) as string | undefined) ?? this.stamp();
-    const latest = this.db.prepare("SELECT id, version FROM snapshots WHERE url = ? AND branch = ? ORDER BY version DESC LIMIT 1").get(snapshot.url, branch) as Row | undefined;
-    if (latest && snapshot.sameAs === latest.id) {
-      // A version first seen without json mode gains its extracted data the first time it is known.
-      this.db.prepare("UPDATE snapshots SET last_run_id = ?, last_seen_at = ?, extracted = COALESCE(extracted, ?) WHERE id = ?").run(runId, at, snapshot.extracted ?? null, latest.id);
-      return;
-    }
-    const blob = this.putBlob(Buffer.from(snapshot.markdown));
-    this.db.prepare(
-      `INSERT INTO snapshots (url, branch, tag, version, fingerprint, normalizer_key, blob_hash, extracted, status_code, first_run_id, first_seen_at, last_run_id, last_seen_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(snapshot.url, branch, snapshot.tag, ((latest?.version as number | undefined) ?? 0) + 1, snapshot.fingerprint, snapshot.normalizerKey, blob, snapshot.extracted ?? null, snapshot.statusCode, runId, at, runId, at);
-  }
-
-  /** Counts a snapshot as pending until its page's commit is settled; returns that commit. */
-  private trackSnapshot(key: string, committed: Promise<void>): Promise<void> {
-    this.pendingSnapshots.set(key, (this.pendingSnapshots.get(key) ?? 0) + 1);
-    const settled = (): void => {
-      const left = (this.pendingSnapshots.get(key) ?? 1) - 1;
-      if (left > 0) this.pendingSnapshots.set(key, left);
-      else this.pendingSnapshots.delete(key);
-    };
-    committed.then(settled, settled);
-    return committed;
-  }
-
-  /**
    * The latest snapshot of a URL and tag. It waits for the writer thread only when a snapshot of
    * that URL and tag is on its way there: a change-tracking crawl reads one per page, and waiting
    * for every page sent before it held the crawl up (a fifth of its time).
    */
   latestSnapshot(url: string, tag: string | null): SnapshotRecord | undefined {
     if (this.pendingSnapshots.has(snapshotKey(url, tag))) this.drainWriter();
-    const row = this.db.prepare("SELECT * FROM snapshots WHERE url = ? AND branch = ? ORDER BY version DESC LIMIT 1").get(url, snapshotBranch(tag)) as Row | undefined;
-    return row ? toSnapshot(row) : undefined;
+    return readLatestSnapshot(this.db, url, tag);
   }
 
   snapshots(url: string, tag: string | null): SnapshotRecord[] {
@@ -299,7 +251,7 @@ export class SqliteStore implements Store {
   }
 
   snapshotMarkdown(snapshot: SnapshotRecord): string {
-    return this.getBlob(snapshot.blobHash).toString("utf8");
+    return getBlob(this.db, snapshot.blobHash).toString("utf8");
   }
 
   previousStepRun(pipelineName: string, stepId: string, beforeRunId: number): { runId: number; planJson: string } | undefined {
@@ -323,7 +275,7 @@ export class SqliteStore implements Store {
     const step = this.db.prepare("SELECT manifest, finished_at, started_at FROM step_runs WHERE run_id = ? AND step_id = ?").get(runId, stepId) as Row | undefined;
     if (step?.manifest) {
       const at = (step.finished_at ?? step.started_at ?? "") as string;
-      for (const entry of JSON.parse(this.getBlob(step.manifest as string).toString("utf8")) as ManifestEntry[]) out.set(entry.url, { ...entry, fetchedAt: at });
+      for (const entry of JSON.parse(getBlob(this.db, step.manifest as string).toString("utf8")) as ManifestEntry[]) out.set(entry.url, { ...entry, fetchedAt: at });
     }
     const rows = this.db.prepare("SELECT url, blob_hash, status_code, credits_used, fetched_at FROM documents WHERE run_id = ? AND step_id = ? ORDER BY id").all(runId, stepId) as Row[];
     for (const row of rows) {
@@ -340,7 +292,7 @@ export class SqliteStore implements Store {
     const entries = [...this.entries(runId, stepId).values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
     if (entries.length > 0) {
       const manifest = entries.map(({ url, hash, statusCode, credits }) => ({ url, hash, statusCode, credits }));
-      const hash = this.putBlob(Buffer.from(JSON.stringify(manifest)));
+      const hash = putBlob(this.db, Buffer.from(JSON.stringify(manifest)));
       this.db.prepare("UPDATE step_runs SET manifest = ?, documents = ? WHERE run_id = ? AND step_id = ?").run(hash, entries.length, runId, stepId);
     }
     const journal = this.db.prepare("SELECT COALESCE(SUM(credits_used), 0) FROM documents WHERE run_id = ? AND step_id = ?").pluck().get(runId, stepId) as number;
@@ -382,7 +334,7 @@ export class SqliteStore implements Store {
   }
 
   private changeTrackingOf(change: string | undefined): ChangeTrackingResult | undefined {
-    return change === undefined ? undefined : readChange(change, (hash) => this.getBlob(hash).toString("utf8"));
+    return change === undefined ? undefined : readChange(change, (hash) => getBlob(this.db, hash).toString("utf8"));
   }
 
   pageChanges(runId: number): Array<{ stepId: string; url: string; change: ChangeTrackingResult }> {
@@ -408,7 +360,7 @@ export class SqliteStore implements Store {
       const changes = this.changesOf(runId, step);
       for (const entry of this.entries(runId, step).values()) {
         if (only && !only.has(entry.url)) continue;
-        const document = JSON.parse(this.getBlob(entry.hash).toString("utf8")) as Document;
+        const document = JSON.parse(getBlob(this.db, entry.hash).toString("utf8")) as Document;
         const changeTracking = this.changeTrackingOf(changes.rows.get(entry.url) ?? changes.base);
         if (changeTracking) document.changeTracking = changeTracking;
         yield { runId, stepId: step, url: entry.url, fetchedAt: entry.fetchedAt, creditsUsed: entry.credits, document };
@@ -417,46 +369,15 @@ export class SqliteStore implements Store {
   }
 
   cacheGet(url: string, optionsKey: string, maxAgeMs: number): { document: Document; cachedAt: string } | undefined {
-    const row = this.db.prepare("SELECT blob_hash, links_blob, fetched_at FROM page_cache WHERE url = ? AND options_key = ?").get(url, optionsKey) as Row | undefined;
-    if (!row) return undefined;
-    const cachedAt = row.fetched_at as string;
-    if (this.now().getTime() - Date.parse(cachedAt) > maxAgeMs) return undefined;
-    const document = JSON.parse(this.getBlob(row.blob_hash as string).toString("utf8")) as Document;
-    if (row.links_blob) document.links = JSON.parse(this.getBlob(row.links_blob as string).toString("utf8")) as string[];
-    return { document, cachedAt };
+    return readCacheEntry(this.db, url, optionsKey, maxAgeMs, this.now().getTime());
   }
 
   cacheHolds(optionsKey: string): boolean {
-    return this.db.prepare("SELECT 1 FROM page_cache WHERE options_key = ? LIMIT 1").get(optionsKey) !== undefined;
+    return cacheHoldsKey(this.db, optionsKey);
   }
 
   cachePut(url: string, optionsKey: string, document: Document): void {
-    this.db.transaction(() => this.writeCache(url, optionsKey, document)).immediate();
-  }
-
-  /**
-   * A cache entry is the document without its links, and the links apart: a crawl stores its
-   * pages without the links it followed, so the entry then shares the stored page's blob (compared
-   * as JSON; `stored` is the page written in the same transaction) and adds only the links.
-   */
-  private writeCache(url: string, optionsKey: string, document: Document, stored?: { document: Document; json: string; hash: string }): void {
-    let hash: string;
-    let linksHash: string | null = null;
-    if (stored && document === stored.document && document.changeTracking === undefined) {
-      hash = stored.hash;
-    } else {
-      const { links, ...rest } = document;
-      if (stored && sameFields(rest, stored.document)) hash = stored.hash;
-      else {
-        const json = JSON.stringify(rest);
-        hash = stored && stored.json === json ? stored.hash : this.putBlob(Buffer.from(json));
-      }
-      if (links) linksHash = this.putBlob(Buffer.from(JSON.stringify(links)));
-    }
-    this.db.prepare(
-      `INSERT INTO page_cache (url, options_key, blob_hash, links_blob, fetched_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (url, options_key) DO UPDATE SET blob_hash = excluded.blob_hash, links_blob = excluded.links_blob, fetched_at = excluded.fetched_at`,
-    ).run(url, optionsKey, hash, linksHash, this.stamp());
+    this.db.transaction(() => writeCacheEntry(this.db, { url, optionsKey, document, fetchedAt: this.stamp() })).immediate();
   }
 
   recordCredits(entry: { runId: number; stepId: string; credits: number; reason: string; url?: string }): void {
@@ -485,9 +406,9 @@ export class SqliteStore implements Store {
  * Every method of the store but those that go to the writer thread first waits for the writer's
  * queue, so reads and other writes see every page sent before them: safe by default for methods
  * added later. Exceptions that need not wait: the page cache (a page written a moment ago and not
- * yet visible is only a miss), reading a blob by its hash or a snapshot's markdown (one a committed
- * row refers to is committed itself), and the latest snapshot of a URL (it waits only when one of
- * that URL is on its way).
+ * yet visible is only a miss), a snapshot's markdown (the blob a committed row refers to is
+ * committed itself), and the latest snapshot of a URL (it waits only when one of that URL is on
+ * its way).
  */
 function waitForWriter(proto: Record<string, unknown>, except: ReadonlySet<string>): void {
   for (const name of Object.getOwnPropertyNames(proto)) {
@@ -501,10 +422,5 @@ function waitForWriter(proto: Record<string, unknown>, except: ReadonlySet<strin
 }
 waitForWriter(
   SqliteStore.prototype as unknown as Record<string, unknown>,
-  new Set(["constructor", "saveDocument", "saveStepState", "cacheGet", "getBlob", "latestSnapshot", "snapshotMarkdown", "trackSnapshot", "close", "drainWriter", "stamp"]),
+  new Set(["constructor", "saveDocument", "saveStepState", "cacheGet", "latestSnapshot", "snapshotMarkdown", "close", "drainWriter", "stamp"]),
 );
-
-/** What identifies a line of snapshots: its branch (the tag) and its URL. */
-function snapshotKey(url: string, tag: string | null): string {
-  return `${snapshotBranch(tag)}\u0000${url}`;
-}

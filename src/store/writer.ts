@@ -170,3 +170,23 @@ export class Writer {
     this.port.unref();
   }
 }
+
+/** Keys of calls on their way to the writer thread (several calls may share one), until each call settles. */
+export class PendingKeys {
+  private readonly counts = new Map<string, number>();
+
+  /** Counts `key` as pending until `committed` settles. */
+  track(key: string, committed: Promise<void>): void {
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    const settled = (): void => {
+      const left = (this.counts.get(key) ?? 1) - 1;
+      if (left > 0) this.counts.set(key, left);
+      else this.counts.delete(key);
+    };
+    committed.then(settled, settled);
+  }
+
+  has(key: string): boolean {
+    return this.counts.has(key);
+  }
+}
