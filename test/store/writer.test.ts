@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { Document } from "../../src/core/index.js";
 import { SqliteStore } from "../../src/store/index.js";
-import { MAX_QUEUED } from "../../src/store/writer.js";
+import { BATCH_CALLS, MAX_QUEUED } from "../../src/store/writer.js";
 
 const dir = mkdtempSync(join(tmpdir(), "scrapeline-writer-"));
 let n = 0;
@@ -125,6 +125,28 @@ describe("the writer thread", () => {
     expect(most).toBe(MAX_QUEUED);
     store.close();
     expect(committedUrls(path)).toHaveLength(3 * MAX_QUEUED);
+  });
+
+  it("sends calls made while the thread is busy together, at most BATCH_CALLS to a message, in order", async () => {
+    const path = freshPath();
+    const { store, runId } = started(path, 0);
+    const first = store.saveDocument(record(runId, "https://e.com/00"));
+    const port = (store as unknown as { writer: { port: { postMessage(message: unknown): void } } }).writer.port;
+    const sent: { seq: number }[][] = [];
+    const post = port.postMessage.bind(port);
+    port.postMessage = (message: unknown) => {
+      sent.push(message as { seq: number }[]);
+      post(message);
+    };
+    const rest = Array.from({ length: 20 }, (_, i) => store.saveDocument(record(runId, `https://e.com/${String(i + 1).padStart(2, "0")}`)));
+    await Promise.all([first, ...rest]);
+    const calls = sent.flat();
+    expect(calls.map((call) => call.seq)).toEqual([...calls.map((call) => call.seq)].sort((a, b) => a - b));
+    expect(calls).toHaveLength(20);
+    expect(sent.length).toBeLessThan(20);
+    expect(Math.max(...sent.map((batch) => batch.length))).toBeLessThanOrEqual(BATCH_CALLS);
+    expect(committedUrls(path)).toHaveLength(21);
+    store.close();
   });
 
   it("answers a page-cache hit without waiting for the pages still queued", async () => {

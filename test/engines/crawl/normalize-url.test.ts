@@ -37,6 +37,15 @@ describe("normalizeUrl", () => {
     expect(normalizeUrl("http://site.test/a?")).toBe("http://site.test/a");
   });
 
+  it("drops an empty fragment or query marker, alone or together, and a fragment after a query", () => {
+    expect(normalizeUrl("http://site.test/a#")).toBe("http://site.test/a");
+    expect(normalizeUrl("http://site.test/a?#f")).toBe("http://site.test/a");
+    expect(normalizeUrl("http://site.test/a?x=1#")).toBe("http://site.test/a?x=1");
+    expect(normalizeUrl("http://site.test/a?x=1#", undefined, { ignoreQueryParameters: true })).toBe("http://site.test/a");
+    // Encoded marks are part of the path, not markers.
+    expect(normalizeUrl("http://site.test/a%3Fb%23c")).toBe("http://site.test/a%3Fb%23c");
+  });
+
   it("drops the query only when asked", () => {
     expect(normalizeUrl("http://site.test/a?b=2#f", undefined, { ignoreQueryParameters: true })).toBe("http://site.test/a");
     expect(normalizeUrl("http://site.test/a?b=2", undefined, { ignoreQueryParameters: false })).toBe("http://site.test/a?b=2");
