@@ -11,4 +11,4 @@ export { acceptLanguage } from "./request-headers.js";
 export { createAddressPolicy, type AddressPolicy } from "./address-policy.js";
 export { parseHttpUrl, resolveTarget, systemResolve, type CheckedTarget, type TargetContext } from "./resolve-target.js";
 export { PinnedAddresses } from "./pinned-lookup.js";
-export { redactUrl } from "./failures.js";
+export { HostDownError, isHostDown, redactUrl, type HostDownReason } from "./failures.js";
