@@ -22,6 +22,7 @@ describe("redirect failures are not retried", () => {
   it("fails a redirect loop at its first attempt, naming the chain", async () => {
     site.hits.clear();
     const { result, events } = await runYaml(scrape("/loop-a"));
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
     expect(result.status).toBe("failed");
     expect(site.hits.get("/loop-a")).toBe(1);
     expect(site.hits.get("/loop-b")).toBe(1);
@@ -33,6 +34,7 @@ describe("redirect failures are not retried", () => {
   it("fails a chain of more than 20 redirects at its first attempt", async () => {
     site.hits.clear();
     const { result, events } = await runYaml(scrape("/hop/0"));
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
     expect(result.status).toBe("failed");
     expect(site.hits.get("/hop/0")).toBe(1);
     expect(site.hits.get("/hop/20")).toBe(1);
@@ -43,6 +45,7 @@ describe("redirect failures are not retried", () => {
   it("still retries a 503", async () => {
     site.hits.clear();
     const { result } = await runYaml(scrape("/flaky"));
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
     expect(result.status).toBe("succeeded");
     expect(site.hits.get("/flaky")).toBe(2);
   });
