@@ -107,6 +107,8 @@ describe("loadRobots", () => {
     "binary.test": () => [200, { "content-type": "image/png" }, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])],
     "html.test": () => [200, { "content-type": "text/html" }, "<html><body>Welcome</body></html>"],
     "slow.test": () => "hang",
+    "utf16.test": () => [200, { "content-type": "text/plain; charset=utf-16le" }, Buffer.from("User-agent: *\nDisallow: /private\n", "utf16le")],
+    "utf16bom.test": () => [200, { "content-type": "text/plain" }, Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("User-agent: *\nDisallow: /private\n", "utf16le").swap16()])],
     "away.test": () => [301, { location: "http://nowhere.invalid/robots.txt" }, "moved"],
   };
 
@@ -179,6 +181,13 @@ describe("loadRobots", () => {
     expect(robots.allows(site.url("/", "away.test"))).toBe(false);
     expect(robots.note).toMatch(/could not resolve host nowhere\.invalid/);
     expect(robots.hostDown).toBeUndefined();
+  });
+
+  it.each(["utf16.test", "utf16bom.test"])("reads a UTF-16 robots.txt on %s", async (host) => {
+    const robots = await load(host);
+    expect(robots.note).toBeUndefined();
+    expect(robots.allows(site.url("/private/a", host))).toBe(false);
+    expect(robots.allows(site.url("/public", host))).toBe(true);
   });
 
   it("has no hostDown for a host that answers, even with 5xx or a timeout", async () => {

@@ -1,5 +1,5 @@
 import { isScrapelineError, type ScrapelineError } from "../../../core/index.js";
-import { decodeText, isHostDown, requestHeaders, type FetchGate } from "../fetch/index.js";
+import { decodeText, isHostDown, isUtf16, requestHeaders, textEncoding, type FetchGate } from "../fetch/index.js";
 import { isAllowed, parseRobots, ROBOTS_USER_AGENT, type RobotsRules } from "./robots-rules.js";
 
 /** How long robots.txt may take. */
@@ -63,7 +63,7 @@ export async function loadRobots(gate: FetchGate, origin: string, options: Robot
       ...(options.signal ? { signal: options.signal } : {}),
     });
     status = response.status;
-    if (status >= 200 && status < 300 && looksBinary(response.body)) {
+    if (status >= 200 && status < 300 && looksBinary(response.body, response.headers["content-type"])) {
       return allowAll(base, `${url} is binary (${response.headers["content-type"] ?? "no content type"}); ignored, everything allowed`);
     }
     text = decodeText(response.body, response.headers["content-type"]);
@@ -131,9 +131,9 @@ function originOf(url: string | undefined): string | undefined {
 }
 
 /** NUL bytes do not occur in text files; a robots.txt holding them is an image or an archive. */
-function looksBinary(body: Buffer): boolean {
+function looksBinary(body: Buffer, contentType: string | undefined): boolean {
   const head = body.subarray(0, 8192);
-  if (head[0] === 0xff && head[1] === 0xfe) return false; // UTF-16 text has NULs; decodeText handles it
-  if (head[0] === 0xfe && head[1] === 0xff) return false;
+  // UTF-16 text has a NUL in every ASCII character; decodeText reads it, and its characters tell.
+  if (isUtf16(textEncoding(head, contentType))) return decodeText(head, contentType).includes("\0");
   return head.includes(0);
 }

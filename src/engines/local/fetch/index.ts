@@ -4,7 +4,7 @@
  * follows redirects itself, bounds time and decoded size, and reports failures by kind.
  */
 export { createFetchGate } from "./gate.js";
-export { decodeText } from "./charset.js";
+export { decodeText, isUtf16, textEncoding } from "./charset.js";
 export { requestHeaders, type RequestHeaderOptions } from "./request-headers.js";
 export type { FetchGate, FetchPolicy, FetchRequest, FetchResponse } from "./types.js";
 export { acceptLanguage } from "./request-headers.js";
