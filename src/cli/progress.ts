@@ -91,7 +91,7 @@ export function logLine(event: RunEvent): string | undefined {
     case "step-finished":
       return `[${event.stepId}] ${event.status}: ${event.documents} document(s), ${event.failures} failure(s), ${event.credits} credit(s)${event.crawl ? `; found ${event.crawl.found}, skipped by robots.txt ${event.crawl.skippedByRobots}, skipped by rules ${event.crawl.skippedByRules}` : ""}${event.error ? ` — ${event.error}` : ""}`;
     case "budget-exhausted":
-      return `budget reached: ${event.spent} of ${event.limit} credits spent; the next page would need ${event.needed}. Stopping.`;
+      return `budget reached: ${event.spent} of ${event.limit} credits spent; the next page would need ${event.needed}. No new page starts${(event.inFlight ?? 0) > 0 ? `; ${event.inFlight} page(s) already in flight finish and are stored` : ""}.`;
     case "run-finished":
       return undefined;
   }

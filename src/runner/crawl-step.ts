@@ -2,7 +2,7 @@ import type { Document, ScrapeOptions, Step } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { cacheKey, mayWriteCache } from "./cache.js";
 import type { RunContext } from "./context.js";
-import { runPage, type PageJob, type StepTally, type StoredPage } from "./page.js";
+import { runPage, type PageJob, type PageOutcome, type StepTally, type StoredPage } from "./page.js";
 
 type CrawlStep = Extract<Step, { kind: "crawl" }>;
 
@@ -77,8 +77,10 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
       }
       // Its links are needed to go on and were not kept: the page is fetched again (and stored once).
     }
-    const task: Promise<void> = runPage(ctx, job(next.url), timeout, tally).then((page?: StoredPage) => {
-      if (page) frontier.discover(page.url, page.links ?? [], next.depth);
+    const task: Promise<void> = runPage(ctx, job(next.url), timeout, tally).then((outcome: PageOutcome) => {
+      // A page the stop reached before it was stored stays active: the saved frontier queues it again for --resume.
+      if (outcome === "cancelled") return;
+      if (outcome !== "failed") frontier.discover(outcome.url, outcome.links ?? [], next.depth);
       frontier.done(next.url);
       if (++sinceSnapshot >= Math.max(SNAPSHOT_EVERY, frontier.stats.found / SNAPSHOT_SHARE)) snapshot();
     });

@@ -10,7 +10,8 @@ export type RunEvent =
   | { type: "document-stored"; stepId: string; url: string; statusCode: number; credits: number; /** The engine reported no figure: computed by the billing rules. */ estimated?: boolean }
   | { type: "document-retried"; stepId: string; url: string; attempt: number; delayMs: number; reason: string }
   | { type: "document-failed"; stepId: string; url: string; kind: ErrorKind | "unknown"; reason: string }
-  | { type: "budget-exhausted"; spent: number; limit: number; needed: number }
+  /** No page starts after this; `inFlight` pages already under way may finish and are stored. */
+  | { type: "budget-exhausted"; spent: number; limit: number; needed: number; inFlight?: number }
   | { type: "run-finished"; runId: number; status: string; credits: number };
 
 export type EventSink = (event: RunEvent) => void;
