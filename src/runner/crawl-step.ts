@@ -29,6 +29,8 @@ export interface CrawlTally extends StepTally {
 export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: AbortSignal): Promise<CrawlTally> {
   const { engine, store } = ctx.ports;
   if (!engine.startCrawl) throw new ScrapelineError("unsupported", `the ${engine.name} engine cannot run crawl steps here`);
+  // Started before its start URL is checked, so a crawl that cannot start is in the summary as failed.
+  ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind });
   const saved = store.stepState(ctx.runId, step.id);
   const frontier = await engine.startCrawl(step.body, { signal: timeout, ...(saved ? { restore: JSON.parse(saved) } : {}) });
   const already = store.storedUrls(ctx.runId, step.id);
@@ -47,7 +49,6 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   const storedPage = storedLinks(ctx, withLinks);
   const delaySeconds = step.body.delay ?? frontier.delaySeconds;
   if (delaySeconds) ctx.pool.spaceHost(new URL(step.body.url).host, delaySeconds * 1000);
-  ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind });
   for (const message of frontier.warnings) ctx.emit({ type: "step-warning", stepId: step.id, message });
 
   const tally: StepTally = { documents: 0, failures: 0, cancelled: false };

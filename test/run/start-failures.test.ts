@@ -42,6 +42,8 @@ describe.each(["crawl", "scrape"])("a %s step whose start URL cannot be fetched"
     expect(r.output).toContain("could not resolve host nowhere.invalid");
     expect(r.output).not.toContain("robots.txt disallows");
     expect(r.output).toMatch(/run \d+ failed/);
+    // The step that could not start is in the summary, as failed.
+    expect(r.output).toMatch(/\ns\s+failed\s+0\s/);
   });
 
   it("fails naming a refused connection", async () => {

@@ -79,3 +79,23 @@ describe("waits of the remote engine", () => {
     ]);
   });
 });
+
+describe("waits of the remote engine in a run", () => {
+  it("are events of the run, printed as one line each, and long ones are shown above the progress bars", async () => {
+    const { runYaml } = await import("../../run/helpers.js");
+    const { logLine, notedOnBars } = await import("../../../src/cli/progress.js");
+    service.on("POST /v2/crawl", (_c, res) => json(res, 200, { success: true, id: "job-r" }));
+    service.on("GET /v2/crawl/job-r", (_c, res, n) =>
+      n === 1 ? json(res, 429, LIMITED, { "retry-after": "30" }) : json(res, 200, { success: true, status: "completed", completed: 1, total: 1, data: [serviceDocument("https://r.example/1", "one")] }),
+    );
+    const { engine } = engineWithClock();
+    const { result, events } = await runYaml(`version: 1\nname: waits\nsteps:\n  - id: site\n    crawl: { url: "https://r.example/", limit: 5 }\n`, { engine });
+    expect(result.ok && result.status).toBe("succeeded");
+    const waiting = events.filter((e) => e.type === "step-waiting");
+    expect(waiting).toEqual([{ type: "step-waiting", stepId: "site", waitMs: 30_000, reason: expect.stringMatching(/rate limiting the status of crawl job job-r/) }]);
+    expect(logLine(waiting[0]!)).toMatch(/^\[site\] waiting 30 s: the service is rate limiting/);
+    expect(notedOnBars(waiting[0]!)).toBe(true);
+    expect(notedOnBars({ type: "document-retried", stepId: "s", url: "u", attempt: 1, delayMs: 2500, reason: "rate limited" })).toBe(true);
+    expect(notedOnBars({ type: "document-retried", stepId: "s", url: "u", attempt: 1, delayMs: 300, reason: "503" })).toBe(false);
+  });
+});
