@@ -1,4 +1,5 @@
 import { collapseSpace, textContent, type El, type Node } from "../dom.js";
+import { narrowToBody } from "./body.js";
 import { trimmedLength } from "./score.js";
 import { classAndId, isAroundName, isBylineText, isCredit, isDateLine, isLabel, isSmallPrintName } from "./boilerplate.js";
 
@@ -30,9 +31,13 @@ interface Stats {
  * "Advertisement", with the link list a label introduces; and lists that are all links.
  */
 export function pruneBoilerplate(root: El): void {
-  const smallOf = new Map<El, number>();
-  const total = measure(root, smallOf, false).text;
+  let smallOf = new Map<El, number>();
+  let total = measure(root, smallOf, false).text;
   if (total === 0) return;
+  if (narrowToBody(root, total)) {
+    smallOf = new Map();
+    total = measure(root, smallOf, false).text;
+  }
   prune(root, total, smallOf);
 }
 
