@@ -1,4 +1,4 @@
-import { collapseSpace, textContent, type El, type Node } from "../dom.js";
+import { collapseSpace, decodeText, textContent, type El, type Node } from "../dom.js";
 import { narrowToBody } from "./body.js";
 import { trimmedLength } from "./score.js";
 import { classAndId, isAroundName, isBylineText, isCredit, isDateLine, isLabel, isSmallPrintName } from "./boilerplate.js";
@@ -38,7 +38,7 @@ export function pruneBoilerplate(root: El): void {
     smallOf = new Map();
     total = measure(root, smallOf, false).text;
   }
-  prune(root, total, smallOf);
+  prune(root, total, smallOf, new Set());
 }
 
 function measure(el: El, smallOf: Map<El, number>, inSmall: boolean): Stats {
@@ -58,7 +58,7 @@ function measure(el: El, smallOf: Map<El, number>, inSmall: boolean): Stats {
   return stats;
 }
 
-function prune(el: El, total: number, smallOf: Map<El, number>): void {
+function prune(el: El, total: number, smallOf: Map<El, number>, seen: Set<string>): void {
   const children = el.children;
   let kept = 0;
   let mixed = false;
@@ -73,13 +73,13 @@ function prune(el: El, total: number, smallOf: Map<El, number>): void {
       dropListAfterLabel = false;
       if (child.linkLen / child.textLen > 0.5 && child.textLen < total * MAJOR_SHARE) continue;
     }
-    const verdict = judge(child, total, smallOf);
+    const verdict = judge(child, total, smallOf, seen);
     if (verdict === Verdict.Drop) continue;
     if (verdict === Verdict.DropWithList) {
       dropListAfterLabel = true;
       continue;
     }
-    if (!KEPT.has(child.tag)) prune(child, total, smallOf);
+    if (!KEPT.has(child.tag)) prune(child, total, smallOf, seen);
     if (!PHRASING.has(child.tag)) mixed = true;
     children[kept++] = child;
   }
@@ -129,7 +129,7 @@ const enum Verdict {
   DropWithList,
 }
 
-function judge(el: El, total: number, smallOf: Map<El, number>): Verdict {
+function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string>): Verdict {
   const tag = el.tag;
   if (KEPT.has(tag) || tag === "img" || tag === "figure" || tag === "picture") return Verdict.Keep;
   const text = el.textLen;
@@ -142,11 +142,37 @@ function judge(el: El, total: number, smallOf: Map<El, number>): Verdict {
   if (!inline && text <= SMALL && (smallOf.get(el) ?? 0) >= text * 0.8) return Verdict.Drop;
   if (LISTS.has(tag) && el.linkLen / text > 0.7 && text < total * MAJOR_SHARE && !hasSentences(el)) return Verdict.Drop;
   if (inline) return Verdict.Keep;
+  if (tag === "figcaption" || /caption/i.test(classAndId(el))) {
+    // The same caption again is a slideshow's (each slide repeats it, or shows it in full and cut short).
+    const line = collapseSpace(textContent(el));
+    if (seen.has(line)) return Verdict.Drop;
+    seen.add(line);
+  }
   if (text > SHORT) return Verdict.Keep;
-  const line = collapseSpace(textContent(el));
-  if (isLabel(line)) return HEADINGS.has(tag) || tag === "div" || tag === "p" || tag === "span" ? Verdict.DropWithList : Verdict.Drop;
-  if (isCredit(line) || isDateLine(line) || isBylineText(line)) return Verdict.Drop;
-  return Verdict.Keep;
+  const lines = linesOf(el);
+  if (lines.length === 1 && isLabel(lines[0]!)) return HEADINGS.has(tag) || tag === "div" || tag === "p" || tag === "span" ? Verdict.DropWithList : Verdict.Drop;
+  return lines.length > 0 && lines.every(isSmallPrintLine) ? Verdict.Drop : Verdict.Keep;
+}
+
+/** The lines of a short block's text: broken at `<br>` and at blocks, whitespace collapsed, empty ones left out. */
+function linesOf(el: El): string[] {
+  const lines: string[] = [];
+  let current = "";
+  const walk = (node: El): void => {
+    for (const child of node.children) {
+      if (typeof child === "string") current += child;
+      else if (child.tag === "br" || !PHRASING.has(child.tag)) {
+        lines.push(current);
+        current = "";
+        walk(child);
+        lines.push(current);
+        current = "";
+      } else walk(child);
+    }
+  };
+  walk(el);
+  lines.push(current);
+  return lines.map((line) => collapseSpace(decodeText(line))).filter((line) => line !== "");
 }
 
 /** Whether a list's items read as prose (some item has 100 characters of text outside links). */
