@@ -15,6 +15,10 @@ const SHORT = 120;
 const SMALL = 200;
 /** A block holding this share of the article is part of it whatever its class says. */
 const MAJOR_SHARE = 0.4;
+const EMBED = /embed/i;
+/** A block this short made only of a link is a teaser for another page. */
+const LINK_LINE = 150;
+const READ_MORE = /^(see|read|watch|click) (more|also|next|here)\b|^(related|more|also read|see also|recommended|watch|listen)\s*:|^(lesen sie|lire|leia|lee|leggi)\b/i;
 
 /** Text statistics of a subtree of the article copy, kept in the element's scratch fields. */
 interface Stats {
@@ -136,7 +140,8 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
   const inline = PHRASING.has(tag);
   if (!inline && el.attrs.length > 0 && text < total * MAJOR_SHARE) {
     const names = classAndId(el);
-    if (names !== "" && isAroundName(names)) return Verdict.Drop;
+    // An embedded post (a tweet in a "social-embed" box) is quoted content, not a share bar.
+    if (names !== "" && isAroundName(names) && !EMBED.test(names)) return Verdict.Drop;
   }
   if (text === 0) return Verdict.Keep;
   if (!inline && text <= SMALL && (smallOf.get(el) ?? 0) >= text * 0.8) return Verdict.Drop;
@@ -147,6 +152,10 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
     const line = collapseSpace(textContent(el));
     if (seen.has(line)) return Verdict.Drop;
     seen.add(line);
+  }
+  if (text <= LINK_LINE && tag === "p" && (el.linkLen >= text * 0.9 || (el.linkLen >= text * 0.5 && READ_MORE.test(collapseSpace(textContent(el)))))) {
+    // A line that is only a link (or "Read more: <link>") points to another story.
+    return Verdict.Drop;
   }
   if (text > SHORT) return Verdict.Keep;
   const lines = linesOf(el);
