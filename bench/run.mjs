@@ -3,6 +3,7 @@
 const BENCHES = {
   validate: () => import("./validate.mjs"),
   scrape: () => import("./scrape.mjs"),
+  quality: () => import("./quality.mjs"),
   store: () => import("./store.mjs"),
   diff: () => import("./diff.mjs"),
   changes: () => import("./changes.mjs"),
