@@ -8,6 +8,8 @@ import { siteHost } from "./scope.js";
 
 /** Sitemap URLs kept at most for one map, whatever the limit. */
 export const MAX_MAP_CANDIDATES = 200_000;
+/** With `search`, a walk gathers at least this many candidates to rank (the default limit). */
+export const SEARCH_WALK_CANDIDATES = 5000;
 
 /**
  * The URLs a map found, normalized and deduplicated, in the order found, kept to the start host
@@ -29,9 +31,13 @@ export class MapList {
     return this.links.size;
   }
 
-  /** True once `limit` URLs are known: a walk need read no more. */
+  /**
+   * True once a walk need read no more: `limit` URLs are known, or with `search` enough
+   * candidates to rank (at least SEARCH_WALK_CANDIDATES), since the best may not come first.
+   */
   get full(): boolean {
-    return this.links.size >= this.request.limit;
+    const wanted = this.request.search ? Math.max(this.request.limit, SEARCH_WALK_CANDIDATES) : this.request.limit;
+    return this.links.size >= wanted;
   }
 
   /** Whether absolute `url` is on the site the map covers. */
