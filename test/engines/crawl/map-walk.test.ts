@@ -158,3 +158,28 @@ describe("a map that finds nothing fails with the cause", () => {
     }
   });
 });
+
+describe("map walks past traps", () => {
+  let traps: Site;
+  beforeAll(async () => {
+    traps = await startSite(({ path, url }, res) => {
+      if (path === "/") return html(res, page("Traps", ["/cal?month=0", "/loop/page.html"]));
+      if (path === "/cal") {
+        const month = Number(url.searchParams.get("month") ?? 0);
+        return html(res, page(`Month ${month}`, [`/cal?month=${month + 1}`]));
+      }
+      if (path.startsWith("/loop/")) return html(res, page("Loop", ["a/b/page.html"]));
+      res.writeHead(404).end();
+    });
+  });
+  afterAll(() => traps.close());
+
+  it("reads at most 10 query variants of a path and no relative-link loop, keeping the URLs it saw", async () => {
+    traps.requests.length = 0;
+    const result = await mapSite(traps.gate, mapRequest(traps.url("/", "trap.test"), { ignoreQueryParameters: false, sitemap: "skip" }));
+    expect(result.warning).toBeUndefined();
+    expect(traps.requests.filter((r) => r.startsWith("trap.test/cal?"))).toHaveLength(10);
+    expect(traps.requests.filter((r) => r.startsWith("trap.test/loop/")).length).toBeLessThanOrEqual(3);
+    expect(result.links.length).toBeLessThan(30);
+  });
+});

@@ -4,10 +4,12 @@ import { normalizedUrl } from "./normalize-url.js";
 import { rankByRelevance } from "./rank.js";
 import type { Robots } from "./robots.js";
 import { dedupeKey } from "./rules.js";
-import { siteHost } from "./scope.js";
+import { hasRepeatedSegments, siteHost } from "./scope.js";
 
 /** Sitemap URLs kept at most for one map, whatever the limit. */
 export const MAX_MAP_CANDIDATES = 200_000;
+/** Query-string variants of one path a walk reads at most (calendars, session ids), as a crawl does. */
+export const MAX_WALKED_QUERY_VARIANTS = 10;
 /** With `search`, a walk gathers at least this many candidates to rank (the default limit). */
 export const SEARCH_WALK_CANDIDATES = 5000;
 
@@ -18,6 +20,7 @@ export const SEARCH_WALK_CANDIDATES = 5000;
  */
 export class MapList {
   private readonly links = new Map<string, MapLink>();
+  private readonly queryVariants = new Map<string, number>();
   private readonly home: string;
   /** Ranking needs every candidate; without a search term the first `limit` are the answer. */
   private readonly cap: number;
@@ -66,6 +69,22 @@ export class MapList {
   addPage(url: string, head: PageHead): void {
     const entry = this.add(url);
     if (entry) Object.assign(entry.link, head);
+  }
+
+  /**
+   * Whether a listed URL is worth reading for more links: not a path with a segment repeated
+   * three times (a relative-link loop), and not past MAX_WALKED_QUERY_VARIANTS query variants
+   * of one path. Such URLs are listed all the same.
+   */
+  worthWalking(href: string): boolean {
+    const url = new URL(href);
+    if (hasRepeatedSegments(url.pathname)) return false;
+    if (url.search === "") return true;
+    const path = `${url.origin}${url.pathname}`;
+    const seen = this.queryVariants.get(path) ?? 0;
+    if (seen >= MAX_WALKED_QUERY_VARIANTS) return false;
+    this.queryVariants.set(path, seen + 1);
+    return true;
   }
 
   /** Lists the links of a page; returns the URLs listed now for the first time. */

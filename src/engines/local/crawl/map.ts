@@ -104,7 +104,7 @@ async function collect(gate: FetchGate, request: MapRequest, start: string, opti
 
   let report: WalkReport | undefined;
   if (request.sitemap !== "only" && !time.outOfTime()) {
-    const seeds = [...(read ? list.listed(read.links, read.url) : []), ...list.listed(sitemaps?.urls ?? [])];
+    const seeds = [...(read ? list.listed(read.links, read.url) : []), ...list.listed(sitemaps?.urls ?? [])].filter((url) => list.worthWalking(url));
     const robotsOf = robotsByOrigin(gate, robots, fetchOptions);
     report = await walkSite(
       gate,
@@ -113,7 +113,7 @@ async function collect(gate: FetchGate, request: MapRequest, start: string, opti
         mayVisit: async (url) => list.onSite(url) && (await robotsOf(url)).allows(url),
         found: (visited) => {
           list.addPage(visited.url, visited.head);
-          return list.addLinks(visited.links, visited.url);
+          return list.addLinks(visited.links, visited.url).filter((url) => list.worthWalking(url));
         },
         full: () => list.full,
       },
