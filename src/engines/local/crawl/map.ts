@@ -38,8 +38,9 @@ interface FetchOptions {
  * what robots.txt disallows, ordered by relevance to `search` when given, at most `limit`.
  * Titles and descriptions are those of the pages read. The walk ends once `limit` URLs are
  * known, when no page is left, or at `timeout` (default 60 s): then what was found is returned
- * with a warning. A failing sitemap or page is a warning; finding nothing throws the cause (the
- * start page's failure, robots.txt's when the site could not be reached, or a `timeout`).
+ * with a warning. A failing sitemap or start page is a warning (a page of the walk that fails
+ * is skipped); finding nothing throws the cause (the start page's failure, robots.txt's when the
+ * site could not be reached, or a `timeout`).
  */
 export async function mapSite(gate: FetchGate, request: MapRequest, options: MapOptions = {}): Promise<MapResult> {
   const start = normalizeUrl(request.url, undefined, { ignoreQueryParameters: request.ignoreQueryParameters });
