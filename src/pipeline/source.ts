@@ -94,8 +94,12 @@ async function readAtMost(handle: FileHandle, limit: number): Promise<Uint8Array
   return Buffer.concat(chunks, total);
 }
 
-/** Decodes bytes as UTF-8, locating the first NUL byte or invalid sequence if there is one. */
+/**
+ * Decodes bytes as UTF-8, locating the first NUL byte or invalid sequence if there is one. Bytes
+ * over the size cap are refused here too, so text that did not come from a file obeys it as well.
+ */
 export function decodeSource(file: string, bytes: Uint8Array): SourceResult {
+  if (bytes.length > MAX_PIPELINE_BYTES) return tooLarge(file, bytes.length, MAX_PIPELINE_BYTES);
   const nul = bytes.indexOf(0);
   let text: string;
   try {
