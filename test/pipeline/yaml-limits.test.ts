@@ -1,3 +1,7 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadPipelineText } from "../../src/pipeline/index.js";
 import { MAX_DEPTH } from "../../src/pipeline/yaml-doc.js";
@@ -102,5 +106,24 @@ describe("nesting depth", () => {
 
   it("accepts a pipeline within the limit", () => {
     expect(codes(PIPELINE)).toEqual([]);
+  });
+});
+
+describe("through the built CLI", () => {
+  it("validate answers deep and structured keys with positioned diagnostics, exit 2 and a quiet stderr", () => {
+    const cli = "dist/cli/main.js";
+    expect(existsSync(cli), "run `npm run build` first").toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), "scrapeline-limits-"));
+    const deep = join(dir, "deep-key.yaml");
+    writeFileSync(deep, `${PIPELINE}x: ${"{".repeat(1000)}${"}".repeat(1000)}\n`);
+    const structured = join(dir, "structured-key.yaml");
+    writeFileSync(structured, `${PIPELINE}x: {{a: 1}: 2}\n`);
+    // The timeout only guards against a hang; a run that reaches it fails below.
+    const r = spawnSync(process.execPath, [cli, "validate", deep, structured, "--format", "short"], { encoding: "utf8", timeout: 20_000 });
+    expect(r.error).toBeUndefined();
+    expect(r.status).toBe(2);
+    expect(r.stdout).toContain(`${deep}:7:${4 + MAX_DEPTH - 1}: error[too-deep]: values are nested more than ${MAX_DEPTH} levels deep`);
+    expect(r.stdout).toContain(`${structured}:7:5: error[complex-key]: a key must be a name, not a mapping`);
+    expect(r.stderr).not.toMatch(/Warning|stringified|call stack/);
   });
 });
