@@ -58,6 +58,13 @@ export function scanDepth(text: string): Finding | undefined {
       case "flow-seq-end":
         flow = Math.max(0, flow - 1);
         continue;
+      case "flow-error-end":
+        // The lexer gave up on unclosed brackets (a syntax error the parser reports) and is back
+        // in block context on a new line.
+        flow = 0;
+        block = 0;
+        last = undefined;
+        continue;
       case "seq-item-ind":
       case "explicit-key-ind":
         if (flow > 0) continue;

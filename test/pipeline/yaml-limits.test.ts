@@ -104,6 +104,12 @@ describe("nesting depth", () => {
     expect(at(text, "too-deep")).toMatchObject({ line: 7 });
   });
 
+  it("reports many unclosed brackets as syntax errors, not as nesting", () => {
+    const text = Array.from({ length: MAX_DEPTH + 10 }, (_, i) => `k${i}: [a`).join("\n") + "\n";
+    expect(codes(text)).toContain("yaml-syntax");
+    expect(codes(text)).not.toContain("too-deep");
+  });
+
   it("accepts a pipeline within the limit", () => {
     expect(codes(PIPELINE)).toEqual([]);
   });
