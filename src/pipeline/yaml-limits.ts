@@ -11,7 +11,7 @@ export interface Finding {
   hint?: string;
 }
 
-export const TOO_DEEP_MESSAGE = `values are nested more than ${MAX_DEPTH} levels deep`;
+const TOO_DEEP_MESSAGE = `values are nested more than ${MAX_DEPTH} levels deep`;
 const TOO_DEEP_HINT = "a pipeline needs a few levels of nesting; look for runaway brackets or indentation";
 
 export function tooDeep(offset: number): Finding {
