@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL("../", import.meta.url));
 const cli = join(root, "dist/cli/main.js");
 
 function parseArgs(argv) {
-  const options = { port: process.env.SCRAPELINE_DEMO_PORT ?? String(DEFAULT_PORT), db: join("data", "demo.db"), twice: false, rest: [] };
+  const options = { port: process.env.SCRAPELINE_DEMO_PORT || String(DEFAULT_PORT), db: join("data", "demo.db"), twice: false, rest: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [name, inline] = arg.split(/=(.*)/s);

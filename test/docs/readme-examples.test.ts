@@ -36,16 +36,16 @@ interface Example { where: string; args: string[] }
 function readmeCommands(): Example[] {
   const out: Example[] = [];
   for (const block of codeBlocks(README).filter((b) => b.lang === "sh")) {
-    block.text.split("\n").forEach((_, i, lines) => {
-      // one entry per line a command starts on (continuation lines belong to the line before)
-      if (i > 0 && lines[i - 1]!.endsWith("\\")) return;
-      const rest = lines.slice(i).join("\n");
-      const first = commandLines(rest.slice(0, continuationEnd(rest)));
-      for (const line of first) {
+    const lines = block.text.split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      const start = i;
+      let text = lines[i]!;
+      while (text.endsWith("\\") && i + 1 < lines.length) text += `\n${lines[++i]}`; // continuation lines
+      for (const line of commandLines(text)) {
         const args = scraplineArgs(line);
-        if (args) out.push({ where: `README.md:${block.line + 1 + i}`, args });
+        if (args) out.push({ where: `README.md:${block.line + 1 + start}`, args });
       }
-    });
+    }
   }
   for (const span of inlineCode(README)) {
     if (!span.code.startsWith("scrapeline ")) continue;
@@ -55,12 +55,6 @@ function readmeCommands(): Example[] {
     }
   }
   return out;
-}
-
-/** Length of the first command of a text: its first line and the lines it continues onto. */
-function continuationEnd(text: string): number {
-  const m = /^(?:.*\\\n)*.*(\n|$)/.exec(text);
-  return m![0].length;
 }
 
 /** The example lines of `scrapeline --help` and of every command's and action's --help. */
