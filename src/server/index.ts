@@ -14,6 +14,12 @@ export interface ServerOptions extends ServeOptions {
   /** 0 picks a free port. */
   port?: number;
   host?: string;
+  /**
+   * The address clients reach this server at (e.g. https://scrape.example.com behind a proxy):
+   * the base of the absolute links in answers (a crawl's `url`, a status page's `next`). Without
+   * it, links use the address the server listens on. Never taken from a request header.
+   */
+  publicUrl?: string;
 }
 
 export interface RunningServer {
@@ -30,6 +36,9 @@ export function serviceRouter(): Router {
 
 /** Starts `scrapeline serve`: the service's HTTP interface over the local engine. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  if (options.publicUrl !== undefined) options = { ...options, publicUrl: publicBase(options.publicUrl) };
+  /** Scheme, host and path prefix of the links in answers; set once the server listens. */
+  let baseUrl = "";
   const service = new ServeService(options);
   const router = serviceRouter();
   const idempotency = new IdempotencyKeys();
@@ -65,8 +74,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const team = service.authenticate(req.headers.authorization);
       if (route.limited) service.takeRequest(team);
       const body = method === "POST" ? await readJson(req) : undefined;
-      const baseUrl = `http://${req.headers.host ?? `${options.host ?? "127.0.0.1"}:${port}`}`;
-      const work = async () => route.handle({ req, service, team, params, query: url.searchParams, body, baseUrl });
+      const work = async () => route.handle({ req, service, team, params, query: url.searchParams, path: url.pathname, body, baseUrl });
       const key = req.headers["x-idempotency-key"];
       if (method === "POST" && typeof key === "string" && key !== "") return await idempotency.run(team.id, key, `${method} ${route.path}`, work);
       return await work();
@@ -82,10 +90,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const port = (server.address() as AddressInfo).port;
   const host = options.host ?? "127.0.0.1";
+  const listening = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  baseUrl = options.publicUrl ?? listening;
   let closed: Promise<void> | undefined;
   return {
     port,
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    url: listening,
     close: () =>
       (closed ??= (async () => {
         closing = true;
@@ -96,4 +106,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await stopped;
       })()),
   };
+}
+
+/** A public base URL without its trailing slash; anything but an absolute http(s) URL without query or fragment is refused. */
+export function publicBase(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`--public-url must be an absolute http(s) URL, got ${JSON.stringify(raw)}`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username || url.password) {
+    throw new Error(`--public-url must be an http(s) URL without credentials, query or fragment, got ${JSON.stringify(raw)}`);
+  }
+  return url.href.replace(/\/+$/, "");
 }

@@ -16,9 +16,11 @@ export interface RequestContext {
   team: Team;
   params: Record<string, string>;
   query: URLSearchParams;
+  /** The request's path (without query); the request target may be absolute-form, so never use req.url for links. */
+  path: string;
   /** The parsed JSON body (POST); undefined otherwise. */
   body: unknown;
-  /** Scheme and host the client used, for absolute URLs in answers. */
+  /** The server's public base URL (--public-url, else the address it listens on), for absolute URLs in answers. */
   baseUrl: string;
 }
 

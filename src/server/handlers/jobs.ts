@@ -23,9 +23,9 @@ function statusBody(ctx: RequestContext, status: JobStatusPage): Record<string, 
   const { nextSkip, error, ...rest } = status;
   const body: Record<string, unknown> = { success: true, ...rest };
   if (nextSkip !== undefined) {
-    const next = new URL(ctx.req.url ?? "/", ctx.baseUrl);
-    next.searchParams.set("skip", String(nextSkip));
-    body.next = next.href;
+    const query = new URLSearchParams(ctx.query);
+    query.set("skip", String(nextSkip));
+    body.next = `${ctx.baseUrl}${ctx.path}?${query.toString()}`;
   }
   if (error) body.error = error;
   return body;
