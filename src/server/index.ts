@@ -6,11 +6,12 @@ import { extractRoutes } from "./handlers/extract.js";
 import { jobRoutes } from "./handlers/jobs.js";
 import { scrapeRoutes } from "./handlers/scrape.js";
 import { teamRoutes } from "./handlers/team.js";
-import { MalformedJson, readJson, send } from "./http.js";
+import { applyConnectionLimits, checkingIntervalMs, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./connections.js";
+import { BodyTooLarge, MAX_BODY_BYTES, MalformedJson, readJson, send } from "./http.js";
 import { IdempotencyKeys } from "./idempotency.js";
-import { Router, type Reply } from "./router.js";
+import { decodeParams, Router, type Reply } from "./router.js";
 
-export interface ServerOptions extends ServeOptions {
+export interface ServerOptions extends ServeOptions, ConnectionLimits {
   /** 0 picks a free port. */
   port?: number;
   host?: string;
@@ -43,7 +44,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const router = serviceRouter();
   const idempotency = new IdempotencyKeys();
   let closing = false;
-  const server = createServer((req, res) => {
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...definedLimits(options) };
+  const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(limits) }, (req, res) => {
     void handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) {
         const reply = errorReply(error);
@@ -52,9 +54,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   });
   server.keepAliveTimeout = 5000;
+  applyConnectionLimits(server, limits);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://localhost");
+    const url = requestUrl(req.url);
+    if (!url) {
+      send(res, 400, { success: false, error: "Bad request: the request target is not a valid path" });
+      return;
+    }
     const method = req.method ?? "GET";
     if (url.pathname === "/health" || url.pathname === "/") {
       send(res, 200, { status: "ok" });
@@ -69,9 +76,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (!("route" in found)) {
       return found.methodNotAllowed ? { status: 405, body: { success: false, error: `Method ${method} not allowed on ${url.pathname}` } } : { status: 404, body: { success: false, error: `Not found: ${method} ${url.pathname}` } };
     }
-    const { route, params } = found;
+    const { route } = found;
     try {
       const team = service.authenticate(req.headers.authorization);
+      const params = decodeParams(found.params);
       if (route.limited) service.takeRequest(team);
       const body = method === "POST" ? await readJson(req) : undefined;
       const work = async () => route.handle({ req, service, team, params, query: url.searchParams, path: url.pathname, body, baseUrl });
@@ -80,6 +88,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return await work();
     } catch (error) {
       if (error instanceof MalformedJson) return BAD_JSON;
+      if (error instanceof BodyTooLarge) return { status: 413, body: { success: false, error: `Payload too large: request bodies are limited to ${MAX_BODY_BYTES} bytes (10 MiB)` }, headers: { connection: "close" } };
       return errorReply(error);
     }
   }
@@ -120,4 +129,21 @@ export function publicBase(raw: string): string {
     throw new Error(`--public-url must be an http(s) URL without credentials, query or fragment, got ${JSON.stringify(raw)}`);
   }
   return url.href.replace(/\/+$/, "");
+}
+
+/** The request target as a URL (only its path and query are used), or undefined when it is not one. */
+function requestUrl(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? "/", "http://localhost");
+  } catch {
+    return undefined;
+  }
+}
+
+function definedLimits(options: ConnectionLimits): ConnectionLimits {
+  const out: ConnectionLimits = {};
+  if (options.headersTimeoutMs !== undefined) out.headersTimeoutMs = options.headersTimeoutMs;
+  if (options.requestTimeoutMs !== undefined) out.requestTimeoutMs = options.requestTimeoutMs;
+  if (options.maxConnectionsPerClient !== undefined) out.maxConnectionsPerClient = options.maxConnectionsPerClient;
+  return out;
 }
