@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type { ChangeTrackingFormat, Document, ExtractResult, MapLink, Pipeline, ScrapeOptions, ServeJobKind, Step, Team, ThreatProtectionOverride } from "../core/index.js";
 import { ScrapelineError, type ErrorKind } from "../core/index.js";
 import { TOKENS_PER_CREDIT } from "../credits/index.js";
@@ -70,13 +72,22 @@ export class ServeService {
   private readonly riskClassifier: RiskClassifier | undefined;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly clock: () => number;
+  /** This server's claim on the database (serve_owner). */
+  private readonly token = randomUUID();
   private closing = false;
 
   constructor(private readonly options: ServeOptions) {
     this.clock = options.clock ?? Date.now;
     this.store = openStore(options.db);
     this.tables = new ServeTables(this.store.db);
-    this.tables.cancelUnfinishedJobs();
+    const owner = this.tables.claimServer({ pid: process.pid, host: hostname(), token: this.token }, processAlive);
+    if (owner) {
+      this.store.close();
+      throw new ScrapelineError(
+        "invalid-input",
+        `the database ${options.db} is in use by another scrapeline serve (pid ${owner.pid}${owner.host === hostname() ? "" : ` on ${owner.host}`}, started ${owner.startedAt}); stop it first, or serve another --db`,
+      );
+    }
     this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
     this.engine = new LocalEngine({
       allowPrivateNetwork: Boolean(options.allowPrivateNetwork),
@@ -238,6 +249,7 @@ export class ServeService {
     await Promise.allSettled([...this.inFlight]);
     await this.jobs.stopAll();
     await this.engine.close();
+    this.tables.releaseServer(this.token);
     this.store.close();
   }
 
@@ -291,3 +303,13 @@ function isKind(kind: string): kind is ErrorKind {
   return KINDS.has(kind as ErrorKind);
 }
 
+
+/** Whether a process runs (one of another user counts: it exists). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
