@@ -174,15 +174,23 @@ export class ServeService {
     return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}) };
   }
 
-  /** GET /v1/extract/{id}, /v2/extract/{id}: processing while it runs, then the finished extract. */
+  /**
+   * GET /v1/extract/{id}, /v2/extract/{id}: processing while it runs, then the finished extract.
+   * The status is the job's stored status, and creditsUsed what the team was charged for the job
+   * (its pages and its model tokens), the same figure token usage counts.
+   */
   extractStatus(team: Team, id: string): ExtractResult & { expiresAt: string } | { success: boolean; status: "processing"; data: unknown[]; expiresAt: string } {
     const job = this.jobs.job(team.id, id, ["extract"], "Extract job");
     const expiresAt = new Date(Date.parse(job.createdAt) + EXPIRES_MS).toISOString();
     if (job.status === "scraping") return { success: true, status: "processing", data: [], expiresAt };
     const raw = job.runId === null ? undefined : this.store.stepResult(job.runId, JOB_STEP_ID);
-    if (raw !== undefined && job.status !== "cancelled") return { ...(JSON.parse(raw) as ExtractResult), expiresAt };
-    const error = job.status === "cancelled" ? "the extract was cancelled" : (job.error ?? (job.runId === null ? undefined : this.store.getSteps(job.runId)[0]?.error) ?? "the extract failed");
-    return { success: false, status: job.status === "cancelled" ? "cancelled" : "failed", data: [], error, tokensUsed: 0, creditsUsed: 0, expiresAt };
+    const stored = raw === undefined ? undefined : (JSON.parse(raw) as ExtractResult);
+    const creditsUsed = job.runId === null ? 0 : (this.store.getRun(job.runId)?.creditsUsed ?? 0);
+    const tokensUsed = stored?.tokensUsed ?? 0;
+    if (job.status === "completed" && stored) return { ...stored, success: true, status: "completed", creditsUsed, expiresAt };
+    const error = job.status === "cancelled" ? "the extract was cancelled" : (stored?.error ?? job.error ?? (job.runId === null ? undefined : this.store.getSteps(job.runId)[0]?.error) ?? "the extract failed");
+    const { success: _s, status: _st, error: _e, ...rest } = stored ?? { data: [] };
+    return { ...rest, success: false, status: job.status === "cancelled" ? "cancelled" : "failed", data: stored?.data ?? [], error, tokensUsed, creditsUsed, expiresAt };
   }
 
   /** GET /v2/crawl/{id} and /v2/batch/scrape/{id}: one page of the job's status. */
