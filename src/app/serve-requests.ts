@@ -1,6 +1,6 @@
 import type { CrawlRequest, ExtractRequest, MapRequest, Pipeline, ScrapeRequest, Step, ThreatProtectionOverride } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
-import { readRequestBody, type RequestKind } from "../pipeline/index.js";
+import { readRequestBody, V1_SCRAPE_OPTION_DEFAULTS, type RequestKind } from "../pipeline/index.js";
 import { sortInvalid } from "../runner/index.js";
 
 /** Keys the service's SDKs add to every POST body; accepted and ignored. */
@@ -126,6 +126,7 @@ export interface ExtractCall {
 export function readExtractCall(raw: unknown, version: "v1" | "v2"): ExtractCall {
   const body = asBody(raw);
   if (body.ignoreInvalidURLs === undefined && version === "v2") body.ignoreInvalidURLs = true;
+  if (version === "v1") withV1Defaults(body);
   let invalidURLs: string[] | undefined;
   if (body.ignoreInvalidURLs === true && Array.isArray(body.urls) && body.urls.every((u) => typeof u === "string")) {
     const sorted = sortInvalid(body.urls as string[]);
@@ -145,4 +146,12 @@ function isHttpUrl(value: unknown): value is string {
   } catch {
     return false;
   }
+}
+
+/** A v1 request's scrape options get v1's defaults where they differ from v2's (the pipeline language's). */
+function withV1Defaults(body: Body): void {
+  if (body.scrapeOptions !== undefined && (body.scrapeOptions === null || typeof body.scrapeOptions !== "object" || Array.isArray(body.scrapeOptions))) return;
+  const options: Body = { ...((body.scrapeOptions as Body | undefined) ?? {}) };
+  for (const [key, value] of Object.entries(V1_SCRAPE_OPTION_DEFAULTS)) if (options[key] === undefined) options[key] = value;
+  body.scrapeOptions = options;
 }

@@ -1,0 +1,95 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FixtureSite } from "../helpers/site.js";
+import { startServe, waitFor, type Serve } from "./helpers.js";
+
+/** Each version of the interface answers with its own defaults and its own fields. */
+
+function hasOpenssl(): boolean {
+  try {
+    execFileSync("openssl", ["version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let serve: Serve;
+const site = new FixtureSite();
+/** The price each product page shows now; a test changes it between requests. */
+const prices: Record<string, number> = {};
+
+const product = (name: string, price: number) =>
+  `<html><head><title>${name}</title><script type="application/ld+json">${JSON.stringify({ "@type": "Product", name, offers: { "@type": "Offer", price } })}</script></head><body><h1>${name}</h1><p>Costs ${price}.</p></body></html>`;
+const schema = { type: "object", properties: { name: { type: "string" }, price: { type: "number" } } };
+
+beforeAll(async () => {
+  for (const name of ["v1-cache", "v2-cache"]) {
+    prices[name] = 10;
+    site.route(`/${name}`, (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(product(name, prices[name]!)));
+  }
+  await site.start();
+  serve = await startServe({ a: {} }, { env: {} });
+});
+afterAll(async () => {
+  await serve?.stop();
+  await site.stop();
+});
+
+async function extract(version: "v1" | "v2", body: Record<string, unknown>): Promise<any> {
+  const start = await serve.call("POST", `/${version}/extract`, { body });
+  expect(start.status, JSON.stringify(start.body)).toBe(200);
+  return (await waitFor(() => serve.call("GET", `/${version}/extract/${start.body.id}`), (r) => r.body?.status !== "processing")).body;
+}
+
+describe("defaults by version", () => {
+  it("v1 extract: maxAge defaults to 0, so a changed page is read again", async () => {
+    const url = `${site.url}/v1-cache`;
+    expect((await extract("v1", { urls: [url], schema })).data).toMatchObject({ price: 10 });
+    prices["v1-cache"] = 20;
+    expect((await extract("v1", { urls: [url], schema })).data).toMatchObject({ price: 20 });
+  });
+
+  it("v2 extract: maxAge defaults to 2 days, so the cached page answers", async () => {
+    const url = `${site.url}/v2-cache`;
+    expect((await extract("v2", { urls: [url], schema })).data).toMatchObject({ price: 10 });
+    prices["v2-cache"] = 20;
+    expect((await extract("v2", { urls: [url], schema })).data).toMatchObject({ price: 10 });
+    expect((await extract("v2", { urls: [url], schema, scrapeOptions: { maxAge: 0 } })).data).toMatchObject({ price: 20 });
+  });
+
+  describe.skipIf(!hasOpenssl())("TLS verification", () => {
+    let https: import("node:https").Server;
+    let url = "";
+    const dir = mkdtempSync(join(tmpdir(), "scrapeline-versions-tls-"));
+    beforeAll(async () => {
+      const key = join(dir, "key.pem");
+      const cert = join(dir, "cert.pem");
+      execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=untrusted.test"], { stdio: "ignore" });
+      https = createServer({ key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") }, (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(product("Self-signed", 5)));
+      await new Promise<void>((resolve) => https.listen(0, "127.0.0.1", resolve));
+      url = `https://127.0.0.1:${(https.address() as AddressInfo).port}/`;
+    });
+    afterAll(async () => {
+      https.closeAllConnections();
+      await new Promise<void>((resolve) => https.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("v1 extract verifies certificates by default: a self-signed page fails", async () => {
+      const done = await extract("v1", { urls: [url], schema });
+      expect(done).toMatchObject({ success: false, status: "failed" });
+      expect(done.error).toMatch(/certificate|TLS|skipTlsVerification/i);
+    });
+
+    it("v2 extract skips verification by default: the self-signed page is read", async () => {
+      const done = await extract("v2", { urls: [url], schema, scrapeOptions: { maxAge: 0 } });
+      expect(done).toMatchObject({ success: true, status: "completed", data: { name: "Self-signed" } });
+    });
+  });
+});
