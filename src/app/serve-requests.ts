@@ -1,7 +1,6 @@
 import type { CrawlRequest, ExtractRequest, MapRequest, Pipeline, ScrapeRequest, Step, ThreatProtectionOverride } from "../core/index.js";
-import { ScrapelineError } from "../core/index.js";
+import { extractUrlProblem, ScrapelineError, sortExtractUrls } from "../core/index.js";
 import { readRequestBody, V1_SCRAPE_OPTION_DEFAULTS, type RequestKind } from "../pipeline/index.js";
-import { sortInvalid } from "../runner/index.js";
 
 /** Keys the service's SDKs add to every POST body; accepted and ignored. */
 const CLIENT_KEYS = ["origin", "integration"] as const;
@@ -128,11 +127,17 @@ export function readExtractCall(raw: unknown, version: "v1" | "v2"): ExtractCall
   if (body.ignoreInvalidURLs === undefined && version === "v2") body.ignoreInvalidURLs = true;
   if (version === "v1") withV1Defaults(body);
   let invalidURLs: string[] | undefined;
-  if (body.ignoreInvalidURLs === true && Array.isArray(body.urls) && body.urls.every((u) => typeof u === "string")) {
-    const sorted = sortInvalid(body.urls as string[]);
-    invalidURLs = sorted.invalid;
-    if (sorted.valid.length === 0) throw new ScrapelineError("invalid-input", "Bad request: no valid URL in urls");
-    body.urls = sorted.valid;
+  if (Array.isArray(body.urls) && body.urls.every((u) => typeof u === "string")) {
+    // One rule (extractUrlProblem) either way: ignoreInvalidURLs only says whether an invalid entry is listed and skipped or fails the request.
+    const sorted = sortExtractUrls(body.urls as string[]);
+    if (body.ignoreInvalidURLs === true) {
+      invalidURLs = sorted.invalid;
+      if (sorted.valid.length === 0) throw new ScrapelineError("invalid-input", "Bad request: no valid URL in urls");
+      body.urls = sorted.valid;
+    } else if (sorted.invalid.length > 0) {
+      const listed = sorted.invalid.map((u) => `${JSON.stringify(u)} (${extractUrlProblem(u)})`).join(", ");
+      throw new ScrapelineError("invalid-input", `Bad request: invalid URL${sorted.invalid.length === 1 ? "" : "s"} in urls: ${listed}; write absolute http(s) URLs, with * globs only in the path, or set ignoreInvalidURLs: true to skip invalid entries`);
+    }
   }
   const { step, pipeline } = read("extract", body) as { step: Extract<Step, { kind: "extract" }>; pipeline: Pipeline };
   return { request: step.body, urls: step.body.urls as string[], ...(invalidURLs ? { invalidURLs } : {}), pipeline };
