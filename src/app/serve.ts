@@ -239,14 +239,18 @@ export class ServeService {
     return previewCrawlParams(raw.url, raw.prompt).data;
   }
 
-  /** GET /v1|v2/team/token-usage: the team's plan and what is left of it in this billing period. */
-  tokenUsage(team: Team): TokenUsage {
+  /**
+   * GET /v1|v2/team/token-usage: the team's plan and what is left of it in this billing period.
+   * `scope` extract counts extract jobs only (v1: "Extract only"); all counts every endpoint (v2,
+   * and the credit check of work-starting requests).
+   */
+  tokenUsage(team: Team, scope: "all" | "extract" = "all"): TokenUsage {
     const periodMs = team.periodDays * DAY_MS;
     const origin = Date.parse(team.periodStart);
     const now = this.clock();
     const start = origin + Math.max(0, Math.floor((now - origin) / periodMs)) * periodMs;
     const startIso = new Date(start).toISOString();
-    const credits = this.tables.creditsUsedSince(team.id, startIso);
+    const credits = this.tables.creditsUsedSince(team.id, startIso, scope === "extract" ? ["extract"] : undefined);
     return { billingPeriodStart: startIso, billingPeriodEnd: new Date(start + periodMs).toISOString(), planTokens: team.planTokens, remainingTokens: Math.max(0, team.planTokens - TOKENS_PER_CREDIT * credits) };
   }
 

@@ -143,10 +143,11 @@ export class ServeTables {
     return this.db.prepare("UPDATE serve_jobs SET status = 'cancelled', finished_at = ?, error = 'the server stopped before the job finished' WHERE status = 'scraping'").run(this.stamp()).changes;
   }
 
-  /** Credits the team's jobs started at or after `since` have used so far (finished or not). */
-  creditsUsedSince(teamId: number, since: string): number {
+  /** Credits the team's jobs (of the given kinds; all when none are given) started at or after `since` have used so far (finished or not). */
+  creditsUsedSince(teamId: number, since: string, kinds?: readonly ServeJobKind[]): number {
+    const only = kinds ? ` AND j.kind IN (${kinds.map(() => "?").join(", ")})` : "";
     const value = this.db.prepare(`SELECT COALESCE(SUM(r.credits_used + (SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = r.id)), 0)
-       FROM serve_jobs j JOIN runs r ON r.id = j.run_id WHERE j.team_id = ? AND j.created_at >= ?`).pluck().get(teamId, since);
+       FROM serve_jobs j JOIN runs r ON r.id = j.run_id WHERE j.team_id = ? AND j.created_at >= ?${only}`).pluck().get(teamId, since, ...(kinds ?? []));
     return Number(value);
   }
 }
