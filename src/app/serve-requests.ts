@@ -53,8 +53,13 @@ function take<T>(body: Body, key: string, check: (v: unknown) => v is T, expecte
 const isPositiveInt = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1;
 const isBool = (v: unknown): v is boolean => typeof v === "boolean";
 
-/** Checks a body as a pipeline step of that kind would be; errors become one 400 message. */
-function read(kind: RequestKind, body: Body): { step: Step; pipeline: Pipeline } {
+/**
+ * Checks a body as a pipeline step of that kind would be; errors become one 400 message. A v1
+ * form (parsePDF, jsonOptions, format extract, crawl maxDepth…) is mapped to v2 on a v1 endpoint,
+ * with the pipeline's warning returned in `mapped`; v2 removed them, so on v2 it is a 400
+ * naming the replacement.
+ */
+function read(kind: RequestKind, body: Body, version: "v1" | "v2" = "v2"): { step: Step; pipeline: Pipeline; mapped: string[] } {
   const reading = readRequestBody(kind, body);
   const errors = reading.diagnostics.filter((d) => d.severity === "error");
   if (!reading.step || !reading.pipeline || errors.length > 0) {
@@ -62,7 +67,31 @@ function read(kind: RequestKind, body: Body): { step: Step; pipeline: Pipeline }
     const unknown = errors.some((d) => d.code === "unknown-key");
     throw new ScrapelineError("invalid-input", `${unknown ? "Unrecognized key in body -- " : "Bad request: "}${text || "invalid request body"}`);
   }
-  return { step: reading.step, pipeline: reading.pipeline };
+  const v1Forms = reading.diagnostics.filter((d) => d.severity === "warning" && d.code === "deprecated");
+  if (version === "v2" && v1Forms.length > 0) {
+    throw new ScrapelineError("invalid-input", `Bad request: ${v1Forms.map((d) => `${d.message}, removed in v2${d.hint ? `: ${d.hint}` : ""}`).join("; ")}`);
+  }
+  return { step: reading.step, pipeline: reading.pipeline, mapped: v1Forms.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`) };
+}
+
+/** v1's format names (SPEC.md ScrapeOptions (v1); extract is v1's name of json). */
+const V1_FORMATS = new Set(["markdown", "html", "rawHtml", "links", "screenshot", "screenshot@fullPage", "json", "extract", "changeTracking"]);
+
+/**
+ * A v1 body's scrape options may not ask for what only v2 has: a format v1 does not know
+ * (images, summary, …), written as a name or as an object. The object forms of v1's own formats
+ * and `parsers` are accepted as the pipeline language maps them (scrapeline's own remote engine
+ * sends normalized options).
+ */
+function refuseV2Only(options: unknown): void {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) return;
+  const formats = (options as Body).formats;
+  if (!Array.isArray(formats)) return;
+  for (const format of formats) {
+    const type = typeof format === "string" ? format : format !== null && typeof format === "object" ? (format as Body).type : undefined;
+    if (typeof type !== "string" || V1_FORMATS.has(type)) continue;
+    throw new ScrapelineError("invalid-input", `Bad request: format ${type} is not a v1 format (v1 formats: ${[...V1_FORMATS].join(", ")}); use POST /v2/extract for v2 formats`);
+  }
 }
 
 /** POST /v2/scrape: url plus scrape options. */
@@ -115,6 +144,8 @@ export interface ExtractCall {
   urls: string[];
   /** Only when ignoreInvalidURLs is true: the entries left out (an empty list when none). */
   invalidURLs?: string[];
+  /** The v1 forms mapped to v2, as a pipeline warns about them. */
+  warning?: string;
   pipeline: Pipeline;
 }
 
@@ -125,7 +156,10 @@ export interface ExtractCall {
 export function readExtractCall(raw: unknown, version: "v1" | "v2"): ExtractCall {
   const body = asBody(raw);
   if (body.ignoreInvalidURLs === undefined && version === "v2") body.ignoreInvalidURLs = true;
-  if (version === "v1") withV1Defaults(body);
+  if (version === "v1") {
+    refuseV2Only(body.scrapeOptions);
+    withV1Defaults(body);
+  }
   let invalidURLs: string[] | undefined;
   if (Array.isArray(body.urls) && body.urls.every((u) => typeof u === "string")) {
     // One rule (extractUrlProblem) either way: ignoreInvalidURLs only says whether an invalid entry is listed and skipped or fails the request.
@@ -139,8 +173,8 @@ export function readExtractCall(raw: unknown, version: "v1" | "v2"): ExtractCall
       throw new ScrapelineError("invalid-input", `Bad request: invalid URL${sorted.invalid.length === 1 ? "" : "s"} in urls: ${listed}; write absolute http(s) URLs, with * globs only in the path, or set ignoreInvalidURLs: true to skip invalid entries`);
     }
   }
-  const { step, pipeline } = read("extract", body) as { step: Extract<Step, { kind: "extract" }>; pipeline: Pipeline };
-  return { request: step.body, urls: step.body.urls as string[], ...(invalidURLs ? { invalidURLs } : {}), pipeline };
+  const { step, pipeline, mapped } = read("extract", body, version) as { step: Extract<Step, { kind: "extract" }>; pipeline: Pipeline; mapped: string[] };
+  return { request: step.body, urls: step.body.urls as string[], ...(invalidURLs ? { invalidURLs } : {}), ...(mapped.length > 0 ? { warning: mapped.join("; ") } : {}), pipeline };
 }
 
 function isHttpUrl(value: unknown): value is string {

@@ -162,7 +162,7 @@ export class ServeService {
   }
 
   /** POST /v1/extract, /v2/extract: starts an extract job; invalidURLs only when ignoreInvalidURLs is true. */
-  startExtract(team: Team, body: unknown, version: "v1" | "v2"): { id: string; invalidURLs?: string[] } {
+  startExtract(team: Team, body: unknown, version: "v1" | "v2"): { id: string; invalidURLs?: string[]; warning?: string } {
     const call = readExtractCall(body, version);
     const targets = call.urls.filter((u) => !u.includes("*"));
     const scrapeOptions = this.guard(team, call.request.scrapeOptions, call.request.threatProtection ?? call.request.scrapeOptions.threatProtection, targets);
@@ -171,7 +171,7 @@ export class ServeService {
     const pipeline = this.jobPipeline(team, "extract", call.pipeline, { ...call.pipeline.steps[0]!, kind: "extract", body: { ...request, scrapeOptions } } as Step);
     const job = this.jobs.start(team.id, "extract", pipeline, { url: call.urls[0] ?? null, total: null });
     job.finished.catch(() => {});
-    return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}) };
+    return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}), ...(call.warning ? { warning: call.warning } : {}) };
   }
 
   /**

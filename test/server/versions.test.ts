@@ -93,3 +93,66 @@ describe("defaults by version", () => {
     });
   });
 });
+
+describe("fields by version", () => {
+  const url = () => `${site.url}/v2-cache`;
+  for (const [name, extra, replacement] of [
+    ["parsePDF", { parsePDF: false }, "parsers"],
+    ["jsonOptions", { formats: ["json"], jsonOptions: { prompt: "the name" } }, "{type: json"],
+    ["changeTrackingOptions", { formats: ["markdown", "changeTracking"], changeTrackingOptions: { modes: ["git-diff"] } }, "{type: changeTracking"],
+    ["format extract", { formats: ["extract"] }, "{type: json"],
+    ["format screenshot@fullPage", { formats: ["screenshot@fullPage"] }, "{type: screenshot, fullPage: true}"],
+  ] as const) {
+    it(`v2 scrape, batch scrape, crawl and extract refuse ${name}, naming ${replacement}`, async () => {
+      for (const [path, body] of [
+        ["/v2/scrape", { url: url(), ...extra }],
+        ["/v2/batch/scrape", { urls: [url()], ...extra }],
+        ["/v2/crawl", { url: url(), scrapeOptions: extra }],
+        ["/v2/extract", { urls: [url()], schema, scrapeOptions: extra }],
+      ] as const) {
+        const r = await serve.call("POST", path, { body });
+        expect(r.status, path).toBe(400);
+        expect(r.body.error, path).toContain("removed in v2");
+        expect(r.body.error, path).toContain(replacement);
+      }
+    });
+  }
+
+  for (const [key, value, replacement] of [
+    ["maxDepth", 2, "maxDiscoveryDepth"],
+    ["allowBackwardCrawling", true, "crawlEntireDomain"],
+    ["ignoreSitemap", true, "sitemap"],
+  ] as const) {
+    it(`v2 crawl refuses ${key}, naming ${replacement}`, async () => {
+      const r = await serve.call("POST", "/v2/crawl", { body: { url: url(), [key]: value } });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toContain(key);
+      expect(r.body.error).toContain(replacement);
+    });
+  }
+
+  for (const format of ["images", "summary"]) {
+    it(`v1 extract refuses the v2 format ${format}`, async () => {
+      const r = await serve.call("POST", "/v1/extract", { body: { urls: [url()], schema, scrapeOptions: { formats: ["markdown", format] } } });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toContain(`format ${format} is not a v1 format`);
+    });
+  }
+
+  it("v1 extract refuses v2 formats in object form too", async () => {
+    const r = await serve.call("POST", "/v1/extract", { body: { urls: [url()], schema, scrapeOptions: { formats: [{ type: "summary" }] } } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toContain("format summary is not a v1 format");
+  });
+
+  it("v1 extract maps its v1 fields and says so in warning", async () => {
+    const r = await serve.call("POST", "/v1/extract", { body: { urls: [url()], schema, scrapeOptions: { parsePDF: false, formats: ["markdown", "extract"] } } });
+    expect(r.status).toBe(200);
+    expect(r.body.warning).toContain("parsePDF is a v1 option (use parsers: [])");
+    expect(r.body.warning).toContain("format extract is the v1 name of json");
+    await waitFor(() => serve.call("GET", `/v1/extract/${r.body.id}`), (x) => x.body?.status !== "processing");
+    const plain = await serve.call("POST", "/v1/extract", { body: { urls: [url()], schema } });
+    expect(plain.body).not.toHaveProperty("warning");
+    await waitFor(() => serve.call("GET", `/v1/extract/${plain.body.id}`), (x) => x.body?.status !== "processing");
+  });
+});
