@@ -164,6 +164,9 @@ export class ServeService {
   /** POST /v1/extract, /v2/extract: starts an extract job; invalidURLs only when ignoreInvalidURLs is true. */
   startExtract(team: Team, body: unknown, version: "v1" | "v2"): { id: string; invalidURLs?: string[]; warning?: string } {
     const call = readExtractCall(body, version);
+    if (call.request.enableWebSearch && !this.engine.searchesWeb) {
+      throw new ScrapelineError("invalid-input", "Bad request: enableWebSearch needs web search, which this server does not have (it has no search provider); set enableWebSearch: false and list the pages in urls");
+    }
     const targets = call.urls.filter((u) => !u.includes("*"));
     const scrapeOptions = this.guard(team, call.request.scrapeOptions, call.request.threatProtection ?? call.request.scrapeOptions.threatProtection, targets);
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));

@@ -42,3 +42,14 @@ describe("extract status", () => {
     expect(done.body.creditsUsed).toBe(charged);
   });
 });
+
+describe("what this server cannot do", () => {
+  it("enableWebSearch is a 400 at request time naming what is missing", async () => {
+    for (const version of ["v1", "v2"]) {
+      const r = await serve.call("POST", `/${version}/extract`, { body: { urls: [`${site.url}/kettle`], schema, enableWebSearch: true } });
+      expect(r.status).toBe(400);
+      expect(r.body.success).toBe(false);
+      expect(r.body.error).toContain("enableWebSearch needs web search");
+    }
+  });
+});
