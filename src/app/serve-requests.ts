@@ -63,7 +63,7 @@ function read(kind: RequestKind, body: Body, version: "v1" | "v2" = "v2"): { ste
   const reading = readRequestBody(kind, body);
   const errors = reading.diagnostics.filter((d) => d.severity === "error");
   if (!reading.step || !reading.pipeline || errors.length > 0) {
-    const text = errors.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`).join("; ");
+    const text = errors.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}${limitReason(d.message)}`).join("; ");
     const unknown = errors.some((d) => d.code === "unknown-key");
     throw new ScrapelineError("invalid-input", `${unknown ? "Unrecognized key in body -- " : "Bad request: "}${text || "invalid request body"}`);
   }
@@ -72,6 +72,23 @@ function read(kind: RequestKind, body: Body, version: "v1" | "v2" = "v2"): { ste
     throw new ScrapelineError("invalid-input", `Bad request: ${v1Forms.map((d) => `${d.message}, removed in v2${d.hint ? `: ${d.hint}` : ""}`).join("; ")}`);
   }
   return { step: reading.step, pipeline: reading.pipeline, mapped: v1Forms.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`) };
+}
+
+/**
+ * The limits beyond SPEC.md that requests are held to, and why each exists: the service
+ * documents it (API-NOTES.md), or the engine cannot do more. Said in the error, and in README.
+ */
+const LIMIT_REASONS: Array<[RegExp, string]> = [
+  [/^waitFor /, "the service's limit: waitFor is at most 60000 ms and at most half of timeout"],
+  [/^timeout /, "the service's limit: timeout is 1000 to 300000 ms"],
+  [/^actions must have at most/, "the service's limit: at most 50 actions"],
+  [/(^|\.)prompt must be at most/, "the service's limit: prompts are at most 10000 characters"],
+  [/\.scale must be/, "Chromium prints PDFs at a scale of 0.1 to 2"],
+];
+
+function limitReason(message: string): string {
+  const found = LIMIT_REASONS.find(([pattern]) => pattern.test(message));
+  return found ? ` — ${found[1]}` : "";
 }
 
 /** v1's format names (SPEC.md ScrapeOptions (v1); extract is v1's name of json). */

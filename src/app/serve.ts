@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type { ChangeTrackingFormat, Document, ExtractResult, MapLink, Pipeline, ScrapeOptions, ServeJobKind, Step, Team, ThreatProtectionOverride } from "../core/index.js";
+import type { ChangeTrackingFormat, Document, Engine, ExtractResult, MapLink, Pipeline, ScrapeOptions, ServeJobKind, Step, Team, ThreatProtectionOverride } from "../core/index.js";
 import { ScrapelineError, type ErrorKind } from "../core/index.js";
 import { TOKENS_PER_CREDIT } from "../credits/index.js";
 import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassifier } from "../engines/local/index.js";
@@ -164,7 +164,7 @@ export class ServeService {
   /** POST /v1/extract, /v2/extract: starts an extract job; invalidURLs only when ignoreInvalidURLs is true. */
   startExtract(team: Team, body: unknown, version: "v1" | "v2"): { id: string; invalidURLs?: string[]; warning?: string } {
     const call = readExtractCall(body, version);
-    if (call.request.enableWebSearch && !this.engine.searchesWeb) {
+    if (call.request.enableWebSearch && !(this.engine as Engine).searchesWeb) {
       throw new ScrapelineError("invalid-input", "Bad request: enableWebSearch needs web search, which this server does not have (it has no search provider); set enableWebSearch: false and list the pages in urls");
     }
     const targets = call.urls.filter((u) => !u.includes("*"));
