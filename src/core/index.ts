@@ -11,3 +11,4 @@ export type * from "./changes.js";
 export type * from "./extract.js";
 export type * from "./serve.js";
 export { extractUrlProblem, sortExtractUrls } from "./extract-url.js";
+export { domainMatches, whitelisted } from "./threat-domains.js";
