@@ -33,7 +33,7 @@ function echo(req: import("node:http").IncomingMessage, res: import("node:http")
 
 beforeAll(async () => {
   site = new FixtureSite();
-  for (const name of ["headers", "headers-read", "proxy", "location", "mobile", "actions"]) site.route(`/${name}`, echo);
+  for (const name of ["headers", "headers-read", "proxy", "location", "mobile", "actions", "wait"]) site.route(`/${name}`, echo);
   await site.start();
   serve = await startServe({ a: {}, b: {} });
 });
@@ -121,6 +121,14 @@ describe("request options", () => {
     const desktop = await scrape("b", `${site.url}/mobile`);
     expect(desktop.body.data.markdown).toContain("mobile=false");
     expect(desktop.body.data.metadata.cacheState).not.toBe("hit");
+  });
+
+  it("waitFor is part of the key: a page rendered after a wait does not answer a request without one", async () => {
+    const waited = await scrape("a", `${site.url}/wait`, { waitFor: 200 });
+    expect(waited.status).toBe(200);
+    const plain = await scrape("b", `${site.url}/wait`);
+    expect(plain.body.data.metadata.cacheState).not.toBe("hit");
+    expect(site.hits.get("/wait")).toBe(2);
   });
 
   it("a page changed by actions is not cached, and a request with actions never reads the cache", async () => {
