@@ -15,6 +15,7 @@ export interface ScrapeCall {
 
 export interface BatchCall {
   urls: string[];
+  warning?: string;
   invalidURLs?: string[];
   options: Omit<ScrapeRequest, "urls">;
   maxConcurrency?: number;
@@ -23,6 +24,7 @@ export interface BatchCall {
 
 export interface CrawlCall {
   request: CrawlRequest;
+  warning?: string;
   maxConcurrency?: number;
   pipeline: Pipeline;
 }
@@ -55,11 +57,12 @@ const isBool = (v: unknown): v is boolean => typeof v === "boolean";
 
 /**
  * Checks a body as a pipeline step of that kind would be; errors become one 400 message. A v1
- * form (parsePDF, jsonOptions, format extract, crawl maxDepth…) is mapped to v2 on a v1 endpoint,
- * with the pipeline's warning returned in `mapped`; v2 removed them, so on v2 it is a 400
- * naming the replacement.
+ * form (parsePDF, jsonOptions, format extract, crawl maxDepth…) is mapped to v2 on a v1 endpoint;
+ * v2 removed them, so on v2 it is a 400 naming the replacement. The pipeline's warnings about the
+ * body (a v1 form mapped, storeInCache forced off, a crawl prompt not understood) are returned
+ * in `warnings`, for the answer's `warning` field.
  */
-function read(kind: RequestKind, body: Body, version: "v1" | "v2" = "v2"): { step: Step; pipeline: Pipeline; mapped: string[] } {
+function read(kind: RequestKind, body: Body, version: "v1" | "v2" = "v2"): { step: Step; pipeline: Pipeline; warnings: string[] } {
   const reading = readRequestBody(kind, body);
   const errors = reading.diagnostics.filter((d) => d.severity === "error");
   if (!reading.step || !reading.pipeline || errors.length > 0) {
@@ -71,7 +74,8 @@ function read(kind: RequestKind, body: Body, version: "v1" | "v2" = "v2"): { ste
   if (version === "v2" && v1Forms.length > 0) {
     throw new ScrapelineError("invalid-input", `Bad request: ${v1Forms.map((d) => `${d.message}, removed in v2${d.hint ? `: ${d.hint}` : ""}`).join("; ")}`);
   }
-  return { step: reading.step, pipeline: reading.pipeline, mapped: v1Forms.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`) };
+  const warnings = reading.diagnostics.filter((d) => d.severity === "warning").map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`);
+  return { step: reading.step, pipeline: reading.pipeline, warnings };
 }
 
 /**
@@ -132,17 +136,17 @@ export function readBatchCall(raw: unknown): BatchCall {
     body.urls = body.urls.filter(isHttpUrl);
     if ((body.urls as string[]).length === 0) throw new ScrapelineError("invalid-input", "Bad request: no valid URL in urls");
   }
-  const { step, pipeline } = read("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline };
+  const { step, pipeline, warnings } = read("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline; warnings: string[] };
   const { urls, ...options } = step.body;
-  return { urls: urls as string[], ...(invalidURLs ? { invalidURLs } : {}), options, ...(maxConcurrency ? { maxConcurrency } : {}), pipeline };
+  return { urls: urls as string[], ...(invalidURLs ? { invalidURLs } : {}), options, ...(maxConcurrency ? { maxConcurrency } : {}), ...warningOf(warnings), pipeline };
 }
 
 /** POST /v2/crawl. */
 export function readCrawlCall(raw: unknown): CrawlCall {
   const body = asBody(raw);
   const maxConcurrency = take(body, "maxConcurrency", isPositiveInt, "a positive integer");
-  const { step, pipeline } = read("crawl", body) as { step: Extract<Step, { kind: "crawl" }>; pipeline: Pipeline };
-  return { request: step.body, ...(maxConcurrency ? { maxConcurrency } : {}), pipeline };
+  const { step, pipeline, warnings } = read("crawl", body) as { step: Extract<Step, { kind: "crawl" }>; pipeline: Pipeline; warnings: string[] };
+  return { request: step.body, ...(maxConcurrency ? { maxConcurrency } : {}), ...warningOf(warnings), pipeline };
 }
 
 /** POST /v2/map; a threatProtection override is checked like a scrape's. */
@@ -161,7 +165,7 @@ export interface ExtractCall {
   urls: string[];
   /** Only when ignoreInvalidURLs is true: the entries left out (an empty list when none). */
   invalidURLs?: string[];
-  /** The v1 forms mapped to v2, as a pipeline warns about them. */
+  /** What the pipeline language warns about in the body (the v1 forms mapped to v2, …). */
   warning?: string;
   pipeline: Pipeline;
 }
@@ -190,8 +194,8 @@ export function readExtractCall(raw: unknown, version: "v1" | "v2"): ExtractCall
       throw new ScrapelineError("invalid-input", `Bad request: invalid URL${sorted.invalid.length === 1 ? "" : "s"} in urls: ${listed}; write absolute http(s) URLs, with * globs only in the path, or set ignoreInvalidURLs: true to skip invalid entries`);
     }
   }
-  const { step, pipeline, mapped } = read("extract", body, version) as { step: Extract<Step, { kind: "extract" }>; pipeline: Pipeline; mapped: string[] };
-  return { request: step.body, urls: step.body.urls as string[], ...(invalidURLs ? { invalidURLs } : {}), ...(mapped.length > 0 ? { warning: mapped.join("; ") } : {}), pipeline };
+  const { step, pipeline, warnings } = read("extract", body, version) as { step: Extract<Step, { kind: "extract" }>; pipeline: Pipeline; warnings: string[] };
+  return { request: step.body, urls: step.body.urls as string[], ...(invalidURLs ? { invalidURLs } : {}), ...warningOf(warnings), pipeline };
 }
 
 function isHttpUrl(value: unknown): value is string {
@@ -210,4 +214,8 @@ function withV1Defaults(body: Body): void {
   const options: Body = { ...((body.scrapeOptions as Body | undefined) ?? {}) };
   for (const [key, value] of Object.entries(V1_SCRAPE_OPTION_DEFAULTS)) if (options[key] === undefined) options[key] = value;
   body.scrapeOptions = options;
+}
+
+function warningOf(warnings: readonly string[]): { warning?: string } {
+  return warnings.length > 0 ? { warning: warnings.join("; ") } : {};
 }

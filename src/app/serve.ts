@@ -140,25 +140,25 @@ export class ServeService {
   }
 
   /** POST /v2/crawl: starts a crawl job. */
-  startCrawl(team: Team, body: unknown): { id: string } {
+  startCrawl(team: Team, body: unknown): { id: string; warning?: string } {
     const call = readCrawlCall(body);
     const request = { ...call.request, scrapeOptions: this.guard(team, call.request.scrapeOptions, call.request.scrapeOptions.threatProtection, [call.request.url]) };
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
     const pipeline = this.jobPipeline(team, "crawl", call.pipeline, { ...call.pipeline.steps[0]!, kind: "crawl", body: request } as Step, call.maxConcurrency);
     const job = this.jobs.start(team.id, "crawl", pipeline, { url: request.url, total: null });
     job.finished.catch(() => {});
-    return { id: job.id };
+    return { id: job.id, ...(call.warning ? { warning: call.warning } : {}) };
   }
 
   /** POST /v2/batch/scrape: starts a batch scrape job. */
-  startBatch(team: Team, body: unknown): { id: string; invalidURLs?: string[] } {
+  startBatch(team: Team, body: unknown): { id: string; invalidURLs?: string[]; warning?: string } {
     const call = readBatchCall(body);
     const options = this.guard(team, call.options, call.options.threatProtection, call.urls);
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
     const pipeline = this.jobPipeline(team, "batch", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: call.urls, ...options } } as Step, call.maxConcurrency);
     const job = this.jobs.start(team.id, "batch", pipeline, { url: null, total: call.urls.length });
     job.finished.catch(() => {});
-    return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}) };
+    return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}), ...(call.warning ? { warning: call.warning } : {}) };
   }
 
   /** POST /v1/extract, /v2/extract: starts an extract job; invalidURLs only when ignoreInvalidURLs is true. */

@@ -156,3 +156,19 @@ describe("fields by version", () => {
     await waitFor(() => serve.call("GET", `/v1/extract/${plain.body.id}`), (x) => x.body?.status !== "processing");
   });
 });
+
+describe("pipeline-style warnings", () => {
+  it("a crawl whose prompt changes nothing, and a batch whose storeInCache is forced off, say so in warning", async () => {
+    const crawl = await serve.call("POST", "/v2/crawl", { body: { url: `${site.url}/v2-cache`, prompt: "xyzzy", limit: 1 } });
+    expect(crawl.status).toBe(200);
+    expect(crawl.body.warning).toContain("no crawl option was recognised in this prompt");
+    const batch = await serve.call("POST", "/v2/batch/scrape", { body: { urls: [`${site.url}/v2-cache`], headers: { "x-a": "1" }, storeInCache: true } });
+    expect(batch.status).toBe(200);
+    expect(batch.body.warning).toContain("storeInCache is forced to false when headers are used");
+    const plain = await serve.call("POST", "/v2/batch/scrape", { body: { urls: [`${site.url}/v2-cache`] } });
+    expect(plain.body).not.toHaveProperty("warning");
+    for (const [path, id] of [["/v2/crawl", crawl.body.id], ["/v2/batch/scrape", batch.body.id], ["/v2/batch/scrape", plain.body.id]]) {
+      await waitFor(() => serve.call("GET", `${path}/${id}`), (r) => r.body?.status !== "scraping");
+    }
+  });
+});

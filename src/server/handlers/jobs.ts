@@ -85,8 +85,8 @@ export const jobRoutes: Route[] = [
     auth: true,
     limited: true,
     handle: ({ service, team, body, baseUrl }) => {
-      const { id } = service.startCrawl(team, body);
-      return { status: 200, body: { success: true, id, url: `${baseUrl}/v2/crawl/${id}` } };
+      const { id, warning } = service.startCrawl(team, body);
+      return { status: 200, body: { success: true, id, url: `${baseUrl}/v2/crawl/${id}`, ...(warning ? { warning } : {}) } };
     },
   },
   {
@@ -107,8 +107,8 @@ export const jobRoutes: Route[] = [
     auth: true,
     limited: true,
     handle: ({ service, team, body, baseUrl }) => {
-      const { id, invalidURLs } = service.startBatch(team, body);
-      return { status: 200, body: { success: true, id, url: `${baseUrl}/v2/batch/scrape/${id}`, ...(invalidURLs ? { invalidURLs } : {}) } };
+      const { id, invalidURLs, warning } = service.startBatch(team, body);
+      return { status: 200, body: { success: true, id, url: `${baseUrl}/v2/batch/scrape/${id}`, ...(invalidURLs ? { invalidURLs } : {}), ...(warning ? { warning } : {}) } };
     },
   },
   statusRoute("batch"),
