@@ -125,6 +125,8 @@ export class JobRunner {
     if (job.cancelled) return "cancelled";
     if (result.status === "succeeded") return "completed";
     if (result.status === "interrupted") return "cancelled";
+    // An extract is one result: when its step failed, the job failed, whatever pages it stored.
+    if (job.kind === "extract") return "failed";
     // A crawl or batch with some failed pages still completed; failed means nothing came of it.
     return job.stored > 0 ? "completed" : "failed";
   }

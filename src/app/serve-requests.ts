@@ -1,7 +1,6 @@
 import type { CrawlRequest, ExtractRequest, MapRequest, Pipeline, ScrapeRequest, Step, ThreatProtectionOverride } from "../core/index.js";
-import { ScrapelineError } from "../core/index.js";
-import { readRequestBody, type RequestKind } from "../pipeline/index.js";
-import { sortInvalid } from "../runner/index.js";
+import { extractUrlProblem, ScrapelineError, sortExtractUrls } from "../core/index.js";
+import { readRequestBody, V1_SCRAPE_OPTION_DEFAULTS, type RequestKind } from "../pipeline/index.js";
 
 /** Keys the service's SDKs add to every POST body; accepted and ignored. */
 const CLIENT_KEYS = ["origin", "integration"] as const;
@@ -16,6 +15,7 @@ export interface ScrapeCall {
 
 export interface BatchCall {
   urls: string[];
+  warning?: string;
   invalidURLs?: string[];
   options: Omit<ScrapeRequest, "urls">;
   maxConcurrency?: number;
@@ -24,6 +24,7 @@ export interface BatchCall {
 
 export interface CrawlCall {
   request: CrawlRequest;
+  warning?: string;
   maxConcurrency?: number;
   pipeline: Pipeline;
 }
@@ -54,16 +55,64 @@ function take<T>(body: Body, key: string, check: (v: unknown) => v is T, expecte
 const isPositiveInt = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1;
 const isBool = (v: unknown): v is boolean => typeof v === "boolean";
 
-/** Checks a body as a pipeline step of that kind would be; errors become one 400 message. */
-function read(kind: RequestKind, body: Body): { step: Step; pipeline: Pipeline } {
+/**
+ * Checks a body as a pipeline step of that kind would be; errors become one 400 message. A v1
+ * form (parsePDF, jsonOptions, format extract, crawl maxDepth…) is mapped to v2 on a v1 endpoint;
+ * v2 removed them, so on v2 it is a 400 naming the replacement. The pipeline's warnings about the
+ * body (a v1 form mapped, storeInCache forced off, a crawl prompt not understood) are returned
+ * in `warnings`, for the answer's `warning` field.
+ */
+function read(kind: RequestKind, body: Body, version: "v1" | "v2" = "v2"): { step: Step; pipeline: Pipeline; warnings: string[] } {
   const reading = readRequestBody(kind, body);
   const errors = reading.diagnostics.filter((d) => d.severity === "error");
   if (!reading.step || !reading.pipeline || errors.length > 0) {
-    const text = errors.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`).join("; ");
+    const text = errors.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}${limitReason(d.message)}`).join("; ");
     const unknown = errors.some((d) => d.code === "unknown-key");
     throw new ScrapelineError("invalid-input", `${unknown ? "Unrecognized key in body -- " : "Bad request: "}${text || "invalid request body"}`);
   }
-  return { step: reading.step, pipeline: reading.pipeline };
+  const v1Forms = reading.diagnostics.filter((d) => d.severity === "warning" && d.code === "deprecated");
+  if (version === "v2" && v1Forms.length > 0) {
+    throw new ScrapelineError("invalid-input", `Bad request: ${v1Forms.map((d) => `${d.message}, removed in v2${d.hint ? `: ${d.hint}` : ""}`).join("; ")}`);
+  }
+  const warnings = reading.diagnostics.filter((d) => d.severity === "warning").map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`);
+  return { step: reading.step, pipeline: reading.pipeline, warnings };
+}
+
+/**
+ * The limits beyond SPEC.md that requests are held to, and why each exists: the service
+ * documents it (API-NOTES.md), or the engine cannot do more. Said in the error, and in README.
+ */
+const LIMIT_REASONS: Array<[RegExp, string]> = [
+  [/^waitFor /, "the service's limit: waitFor is at most 60000 ms and at most half of timeout"],
+  [/^timeout /, "the service's limit: timeout is 1000 to 300000 ms"],
+  [/^actions must have at most/, "the service's limit: at most 50 actions"],
+  [/(^|\.)prompt must be at most/, "the service's limit: prompts are at most 10000 characters"],
+  [/\.scale must be/, "Chromium prints PDFs at a scale of 0.1 to 2"],
+];
+
+function limitReason(message: string): string {
+  const found = LIMIT_REASONS.find(([pattern]) => pattern.test(message));
+  return found ? ` — ${found[1]}` : "";
+}
+
+/** v1's format names (SPEC.md ScrapeOptions (v1); extract is v1's name of json). */
+const V1_FORMATS = new Set(["markdown", "html", "rawHtml", "links", "screenshot", "screenshot@fullPage", "json", "extract", "changeTracking"]);
+
+/**
+ * A v1 body's scrape options may not ask for what only v2 has: a format v1 does not know
+ * (images, summary, …), written as a name or as an object. The object forms of v1's own formats
+ * and `parsers` are accepted as the pipeline language maps them (scrapeline's own remote engine
+ * sends normalized options).
+ */
+function refuseV2Only(options: unknown): void {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) return;
+  const formats = (options as Body).formats;
+  if (!Array.isArray(formats)) return;
+  for (const format of formats) {
+    const type = typeof format === "string" ? format : format !== null && typeof format === "object" ? (format as Body).type : undefined;
+    if (typeof type !== "string" || V1_FORMATS.has(type)) continue;
+    throw new ScrapelineError("invalid-input", `Bad request: format ${type} is not a v1 format (v1 formats: ${[...V1_FORMATS].join(", ")}); use POST /v2/extract for v2 formats`);
+  }
 }
 
 /** POST /v2/scrape: url plus scrape options. */
@@ -87,17 +136,17 @@ export function readBatchCall(raw: unknown): BatchCall {
     body.urls = body.urls.filter(isHttpUrl);
     if ((body.urls as string[]).length === 0) throw new ScrapelineError("invalid-input", "Bad request: no valid URL in urls");
   }
-  const { step, pipeline } = read("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline };
+  const { step, pipeline, warnings } = read("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline; warnings: string[] };
   const { urls, ...options } = step.body;
-  return { urls: urls as string[], ...(invalidURLs ? { invalidURLs } : {}), options, ...(maxConcurrency ? { maxConcurrency } : {}), pipeline };
+  return { urls: urls as string[], ...(invalidURLs ? { invalidURLs } : {}), options, ...(maxConcurrency ? { maxConcurrency } : {}), ...warningOf(warnings), pipeline };
 }
 
 /** POST /v2/crawl. */
 export function readCrawlCall(raw: unknown): CrawlCall {
   const body = asBody(raw);
   const maxConcurrency = take(body, "maxConcurrency", isPositiveInt, "a positive integer");
-  const { step, pipeline } = read("crawl", body) as { step: Extract<Step, { kind: "crawl" }>; pipeline: Pipeline };
-  return { request: step.body, ...(maxConcurrency ? { maxConcurrency } : {}), pipeline };
+  const { step, pipeline, warnings } = read("crawl", body) as { step: Extract<Step, { kind: "crawl" }>; pipeline: Pipeline; warnings: string[] };
+  return { request: step.body, ...(maxConcurrency ? { maxConcurrency } : {}), ...warningOf(warnings), pipeline };
 }
 
 /** POST /v2/map; a threatProtection override is checked like a scrape's. */
@@ -116,6 +165,8 @@ export interface ExtractCall {
   urls: string[];
   /** Only when ignoreInvalidURLs is true: the entries left out (an empty list when none). */
   invalidURLs?: string[];
+  /** What the pipeline language warns about in the body (the v1 forms mapped to v2, …). */
+  warning?: string;
   pipeline: Pipeline;
 }
 
@@ -126,15 +177,25 @@ export interface ExtractCall {
 export function readExtractCall(raw: unknown, version: "v1" | "v2"): ExtractCall {
   const body = asBody(raw);
   if (body.ignoreInvalidURLs === undefined && version === "v2") body.ignoreInvalidURLs = true;
-  let invalidURLs: string[] | undefined;
-  if (body.ignoreInvalidURLs === true && Array.isArray(body.urls) && body.urls.every((u) => typeof u === "string")) {
-    const sorted = sortInvalid(body.urls as string[]);
-    invalidURLs = sorted.invalid;
-    if (sorted.valid.length === 0) throw new ScrapelineError("invalid-input", "Bad request: no valid URL in urls");
-    body.urls = sorted.valid;
+  if (version === "v1") {
+    refuseV2Only(body.scrapeOptions);
+    withV1Defaults(body);
   }
-  const { step, pipeline } = read("extract", body) as { step: Extract<Step, { kind: "extract" }>; pipeline: Pipeline };
-  return { request: step.body, urls: step.body.urls as string[], ...(invalidURLs ? { invalidURLs } : {}), pipeline };
+  let invalidURLs: string[] | undefined;
+  if (Array.isArray(body.urls) && body.urls.every((u) => typeof u === "string")) {
+    // One rule (extractUrlProblem) either way: ignoreInvalidURLs only says whether an invalid entry is listed and skipped or fails the request.
+    const sorted = sortExtractUrls(body.urls as string[]);
+    if (body.ignoreInvalidURLs === true) {
+      invalidURLs = sorted.invalid;
+      if (sorted.valid.length === 0) throw new ScrapelineError("invalid-input", "Bad request: no valid URL in urls");
+      body.urls = sorted.valid;
+    } else if (sorted.invalid.length > 0) {
+      const listed = sorted.invalid.map((u) => `${JSON.stringify(u)} (${extractUrlProblem(u)})`).join(", ");
+      throw new ScrapelineError("invalid-input", `Bad request: invalid URL${sorted.invalid.length === 1 ? "" : "s"} in urls: ${listed}; write absolute http(s) URLs, with * globs only in the path, or set ignoreInvalidURLs: true to skip invalid entries`);
+    }
+  }
+  const { step, pipeline, warnings } = read("extract", body, version) as { step: Extract<Step, { kind: "extract" }>; pipeline: Pipeline; warnings: string[] };
+  return { request: step.body, urls: step.body.urls as string[], ...(invalidURLs ? { invalidURLs } : {}), ...warningOf(warnings), pipeline };
 }
 
 function isHttpUrl(value: unknown): value is string {
@@ -145,4 +206,16 @@ function isHttpUrl(value: unknown): value is string {
   } catch {
     return false;
   }
+}
+
+/** A v1 request's scrape options get v1's defaults where they differ from v2's (the pipeline language's). */
+function withV1Defaults(body: Body): void {
+  if (body.scrapeOptions !== undefined && (body.scrapeOptions === null || typeof body.scrapeOptions !== "object" || Array.isArray(body.scrapeOptions))) return;
+  const options: Body = { ...((body.scrapeOptions as Body | undefined) ?? {}) };
+  for (const [key, value] of Object.entries(V1_SCRAPE_OPTION_DEFAULTS)) if (options[key] === undefined) options[key] = value;
+  body.scrapeOptions = options;
+}
+
+function warningOf(warnings: readonly string[]): { warning?: string } {
+  return warnings.length > 0 ? { warning: warnings.join("; ") } : {};
 }

@@ -1,4 +1,6 @@
-import type { ChangeTrackingFormat, Document, ExtractResult, MapLink, Pipeline, ScrapeOptions, ServeJobKind, Step, Team, ThreatProtectionOverride } from "../core/index.js";
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { ChangeTrackingFormat, Document, Engine, ExtractResult, MapLink, Pipeline, ScrapeOptions, ServeJobKind, Step, Team, ThreatProtectionOverride } from "../core/index.js";
 import { ScrapelineError, type ErrorKind } from "../core/index.js";
 import { TOKENS_PER_CREDIT } from "../credits/index.js";
 import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassifier } from "../engines/local/index.js";
@@ -70,13 +72,22 @@ export class ServeService {
   private readonly riskClassifier: RiskClassifier | undefined;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly clock: () => number;
+  /** This server's claim on the database (serve_owner). */
+  private readonly token = randomUUID();
   private closing = false;
 
   constructor(private readonly options: ServeOptions) {
     this.clock = options.clock ?? Date.now;
     this.store = openStore(options.db);
     this.tables = new ServeTables(this.store.db);
-    this.tables.cancelUnfinishedJobs();
+    const owner = this.tables.claimServer({ pid: process.pid, host: hostname(), token: this.token }, processAlive);
+    if (owner) {
+      this.store.close();
+      throw new ScrapelineError(
+        "invalid-input",
+        `the database ${options.db} is in use by another scrapeline serve (pid ${owner.pid}${owner.host === hostname() ? "" : ` on ${owner.host}`}, started ${owner.startedAt}); stop it first, or serve another --db`,
+      );
+    }
     this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
     this.engine = new LocalEngine({
       allowPrivateNetwork: Boolean(options.allowPrivateNetwork),
@@ -129,30 +140,33 @@ export class ServeService {
   }
 
   /** POST /v2/crawl: starts a crawl job. */
-  startCrawl(team: Team, body: unknown): { id: string } {
+  startCrawl(team: Team, body: unknown): { id: string; warning?: string } {
     const call = readCrawlCall(body);
     const request = { ...call.request, scrapeOptions: this.guard(team, call.request.scrapeOptions, call.request.scrapeOptions.threatProtection, [call.request.url]) };
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
     const pipeline = this.jobPipeline(team, "crawl", call.pipeline, { ...call.pipeline.steps[0]!, kind: "crawl", body: request } as Step, call.maxConcurrency);
     const job = this.jobs.start(team.id, "crawl", pipeline, { url: request.url, total: null });
     job.finished.catch(() => {});
-    return { id: job.id };
+    return { id: job.id, ...(call.warning ? { warning: call.warning } : {}) };
   }
 
   /** POST /v2/batch/scrape: starts a batch scrape job. */
-  startBatch(team: Team, body: unknown): { id: string; invalidURLs?: string[] } {
+  startBatch(team: Team, body: unknown): { id: string; invalidURLs?: string[]; warning?: string } {
     const call = readBatchCall(body);
     const options = this.guard(team, call.options, call.options.threatProtection, call.urls);
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
     const pipeline = this.jobPipeline(team, "batch", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: call.urls, ...options } } as Step, call.maxConcurrency);
     const job = this.jobs.start(team.id, "batch", pipeline, { url: null, total: call.urls.length });
     job.finished.catch(() => {});
-    return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}) };
+    return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}), ...(call.warning ? { warning: call.warning } : {}) };
   }
 
   /** POST /v1/extract, /v2/extract: starts an extract job; invalidURLs only when ignoreInvalidURLs is true. */
-  startExtract(team: Team, body: unknown, version: "v1" | "v2"): { id: string; invalidURLs?: string[] } {
+  startExtract(team: Team, body: unknown, version: "v1" | "v2"): { id: string; invalidURLs?: string[]; warning?: string } {
     const call = readExtractCall(body, version);
+    if (call.request.enableWebSearch && !(this.engine as Engine).searchesWeb) {
+      throw new ScrapelineError("invalid-input", "Bad request: enableWebSearch needs web search, which this server does not have (it has no search provider); set enableWebSearch: false and list the pages in urls");
+    }
     const targets = call.urls.filter((u) => !u.includes("*"));
     const scrapeOptions = this.guard(team, call.request.scrapeOptions, call.request.threatProtection ?? call.request.scrapeOptions.threatProtection, targets);
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
@@ -160,18 +174,26 @@ export class ServeService {
     const pipeline = this.jobPipeline(team, "extract", call.pipeline, { ...call.pipeline.steps[0]!, kind: "extract", body: { ...request, scrapeOptions } } as Step);
     const job = this.jobs.start(team.id, "extract", pipeline, { url: call.urls[0] ?? null, total: null });
     job.finished.catch(() => {});
-    return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}) };
+    return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}), ...(call.warning ? { warning: call.warning } : {}) };
   }
 
-  /** GET /v1/extract/{id}, /v2/extract/{id}: processing while it runs, then the finished extract. */
+  /**
+   * GET /v1/extract/{id}, /v2/extract/{id}: processing while it runs, then the finished extract.
+   * The status is the job's stored status, and creditsUsed what the team was charged for the job
+   * (its pages and its model tokens), the same figure token usage counts.
+   */
   extractStatus(team: Team, id: string): ExtractResult & { expiresAt: string } | { success: boolean; status: "processing"; data: unknown[]; expiresAt: string } {
     const job = this.jobs.job(team.id, id, ["extract"], "Extract job");
     const expiresAt = new Date(Date.parse(job.createdAt) + EXPIRES_MS).toISOString();
     if (job.status === "scraping") return { success: true, status: "processing", data: [], expiresAt };
     const raw = job.runId === null ? undefined : this.store.stepResult(job.runId, JOB_STEP_ID);
-    if (raw !== undefined && job.status !== "cancelled") return { ...(JSON.parse(raw) as ExtractResult), expiresAt };
-    const error = job.status === "cancelled" ? "the extract was cancelled" : (job.error ?? (job.runId === null ? undefined : this.store.getSteps(job.runId)[0]?.error) ?? "the extract failed");
-    return { success: false, status: job.status === "cancelled" ? "cancelled" : "failed", data: [], error, tokensUsed: 0, creditsUsed: 0, expiresAt };
+    const stored = raw === undefined ? undefined : (JSON.parse(raw) as ExtractResult);
+    const creditsUsed = job.runId === null ? 0 : (this.store.getRun(job.runId)?.creditsUsed ?? 0);
+    const tokensUsed = stored?.tokensUsed ?? 0;
+    if (job.status === "completed" && stored) return { ...stored, success: true, status: "completed", creditsUsed, expiresAt };
+    const error = job.status === "cancelled" ? "the extract was cancelled" : (stored?.error ?? job.error ?? (job.runId === null ? undefined : this.store.getSteps(job.runId)[0]?.error) ?? "the extract failed");
+    const { success: _s, status: _st, error: _e, ...rest } = stored ?? { data: [] };
+    return { ...rest, success: false, status: job.status === "cancelled" ? "cancelled" : "failed", data: stored?.data ?? [], error, tokensUsed, creditsUsed, expiresAt };
   }
 
   /** GET /v2/crawl/{id} and /v2/batch/scrape/{id}: one page of the job's status. */
@@ -220,14 +242,18 @@ export class ServeService {
     return previewCrawlParams(raw.url, raw.prompt).data;
   }
 
-  /** GET /v1|v2/team/token-usage: the team's plan and what is left of it in this billing period. */
-  tokenUsage(team: Team): TokenUsage {
+  /**
+   * GET /v1|v2/team/token-usage: the team's plan and what is left of it in this billing period.
+   * `scope` extract counts extract jobs only (v1: "Extract only"); all counts every endpoint (v2,
+   * and the credit check of work-starting requests).
+   */
+  tokenUsage(team: Team, scope: "all" | "extract" = "all"): TokenUsage {
     const periodMs = team.periodDays * DAY_MS;
     const origin = Date.parse(team.periodStart);
     const now = this.clock();
     const start = origin + Math.max(0, Math.floor((now - origin) / periodMs)) * periodMs;
     const startIso = new Date(start).toISOString();
-    const credits = this.tables.creditsUsedSince(team.id, startIso);
+    const credits = this.tables.creditsUsedSince(team.id, startIso, scope === "extract" ? ["extract"] : undefined);
     return { billingPeriodStart: startIso, billingPeriodEnd: new Date(start + periodMs).toISOString(), planTokens: team.planTokens, remainingTokens: Math.max(0, team.planTokens - TOKENS_PER_CREDIT * credits) };
   }
 
@@ -238,6 +264,7 @@ export class ServeService {
     await Promise.allSettled([...this.inFlight]);
     await this.jobs.stopAll();
     await this.engine.close();
+    this.tables.releaseServer(this.token);
     this.store.close();
   }
 
@@ -291,3 +318,13 @@ function isKind(kind: string): kind is ErrorKind {
   return KINDS.has(kind as ErrorKind);
 }
 
+
+/** Whether a process runs (one of another user counts: it exists). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

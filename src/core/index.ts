@@ -10,3 +10,5 @@ export { parseRetryAfter } from "./retry-after.js";
 export type * from "./changes.js";
 export type * from "./extract.js";
 export type * from "./serve.js";
+export { extractUrlProblem, sortExtractUrls } from "./extract-url.js";
+export { domainMatches, whitelisted } from "./threat-domains.js";

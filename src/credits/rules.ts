@@ -1,4 +1,5 @@
 import type { CreditRules, Document, ScrapeOptions, Step } from "../core/index.js";
+import { whitelisted } from "../core/index.js";
 
 /** Credits of one token-billed operation: 1 credit equals 15 tokens (SPEC.md Limits). */
 export const TOKENS_PER_CREDIT = 15;
@@ -7,20 +8,24 @@ function usesJson(options: ScrapeOptions): boolean {
   return options.formats.some((f) => f.type === "json" || (f.type === "changeTracking" && f.modes.includes("json")));
 }
 
-function threatScan(options: ScrapeOptions): number {
-  return options.threatProtection?.mode === "normal" ? 2 : 0;
+/** A web-risk scan (mode normal) costs 2; a whitelisted URL is allowed without one, and is not charged for it. */
+function threatScan(options: ScrapeOptions, url?: string): number {
+  const policy = options.threatProtection;
+  if (policy?.mode !== "normal") return 0;
+  return url !== undefined && whitelisted(url, policy.whitelist) ? 0 : 2;
 }
 
 /**
  * The service's billing rules (DESIGN.md §6): a page 1; json format or changeTracking json mode 5
- * in total; a parsed PDF 1 per page; a PDF returned as base64 1 flat; a threat-protection scan +2;
+ * in total; a parsed PDF 1 per page; a PDF returned as base64 1 flat; a threat-protection scan +2
+ * (not for a whitelisted URL, which is not scanned);
  * enhanced proxy +0.
  */
 export const serviceCreditRules: CreditRules = {
   forDocument(document: Document, options: ScrapeOptions): number {
     const base = usesJson(options) ? 5 : 1;
     const pages = typeof document.metadata.numPages === "number" && options.parsers.length > 0 ? Math.max(0, document.metadata.numPages - 1) : 0;
-    return base + pages + threatScan(options);
+    return base + pages + threatScan(options, document.metadata.sourceURL);
   },
   estimatePage(options: ScrapeOptions): number {
     return (usesJson(options) ? 5 : 1) + threatScan(options);

@@ -1,3 +1,4 @@
+import { extractUrlProblem } from "../core/index.js";
 import { DEFAULT_SCRAPE_OPTIONS } from "./defaults.js";
 import type { Reporter } from "./reporter.js";
 import { userSchemaAjv } from "./schema.js";
@@ -152,17 +153,10 @@ function checkScheme(url: string, path: Path, report: Reporter): void {
 }
 
 function checkExtractUrl(url: string, path: Path, lenient: boolean, report: Reporter): void {
-  let valid = false;
-  try {
-    const parsed = new URL(url.replace(/\*+/g, "x"));
-    const host = parsed.hostname;
-    valid = FETCHABLE.has(parsed.protocol) && (host.includes(".") || host.includes(":") || host === "localhost");
-  } catch {
-    valid = false;
-  }
-  if (valid) return;
-  if (lenient) report.warn(path, { code: "invalid-url", message: `"${url}" is not a valid URL or glob and will be skipped (ignoreInvalidURLs)` });
-  else report.error(path, { code: "invalid-url", message: `"${url}" is not a valid URL or glob`, hint: "write an http(s) URL such as https://example.com/products/*, or set ignoreInvalidURLs: true to skip invalid entries" });
+  const problem = extractUrlProblem(url);
+  if (problem === undefined) return;
+  if (lenient) report.warn(path, { code: "invalid-url", message: `"${url}" is not a valid URL or glob (${problem}) and will be skipped (ignoreInvalidURLs)` });
+  else report.error(path, { code: "invalid-url", message: `"${url}" is not a valid URL or glob (${problem})`, hint: "write an http(s) URL such as https://example.com/products/*, or set ignoreInvalidURLs: true to skip invalid entries" });
 }
 
 function checkPathRegexes(data: unknown, report: Reporter): void {

@@ -18,6 +18,15 @@ export const DEFAULT_SCRAPE_OPTIONS = {
   storeInCache: true,
 } as const;
 
+/**
+ * Where v1's scrape options default differently (SPEC.md ScrapeOptions (v1) and "Versioning" 3):
+ * v1 requests, and scrape options written in v1 form, get these instead.
+ */
+export const V1_SCRAPE_OPTION_DEFAULTS = {
+  maxAge: 0,
+  skipTlsVerification: false,
+} as const;
+
 export const DEFAULT_LOCATION = { country: "US" } as const;
 
 export const DEFAULT_CRAWL = {

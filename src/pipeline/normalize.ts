@@ -72,7 +72,8 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
   }
   if (isObj(step.crawl)) {
     const body = clone(step.crawl);
-    const scrapeOptions = normalizeScrapeOptions(isObj(body.scrapeOptions) ? body.scrapeOptions : {}, ctx.pipelineDefaults, at("crawl", "scrapeOptions"), ctx.report);
+    const v1Crawl = V1_CRAWL_KEYS.some((key) => key in body);
+    const scrapeOptions = normalizeScrapeOptions(isObj(body.scrapeOptions) ? body.scrapeOptions : {}, ctx.pipelineDefaults, at("crawl", "scrapeOptions"), ctx.report, v1Crawl);
     renameV1(body, "maxDepth", "maxDiscoveryDepth", (v) => v, at("crawl"), ctx.report);
     renameV1(body, "allowBackwardCrawling", "crawlEntireDomain", (v) => v, at("crawl"), ctx.report);
     renameV1(body, "allowBackwardLinks", "crawlEntireDomain", (v) => v, at("crawl"), ctx.report);
@@ -149,10 +150,14 @@ function renameV1(body: Obj, from: string, to: string, convert: (v: unknown) => 
 /**
  * Scrape options to v2 with defaults. `path` is where these options sit in the file, for warnings;
  * `inherited` are the pipeline's `defaults.scrapeOptions` (already reported on their own).
+ * Options written in v1 form (a v1-only key or format name, or inside a crawl written in v1 form:
+ * `v1Context`) get v1's defaults where they differ from v2's (maxAge 0, no skipping of TLS
+ * verification): what the service would do with the same request.
  */
-export function normalizeScrapeOptions(own: Obj, inherited: Obj, path: Path, report: Reporter): ScrapeOptions {
+export function normalizeScrapeOptions(own: Obj, inherited: Obj, path: Path, report: Reporter, v1Context = false): ScrapeOptions {
   const quiet = own !== inherited && Object.keys(inherited).length > 0;
   const merged: Obj = { ...clone(inherited), ...clone(own) };
+  const v1 = v1Form(merged, v1Context);
   // Findings about inherited keys belong to `defaults`, reported there once.
   const warn = (key: string, finding: Parameters<Reporter["warn"]>[1]) => {
     if (!quiet || key in own) report.warn([...path, key], finding);
@@ -195,7 +200,7 @@ export function normalizeScrapeOptions(own: Obj, inherited: Obj, path: Path, rep
     return { ...clone(D.DEFAULT_FORMATS[object.type as string] ?? {}), ...clone(object) };
   }) as Format[];
 
-  const options = withDefaults(D.DEFAULT_SCRAPE_OPTIONS, { ...merged, formats });
+  const options = withDefaults(v1 ? { ...D.DEFAULT_SCRAPE_OPTIONS, ...D.V1_SCRAPE_OPTION_DEFAULTS } : D.DEFAULT_SCRAPE_OPTIONS, { ...merged, formats });
   options.location = { ...D.DEFAULT_LOCATION, ...(isObj(merged.location) ? merged.location : {}) };
   options.parsers = (options.parsers as unknown[]).map((p) => (typeof p === "string" ? { type: p } : p)) as PdfParser[];
   if (Array.isArray(merged.actions)) {
@@ -207,6 +212,16 @@ export function normalizeScrapeOptions(own: Obj, inherited: Obj, path: Path, rep
     options.storeInCache = false;
   }
   return options as unknown as ScrapeOptions;
+}
+
+const V1_KEYS = ["parsePDF", "jsonOptions", "changeTrackingOptions"];
+const V1_FORMATS = new Set(["extract", "screenshot@fullPage"]);
+const V1_CRAWL_KEYS = ["maxDepth", "allowBackwardCrawling", "allowBackwardLinks", "ignoreSitemap"];
+
+/** Whether scrape options are written in v1 form: a key or format name only v1 has. */
+function v1Form(options: Obj, v1Context: boolean): boolean {
+  if (v1Context || V1_KEYS.some((key) => key in options)) return true;
+  return Array.isArray(options.formats) && options.formats.some((f) => typeof f === "string" && V1_FORMATS.has(f));
 }
 
 function jsonFormat(jsonOptions: Obj | undefined): Format {

@@ -7,17 +7,27 @@ import type { RunContext } from "./context.js";
  * no waitFor and no change tracking — anything else must see the live page.
  */
 export function mayReadCache(options: ScrapeOptions): boolean {
-  return options.maxAge > 0 && !options.headers && !options.actions?.length && options.waitFor === 0 && !options.formats.some((f) => f.type === "changeTracking");
+  return options.maxAge > 0 && !hasEntries(options.headers) && !options.actions?.length && options.waitFor === 0 && !options.formats.some((f) => f.type === "changeTracking");
 }
 
+/** Pages fetched with the request's own headers (cookies, a session) or changed by actions are never stored. */
 export function mayWriteCache(options: ScrapeOptions): boolean {
-  return options.storeInCache && !options.formats.some((f) => f.type === "changeTracking");
+  return options.storeInCache && !hasEntries(options.headers) && !options.actions?.length && !options.formats.some((f) => f.type === "changeTracking");
+}
+
+function hasEntries(headers: Record<string, string> | undefined): boolean {
+  return headers !== undefined && Object.keys(headers).length > 0;
 }
 
 /** Keys already worked out, by options object: a step asks with the same options for every page. */
 const keys = new WeakMap<ScrapeOptions, string>();
 
-/** The options that change what a page converts to; a cached page answers only the same set. */
+/**
+ * The options that change what was fetched, how it was trusted, or what it converts to; a cached
+ * page answers only the same set. TLS verification is part of it: a page fetched without
+ * verification must never answer a request that verifies. Headers and actions are not: they
+ * keep a page out of the cache entirely (mayReadCache, mayWriteCache).
+ */
 export function cacheKey(options: ScrapeOptions): string {
   let key = keys.get(options);
   if (key === undefined) keys.set(options, (key = computeKey(options)));
@@ -30,6 +40,8 @@ function computeKey(options: ScrapeOptions): string {
     onlyMainContent: options.onlyMainContent,
     includeTags: options.includeTags ?? [],
     excludeTags: options.excludeTags ?? [],
+    skipTlsVerification: options.skipTlsVerification,
+    waitFor: options.waitFor,
     mobile: options.mobile,
     location: options.location,
     blockAds: options.blockAds,

@@ -29,7 +29,17 @@ const CODE: Partial<Record<ErrorKind, string>> = {
   "bad-content": "SCRAPE_UNSUPPORTED_FILE_ERROR",
 };
 
+/**
+ * A page action that failed (a click whose selector matches nothing, a script that throws): the
+ * request's own doing, so a 400-class answer with the service's SCRAPE_ACTION_ERROR code and the
+ * message that names the action ("action 2 of 3 (click "#x") failed: …"), not a 500 about the page.
+ */
+function isActionFailure(error: unknown): boolean {
+  return isScrapelineError(error, "bad-content") && /^action \d+ of \d+ \(/.test(error.message);
+}
+
 export function statusOf(error: unknown): number {
+  if (isActionFailure(error)) return 400;
   return isScrapelineError(error) ? STATUS[error.kind] : 500;
 }
 
@@ -44,7 +54,7 @@ export function errorReply(error: unknown, shape: "standard" | "bare" = "standar
   const status = statusOf(error);
   const headers: Record<string, string> = {};
   if (isScrapelineError(error) && error.retryAfterMs !== undefined) headers["retry-after"] = String(Math.ceil(error.retryAfterMs / 1000));
-  const code = isScrapelineError(error) ? CODE[error.kind] : "UNKNOWN_ERROR";
+  const code = isActionFailure(error) ? "SCRAPE_ACTION_ERROR" : isScrapelineError(error) ? CODE[error.kind] : "UNKNOWN_ERROR";
   const body = shape === "bare" ? { error: messageOf(error) } : { success: false, ...(code ? { code } : {}), error: messageOf(error) };
   return { status, body, headers };
 }

@@ -6,14 +6,21 @@ import { extractRoutes } from "./handlers/extract.js";
 import { jobRoutes } from "./handlers/jobs.js";
 import { scrapeRoutes } from "./handlers/scrape.js";
 import { teamRoutes } from "./handlers/team.js";
-import { MalformedJson, readJson, send } from "./http.js";
+import { applyConnectionLimits, checkingIntervalMs, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./connections.js";
+import { BodyTooLarge, MAX_BODY_BYTES, MalformedJson, readJson, send } from "./http.js";
 import { IdempotencyKeys } from "./idempotency.js";
-import { Router, type Reply } from "./router.js";
+import { decodeParams, Router, type Reply } from "./router.js";
 
-export interface ServerOptions extends ServeOptions {
+export interface ServerOptions extends ServeOptions, ConnectionLimits {
   /** 0 picks a free port. */
   port?: number;
   host?: string;
+  /**
+   * The address clients reach this server at (e.g. https://scrape.example.com behind a proxy):
+   * the base of the absolute links in answers (a crawl's `url`, a status page's `next`). Without
+   * it, links use the address the server listens on. Never taken from a request header.
+   */
+  publicUrl?: string;
 }
 
 export interface RunningServer {
@@ -30,11 +37,15 @@ export function serviceRouter(): Router {
 
 /** Starts `scrapeline serve`: the service's HTTP interface over the local engine. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  if (options.publicUrl !== undefined) options = { ...options, publicUrl: publicBase(options.publicUrl) };
+  /** Scheme, host and path prefix of the links in answers; set once the server listens. */
+  let baseUrl = "";
   const service = new ServeService(options);
   const router = serviceRouter();
   const idempotency = new IdempotencyKeys();
   let closing = false;
-  const server = createServer((req, res) => {
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...definedLimits(options) };
+  const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(limits) }, (req, res) => {
     void handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) {
         const reply = errorReply(error);
@@ -43,9 +54,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   });
   server.keepAliveTimeout = 5000;
+  applyConnectionLimits(server, limits);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://localhost");
+    const url = requestUrl(req.url);
+    if (!url) {
+      send(res, 400, { success: false, error: "Bad request: the request target is not a valid path" });
+      return;
+    }
     const method = req.method ?? "GET";
     if (url.pathname === "/health" || url.pathname === "/") {
       send(res, 200, { status: "ok" });
@@ -60,18 +76,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (!("route" in found)) {
       return found.methodNotAllowed ? { status: 405, body: { success: false, error: `Method ${method} not allowed on ${url.pathname}` } } : { status: 404, body: { success: false, error: `Not found: ${method} ${url.pathname}` } };
     }
-    const { route, params } = found;
+    const { route } = found;
     try {
       const team = service.authenticate(req.headers.authorization);
+      const params = decodeParams(found.params);
       if (route.limited) service.takeRequest(team);
       const body = method === "POST" ? await readJson(req) : undefined;
-      const baseUrl = `http://${req.headers.host ?? `${options.host ?? "127.0.0.1"}:${port}`}`;
-      const work = async () => route.handle({ req, service, team, params, query: url.searchParams, body, baseUrl });
+      const work = async () => route.handle({ req, service, team, params, query: url.searchParams, path: url.pathname, body, baseUrl });
       const key = req.headers["x-idempotency-key"];
       if (method === "POST" && typeof key === "string" && key !== "") return await idempotency.run(team.id, key, `${method} ${route.path}`, work);
       return await work();
     } catch (error) {
       if (error instanceof MalformedJson) return BAD_JSON;
+      if (error instanceof BodyTooLarge) return { status: 413, body: { success: false, error: `Payload too large: request bodies are limited to ${MAX_BODY_BYTES} bytes (10 MiB)` }, headers: { connection: "close" } };
       return errorReply(error);
     }
   }
@@ -82,10 +99,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const port = (server.address() as AddressInfo).port;
   const host = options.host ?? "127.0.0.1";
+  const listening = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  baseUrl = options.publicUrl ?? listening;
   let closed: Promise<void> | undefined;
   return {
     port,
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    url: listening,
     close: () =>
       (closed ??= (async () => {
         closing = true;
@@ -96,4 +115,35 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await stopped;
       })()),
   };
+}
+
+/** A public base URL without its trailing slash; anything but an absolute http(s) URL without query or fragment is refused. */
+export function publicBase(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`--public-url must be an absolute http(s) URL, got ${JSON.stringify(raw)}`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username || url.password) {
+    throw new Error(`--public-url must be an http(s) URL without credentials, query or fragment, got ${JSON.stringify(raw)}`);
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+/** The request target as a URL (only its path and query are used), or undefined when it is not one. */
+function requestUrl(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? "/", "http://localhost");
+  } catch {
+    return undefined;
+  }
+}
+
+function definedLimits(options: ConnectionLimits): ConnectionLimits {
+  const out: ConnectionLimits = {};
+  if (options.headersTimeoutMs !== undefined) out.headersTimeoutMs = options.headersTimeoutMs;
+  if (options.requestTimeoutMs !== undefined) out.requestTimeoutMs = options.requestTimeoutMs;
+  if (options.maxConnectionsPerClient !== undefined) out.maxConnectionsPerClient = options.maxConnectionsPerClient;
+  return out;
 }

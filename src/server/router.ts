@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { ServeService } from "../app/index.js";
-import type { Team } from "../core/index.js";
+import { ScrapelineError, type Team } from "../core/index.js";
 
 /** What a handler answers. */
 export interface Reply {
@@ -16,9 +16,11 @@ export interface RequestContext {
   team: Team;
   params: Record<string, string>;
   query: URLSearchParams;
+  /** The request's path (without query); the request target may be absolute-form, so never use req.url for links. */
+  path: string;
   /** The parsed JSON body (POST); undefined otherwise. */
   body: unknown;
-  /** Scheme and host the client used, for absolute URLs in answers. */
+  /** The server's public base URL (--public-url, else the address it listens on), for absolute URLs in answers. */
   baseUrl: string;
 }
 
@@ -54,7 +56,7 @@ export class Router {
     return this;
   }
 
-  /** The route for a request; `methodNotAllowed` when the path exists under another method. */
+  /** The route for a request, with its path parameters still percent-encoded (decodeParams, after authentication); `methodNotAllowed` when the path exists under another method. */
   match(method: string, path: string): { route: Compiled; params: Record<string, string> } | { methodNotAllowed: boolean } {
     let pathKnown = false;
     for (const route of this.routes) {
@@ -63,9 +65,22 @@ export class Router {
       pathKnown = true;
       if (route.method !== method) continue;
       const params: Record<string, string> = {};
-      route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)));
+      route.names.forEach((name, i) => (params[name] = m[i + 1]!));
       return { route, params };
     }
     return { methodNotAllowed: pathKnown };
   }
+}
+
+/** Path parameters decoded; a malformed percent-encoding is a 400. */
+export function decodeParams(raw: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    try {
+      out[name] = decodeURIComponent(value);
+    } catch {
+      throw new ScrapelineError("invalid-input", `Bad request: the path has a malformed percent-encoding in ${JSON.stringify(value)}`);
+    }
+  }
+  return out;
 }

@@ -1,2 +1,2 @@
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
-export { DEFAULT_THREAT_POLICY, ServeTables, type NewTeam } from "./serve-tables.js";
+export { DEFAULT_THREAT_POLICY, ServeTables, type NewTeam, type ServeOwner } from "./serve-tables.js";

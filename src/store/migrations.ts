@@ -194,4 +194,15 @@ export const MIGRATIONS: readonly string[] = [
   -- options: a lookup, not a scan of the whole cache.
   CREATE INDEX page_cache_by_options ON page_cache (options_key);
   `,
+  `
+  -- The \`scrapeline serve\` process that owns the database's jobs (one row at most): a second
+  -- server on the same database refuses to start while the owner lives.
+  CREATE TABLE serve_owner (
+    id          INTEGER PRIMARY KEY CHECK (id = 1),
+    pid         INTEGER NOT NULL,
+    host        TEXT NOT NULL,
+    token       TEXT NOT NULL,
+    started_at  TEXT NOT NULL
+  );
+  `,
 ];

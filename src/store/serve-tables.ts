@@ -5,6 +5,13 @@ type Row = Record<string, unknown>;
 
 export const DEFAULT_THREAT_POLICY: ThreatPolicy = { enabled: false, enforced: false, overridesAllowed: true };
 
+/** The server that owns a database's jobs. */
+export interface ServeOwner {
+  pid: number;
+  host: string;
+  startedAt: string;
+}
+
 export interface NewTeam {
   name: string;
   planTokens: number;
@@ -14,9 +21,9 @@ export interface NewTeam {
 }
 
 /**
- * The tables of `scrapeline serve` (migration 3): teams, their API keys (stored as sha256 hashes)
- * and their jobs. Works on the store's connection, so job rows and the runs they point to share
- * one database.
+ * The tables of `scrapeline serve` (migration 3, and serve_owner later): teams, their API keys
+ * (stored as sha256 hashes), their jobs, and the server process that owns them. Works on the
+ * store's connection, so job rows and the runs they point to share one database.
  */
 export class ServeTables {
   constructor(
@@ -106,15 +113,41 @@ export class ServeTables {
     return row ? toJob(row) : undefined;
   }
 
+  /**
+   * Makes `owner` the server of this database, in one transaction with the cleanup of what a
+   * stopped owner left (its unfinished jobs end cancelled). Returns the live owner instead, and
+   * changes nothing, when another server holds the database: one on another host, or a process
+   * `isAlive` says still runs (this process included, for another server it started).
+   */
+  claimServer(owner: { pid: number; host: string; token: string }, isAlive: (pid: number) => boolean): ServeOwner | undefined {
+    return this.db
+      .transaction((): ServeOwner | undefined => {
+        const row = this.db.prepare("SELECT pid, host, token, started_at FROM serve_owner WHERE id = 1").get() as Row | undefined;
+        if (row && row.token !== owner.token && (row.host !== owner.host || isAlive(row.pid as number))) {
+          return { pid: row.pid as number, host: row.host as string, startedAt: row.started_at as string };
+        }
+        this.db.prepare("INSERT OR REPLACE INTO serve_owner (id, pid, host, token, started_at) VALUES (1, ?, ?, ?, ?)").run(owner.pid, owner.host, owner.token, this.stamp());
+        this.cancelUnfinishedJobs();
+        return undefined;
+      })
+      .immediate();
+  }
+
+  /** Gives the database up, when `token` still owns it. */
+  releaseServer(token: string): void {
+    this.db.prepare("DELETE FROM serve_owner WHERE id = 1 AND token = ?").run(token);
+  }
+
   /** Jobs a stopped server left running: marked cancelled (their stored pages stay readable). */
   cancelUnfinishedJobs(): number {
     return this.db.prepare("UPDATE serve_jobs SET status = 'cancelled', finished_at = ?, error = 'the server stopped before the job finished' WHERE status = 'scraping'").run(this.stamp()).changes;
   }
 
-  /** Credits the team's jobs started at or after `since` have used so far (finished or not). */
-  creditsUsedSince(teamId: number, since: string): number {
+  /** Credits the team's jobs (of the given kinds; all when none are given) started at or after `since` have used so far (finished or not). */
+  creditsUsedSince(teamId: number, since: string, kinds?: readonly ServeJobKind[]): number {
+    const only = kinds ? ` AND j.kind IN (${kinds.map(() => "?").join(", ")})` : "";
     const value = this.db.prepare(`SELECT COALESCE(SUM(r.credits_used + (SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = r.id)), 0)
-       FROM serve_jobs j JOIN runs r ON r.id = j.run_id WHERE j.team_id = ? AND j.created_at >= ?`).pluck().get(teamId, since);
+       FROM serve_jobs j JOIN runs r ON r.id = j.run_id WHERE j.team_id = ? AND j.created_at >= ?${only}`).pluck().get(teamId, since, ...(kinds ?? []));
     return Number(value);
   }
 }

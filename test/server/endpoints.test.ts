@@ -165,17 +165,26 @@ describe("crawl and batch jobs", () => {
 });
 
 describe("token usage", () => {
-  it("falls as work is done; v1 and v2 agree; teams are apart", async () => {
+  it("falls as work is done: v1 counts Extract only, v2 every endpoint; teams are apart", async () => {
     const before = await serve.call("GET", "/v1/team/token-usage");
     expect(before.status).toBe(200);
     expect(before.body.success).toBe(true);
     expect(Object.keys(before.body.data).sort()).toEqual(["billing_period_end", "billing_period_start", "plan_tokens", "remaining_tokens"]);
     expect(before.body.data.plan_tokens).toBe(10_000);
+    const beforeV2 = await serve.call("GET", "/v2/team/token-usage");
     await serve.call("POST", "/v2/scrape", { body: { url: `${site.url}/p/3`, maxAge: 0 } });
     const v1 = await serve.call("GET", "/v1/team/token-usage");
     const v2 = await serve.call("GET", "/v2/team/token-usage");
-    expect(v1.body.data.remaining_tokens).toBe(before.body.data.remaining_tokens - 15);
-    expect(v2.body).toEqual({ success: true, data: { billingPeriodStart: v1.body.data.billing_period_start, billingPeriodEnd: v1.body.data.billing_period_end, planTokens: v1.body.data.plan_tokens, remainingTokens: v1.body.data.remaining_tokens } });
+    expect(v1.body.data.remaining_tokens).toBe(before.body.data.remaining_tokens);
+    expect(v2.body.data.remainingTokens).toBe(beforeV2.body.data.remainingTokens - 15);
+    expect(v2.body).toEqual({ success: true, data: { billingPeriodStart: v1.body.data.billing_period_start, billingPeriodEnd: v1.body.data.billing_period_end, planTokens: v1.body.data.plan_tokens, remainingTokens: expect.any(Number) } });
+
+    const extract = await serve.call("POST", "/v1/extract", { body: { urls: [`${site.url}/article`], schema: { type: "object", properties: { title: { type: "string" } } } } });
+    const done = await waitFor(() => serve.call("GET", `/v1/extract/${extract.body.id}`), (r) => r.body.status !== "processing");
+    const charged = 15 * done.body.creditsUsed;
+    expect(charged).toBeGreaterThan(0);
+    expect((await serve.call("GET", "/v1/team/token-usage")).body.data.remaining_tokens).toBe(v1.body.data.remaining_tokens - charged);
+    expect((await serve.call("GET", "/v2/team/token-usage")).body.data.remainingTokens).toBe(v2.body.data.remainingTokens - charged);
     const beta = await serve.call("GET", "/v2/team/token-usage", { key: serve.keys.beta });
     expect(beta.body.data.remainingTokens).toBe(beta.body.data.planTokens);
   });

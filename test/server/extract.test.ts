@@ -40,7 +40,7 @@ describe("extract on serve", () => {
       data: { products: [{ name: "Kettle", price: 24.5 }, { name: "Mug", price: 6 }] },
       sources: { "products[0]": [`${site.url}/p/kettle`], "products[1]": [`${site.url}/p/mug`] },
       tokensUsed: 0,
-      creditsUsed: 0,
+      creditsUsed: 2, // the two pages, as the team's usage is charged
       expiresAt: expect.any(String),
     });
     expect(done.body).not.toHaveProperty("invalidURLs");
@@ -72,7 +72,7 @@ describe("extract on serve", () => {
     const before = await withModel.call("GET", "/v2/team/token-usage");
     const start = await withModel.call("POST", "/v1/extract", { body: { urls: [`${site.url}/p/kettle`], prompt: "the product's title" } });
     const done = await finished(withModel, `/v1/extract/${start.body.id}`);
-    expect(done.body).toMatchObject({ success: true, status: "completed", data: { title: "Kettle" }, tokensUsed: 150, creditsUsed: 10 });
+    expect(done.body).toMatchObject({ success: true, status: "completed", data: { title: "Kettle" }, tokensUsed: 150, creditsUsed: 11 });
     const after = await withModel.call("GET", "/v2/team/token-usage");
     expect(before.body.data.remainingTokens - after.body.data.remainingTokens).toBe(15 * (1 + 10));
     expect(llm.requests.at(-1)!.body.model).toBe("served-model");

@@ -43,7 +43,8 @@ describe("idempotency keys and spent plans", () => {
     const second = await post("/v2/scrape", { url: `${site.url}/p/1`, maxAge: 0 }, undefined, serve.keys.small!);
     expect(second.status).toBe(402);
     expect(second.body).toMatchObject({ success: false, error: expect.stringMatching(/^Insufficient credits/) });
-    const usage = await fetch(`${serve.server.url}/v1/team/token-usage`, { headers: { authorization: `Bearer ${serve.keys.small}` } }).then((r) => r.json() as Promise<any>);
-    expect(usage.data.remaining_tokens).toBe(0);
+    // v2 counts every endpoint (v1 would count extract only).
+    const usage = await fetch(`${serve.server.url}/v2/team/token-usage`, { headers: { authorization: `Bearer ${serve.keys.small}` } }).then((r) => r.json() as Promise<any>);
+    expect(usage.data.remainingTokens).toBe(0);
   });
 });

@@ -104,6 +104,17 @@ describe("mode normal: the web-risk list", () => {
     expect(stricter.status).toBe(403);
   });
 
+  it("a whitelisted URL is allowed without a scan, and not charged the +2 of one", async () => {
+    const r = await scrape("scan", `${local}/`, { threatProtection: { whitelist: ["localhost"] } });
+    expect(r.status).toBe(200);
+    expect(r.body.data.metadata.creditsUsed).toBe(1);
+    const usage = await serve.call("GET", "/v2/team/token-usage", { key: serve.keys.scan! });
+    const scanned = await scrape("scan", `${local}/`);
+    expect(scanned.body.data.metadata.creditsUsed).toBe(3);
+    const after = await serve.call("GET", "/v2/team/token-usage", { key: serve.keys.scan! });
+    expect(usage.body.data.remainingTokens - after.body.data.remainingTokens).toBe(45);
+  });
+
   it("failurePolicy decides when the list cannot be read", async () => {
     rmSync(riskList);
     expect((await scrape("closed", `${local}/`)).status).toBe(403);

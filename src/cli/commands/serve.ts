@@ -14,6 +14,8 @@ interface ServeArgs {
   "allow-private-network": boolean;
   "risk-list"?: string;
   concurrency?: number;
+  "public-url"?: string;
+  "max-connections-per-client"?: number;
 }
 
 /**
@@ -34,7 +36,9 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
         .option("db", DB_OPTION)
         .option("allow-private-network", { type: "boolean", default: false, describe: "let requests fetch loopback and private addresses (off: the SSRF guard)" })
         .option("risk-list", { type: "string", requiresArg: true, describe: "web-risk list for threat protection's mode normal: lines of `domain score`" })
-        .option("concurrency", { type: "number", describe: "pages in flight per job (default 8)" }) as never,
+        .option("concurrency", { type: "number", describe: "pages in flight per job (default 8)" })
+        .option("public-url", { type: "string", requiresArg: true, describe: "the URL clients reach the server at (behind a proxy): the base of links in answers; default the listening address" })
+        .option("max-connections-per-client", { type: "number", requiresArg: true, describe: "open connections one client address may hold (default 64; behind a reverse proxy the proxy is one client)" }) as never,
     handler: async (args) => {
       const settings = {
         port: args.port,
@@ -43,6 +47,8 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
         allowPrivateNetwork: args["allow-private-network"],
         ...(args["risk-list"] ? { riskList: args["risk-list"] } : {}),
         ...(args.concurrency ? { concurrency: args.concurrency } : {}),
+        ...(args["public-url"] ? { publicUrl: args["public-url"] } : {}),
+        ...(args["max-connections-per-client"] ? { maxConnectionsPerClient: args["max-connections-per-client"] } : {}),
       };
       const child = spawn(process.execPath, [SERVER_PROGRAM, JSON.stringify(settings)], { stdio: "inherit" });
       const forward = (signal: NodeJS.Signals) => () => void child.kill(signal);

@@ -23,9 +23,9 @@ function statusBody(ctx: RequestContext, status: JobStatusPage): Record<string, 
   const { nextSkip, error, ...rest } = status;
   const body: Record<string, unknown> = { success: true, ...rest };
   if (nextSkip !== undefined) {
-    const next = new URL(ctx.req.url ?? "/", ctx.baseUrl);
-    next.searchParams.set("skip", String(nextSkip));
-    body.next = next.href;
+    const query = new URLSearchParams(ctx.query);
+    query.set("skip", String(nextSkip));
+    body.next = `${ctx.baseUrl}${ctx.path}?${query.toString()}`;
   }
   if (error) body.error = error;
   return body;
@@ -85,8 +85,8 @@ export const jobRoutes: Route[] = [
     auth: true,
     limited: true,
     handle: ({ service, team, body, baseUrl }) => {
-      const { id } = service.startCrawl(team, body);
-      return { status: 200, body: { success: true, id, url: `${baseUrl}/v2/crawl/${id}` } };
+      const { id, warning } = service.startCrawl(team, body);
+      return { status: 200, body: { success: true, id, url: `${baseUrl}/v2/crawl/${id}`, ...(warning ? { warning } : {}) } };
     },
   },
   {
@@ -107,8 +107,8 @@ export const jobRoutes: Route[] = [
     auth: true,
     limited: true,
     handle: ({ service, team, body, baseUrl }) => {
-      const { id, invalidURLs } = service.startBatch(team, body);
-      return { status: 200, body: { success: true, id, url: `${baseUrl}/v2/batch/scrape/${id}`, ...(invalidURLs ? { invalidURLs } : {}) } };
+      const { id, invalidURLs, warning } = service.startBatch(team, body);
+      return { status: 200, body: { success: true, id, url: `${baseUrl}/v2/batch/scrape/${id}`, ...(invalidURLs ? { invalidURLs } : {}), ...(warning ? { warning } : {}) } };
     },
   },
   statusRoute("batch"),
