@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
 import { databasePath, pageDiff, pageHistory, runChanges } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
-import { DB_OPTION } from "../options.js";
+import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";
 import { table } from "../table.js";
 
@@ -78,8 +78,8 @@ export function diffCommand(io: Io, setExit: (code: number) => void): CommandMod
       y
         .positional("url", { type: "string", demandOption: true, describe: "the page's URL" })
         .option("tag", TAG_OPTION)
-        .option("from", { type: "number", describe: "the version current in this run" })
-        .option("to", { type: "number", describe: "the version current in this run (default: the latest)" })
+        .option("from", integerOption("from", "the version to diff from (default: the one before --to)", { min: 1 }))
+        .option("to", integerOption("to", "the version to diff to (default: the latest)", { min: 1 }))
         .option("db", DB_OPTION)
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
     handler: (args) => {

@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
 import { databasePath, exitCodeOf, runPipelineFile, type RunEvent } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
-import { DB_OPTION } from "../options.js";
+import { DB_OPTION, integerOption } from "../options.js";
 import { chooseFormat, printDiagnostics, type Io } from "../output.js";
 import { logLine, ProgressBars, RunTally } from "../progress.js";
 import { summaryJson, summaryTable } from "../summary.js";
@@ -29,7 +29,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: { s
         .option("resume", { describe: "continue the latest interrupted run of this pipeline, or the run with this id" })
         .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" })
         .option("allow-private-network", { type: "boolean", default: false, describe: "let requests reach loopback and private addresses" })
-        .option("concurrency", { type: "number", describe: "requests in flight for the whole run (overrides the pipeline)" })
+        .option("concurrency", integerOption("concurrency", "requests in flight for the whole run (overrides the pipeline)", { min: 1 }))
         .option("engine", { choices: ["local", "firecrawl"] as const, describe: "run on this engine instead of the pipeline's (firecrawl: the service at FIRECRAWL_API_URL with FIRECRAWL_API_KEY)" })
         .example("$0 run pipelines/prices.yaml", "run a pipeline")
         .example("$0 run pipelines/docs.yaml --resume", "finish an interrupted run") as never,

@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
 import { databasePath, listRuns, showRun } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
-import { DB_OPTION } from "../options.js";
+import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";
 import { table } from "../table.js";
 
@@ -15,7 +15,7 @@ export function runsCommand(io: Io, setExit: (code: number) => void): CommandMod
       y
         .option("db", DB_OPTION)
         .option("pipeline", { type: "string", describe: "only runs of this pipeline" })
-        .option("limit", { type: "number", default: 50, describe: "how many runs" })
+        .option("limit", { ...integerOption("limit", "how many runs", { min: 1 }), default: 50 })
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
     handler: (args) => {
       const runs = listRuns(databasePath(args.db), { ...(args.pipeline ? { pipeline: args.pipeline } : {}), limit: args.limit });
