@@ -54,15 +54,42 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const store = openStore(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
   try {
     const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, pipelineHash, options.resume);
-    const result = await runPlan(
-      { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking) },
-      { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(options.onEvent ? { onEvent: options.onEvent } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
-    );
+    let runId: number | undefined;
+    const onEvent: EventSink = (event) => {
+      if (event.type === "run-started") runId = event.runId;
+      options.onEvent?.(event);
+    };
+    // A process that ends while the run is still going (nothing left to wait for, process.exit)
+    // leaves it interrupted, so that --resume finds it, never "running".
+    const onExit = () => closeUnfinished(store, runId, "interrupted", "the process exited before the run finished");
+    process.once("exit", onExit);
+    let result: RunResult;
+    try {
+      result = await runPlan(
+        { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking) },
+        { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
+      );
+    } catch (error) {
+      closeUnfinished(store, runId, "failed", `internal error: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    } finally {
+      process.off("exit", onExit);
+    }
     const notify = pipeline.notify ? await notifyRun(store, result.runId, pipeline.notify, { allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork }) : undefined;
     return { ok: true, pipeline, warnings: loaded.diagnostics, ...result, ...(notify ? { notify } : {}) };
   } finally {
     if (!options.engine) await engine.close();
     store.close();
+  }
+}
+
+/** Ends a run this process started and did not finish; a finished run is left as it is. */
+function closeUnfinished(store: SqliteStore, runId: number | undefined, status: "failed" | "interrupted", error: string): void {
+  if (runId === undefined) return;
+  try {
+    if (store.getRun(runId)?.status === "running") store.finishRun(runId, status, error);
+  } catch {
+    // The database itself is what failed: the run's owner (a process that is gone) tells readers it stopped.
   }
 }
 

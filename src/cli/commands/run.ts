@@ -4,7 +4,9 @@ import { EXIT } from "../exit-codes.js";
 import { DB_OPTION, integerOption } from "../options.js";
 import { chooseFormat, printDiagnostics, type Io } from "../output.js";
 import { logLine, ProgressBars, RunTally } from "../progress.js";
+import { resumeCommand } from "../resume-hint.js";
 import { summaryJson, summaryTable } from "../summary.js";
+import type { Interrupts } from "../cli.js";
 
 interface Args {
   file: string;
@@ -17,7 +19,7 @@ interface Args {
   engine?: "local" | "firecrawl";
 }
 
-export function runCommand(io: Io, setExit: (code: number) => void, signals: { stop: AbortSignal; abort: AbortSignal; onStop: (cb: () => void) => void }): CommandModule<object, Args> {
+export function runCommand(io: Io, setExit: (code: number) => void, signals: Interrupts): CommandModule<object, Args> {
   return {
     command: "run <file>",
     describe: "Run a pipeline: every step, every page stored in the database",
@@ -61,6 +63,8 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: { s
         } else if (!args.json) io.stderr(`${line}\n`);
       };
       signals.onStop(() => (bars ? bars.note("stopping: waiting for pages in flight (Ctrl-C again to abort them)") : io.stderr("stopping: waiting for pages in flight (Ctrl-C again to abort them)\n")));
+      // A closed output (`scrapeline run … 2>&1 | head`) stops the run as Ctrl-C does: interrupted, resumable.
+      io.onClosed?.(() => signals.requestStop());
       bars?.start();
       let result;
       try {
@@ -93,6 +97,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: { s
         else if (notify.skipped) io.stderr(`no notification: ${notify.skipped}\n`);
         else io.stderr(`warning: the notification to ${where} failed after ${notify.attempts} attempt(s): ${notify.error}\n`);
       }
+      if (result.status === "interrupted") io.stderr(`run ${result.runId} was interrupted; to finish it: ${resumeCommand(result.runId, args)}\n`);
       setExit(exitCodeOf(result.status));
     },
   };
