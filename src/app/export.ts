@@ -7,7 +7,7 @@ import { assetBytes, inlineAssets } from "./assets.js";
 import { extractRows } from "./export-result.js";
 import { ScrapelineError } from "../core/index.js";
 import { resolveRunId } from "./history.js";
-import { openStore } from "./store.js";
+import { openExistingStore } from "./store.js";
 
 export type ExportFormat = "json" | "jsonl" | "csv" | "markdown";
 
@@ -25,7 +25,7 @@ export interface ExportOptions {
 
 /** Writes a run's stored Documents in the chosen format; returns how many were written. */
 export async function exportRun(options: ExportOptions): Promise<{ runId: number; count: number }> {
-  const store = openStore(options.db);
+  const store = openExistingStore(options.db);
   try {
     const runId = resolveRunId(store, options.run);
     if (options.step && !store.getSteps(runId).some((s) => s.stepId === options.step)) {
