@@ -30,3 +30,28 @@ export function integerOption(name: string, describe: string, range: { min: numb
     },
   } as const;
 }
+
+/** --var KEY=VALUE, repeatable: sets a ${VAR} for this command; checked while parsing. */
+export const VAR_OPTION = {
+  type: "string",
+  array: true,
+  default: [] as string[],
+  requiresArg: true,
+  describe: "set a ${VAR} for this command: --var KEY=VALUE",
+  coerce: (items: string[]) => {
+    for (const item of items) {
+      if (item.indexOf("=") <= 0) throw new UsageError(`--var takes KEY=VALUE, got "${item}"`);
+    }
+    return items;
+  },
+} as const;
+
+/** The variables of --var items (already checked): the last one of a name wins. */
+export function varsOf(items: readonly string[]): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const item of items) {
+    const at = item.indexOf("=");
+    vars[item.slice(0, at)] = item.slice(at + 1);
+  }
+  return vars;
+}

@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
 import { databasePath, exitCodeOf, runPipelineFile, type RunEvent } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
-import { DB_OPTION, integerOption } from "../options.js";
+import { DB_OPTION, integerOption, VAR_OPTION, varsOf } from "../options.js";
 import { chooseFormat, printDiagnostics, type Io } from "../output.js";
 import { logLine, ProgressBars, RunTally } from "../progress.js";
 import { resumeCommand } from "../resume-hint.js";
@@ -27,7 +27,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
       y
         .positional("file", { type: "string", demandOption: true, describe: "pipeline file" })
         .option("db", DB_OPTION)
-        .option("var", { type: "string", array: true, default: [], describe: "set a ${VAR} for this run: --var KEY=VALUE" })
+        .option("var", VAR_OPTION)
         .option("resume", { describe: "continue the latest interrupted run of this pipeline, or the run with this id" })
         .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" })
         .option("allow-private-network", { type: "boolean", default: false, describe: "let requests reach loopback and private addresses" })
@@ -36,16 +36,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         .example("$0 run pipelines/prices.yaml", "run a pipeline")
         .example("$0 run pipelines/docs.yaml --resume", "finish an interrupted run") as never,
     handler: async (args) => {
-      const vars: Record<string, string> = {};
-      for (const item of args.var) {
-        const at = item.indexOf("=");
-        if (at <= 0) {
-          io.stderr(`error: --var takes KEY=VALUE, got "${item}"\n`);
-          setExit(EXIT.invalid);
-          return;
-        }
-        vars[item.slice(0, at)] = item.slice(at + 1);
-      }
+      const vars = varsOf(args.var);
       const resume = args.resume === undefined || args.resume === false ? undefined : args.resume === true || args.resume === "" ? true : Number(args.resume);
       if (typeof resume === "number" && !Number.isInteger(resume)) {
         io.stderr(`error: --resume takes a run id, got "${args.resume}"\n`);
