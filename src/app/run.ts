@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { hostname } from "node:os";
 import type { Diagnostic, Engine, Pipeline, RunRecord } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { serviceCreditRules } from "../credits/index.js";
@@ -115,6 +116,10 @@ function findResumable(store: SqliteStore, pipeline: Pipeline, hash: string, res
   }
   if (run.pipelineName !== pipeline.name) throw new ScrapelineError("invalid-input", `run ${run.id} belongs to pipeline "${run.pipelineName}", not "${pipeline.name}"`);
   if (run.status === "succeeded") throw new ScrapelineError("invalid-input", `run ${run.id} already finished successfully; nothing to resume`);
+  // A run whose process is gone reads as interrupted; one still "running" here has a live process.
+  if (run.status === "running" && run.owner?.host === hostname()) {
+    throw new ScrapelineError("invalid-input", `run ${run.id} is still running (process ${run.owner.pid}); stop it first (Ctrl-C), then resume it`);
+  }
   if (run.pipelineHash !== hash) {
     throw new ScrapelineError("invalid-input", `the pipeline changed since run ${run.id} started; resuming would mix two versions. Start a new run instead.`);
   }

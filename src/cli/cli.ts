@@ -13,36 +13,13 @@ import { usageCommand } from "./commands/usage.js";
 import { keysCommand, teamsCommand } from "./commands/keys.js";
 import { serveCommand } from "./commands/serve.js";
 import { validateCommand } from "./commands/validate.js";
+import { quietInterrupts, type Interrupts } from "./interrupts.js";
 import { UsageError } from "./options.js";
 import { processIo, type Io } from "./output.js";
 
+export { quietInterrupts, type Interrupts };
+
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
-
-/** Ctrl-C handling for long commands: the first stops scheduling, the second aborts. */
-export interface Interrupts {
-  stop: AbortSignal;
-  abort: AbortSignal;
-  onStop: (callback: () => void) => void;
-  /** Stops scheduling as the first Ctrl-C does (the output went away). */
-  requestStop: () => void;
-}
-
-/** No signal handling: a stop is still honoured when the command asks for one. */
-export function quietInterrupts(): Interrupts {
-  const stop = new AbortController();
-  const callbacks: Array<() => void> = [];
-  return {
-    stop: stop.signal,
-    abort: new AbortController().signal,
-    onStop: (callback) => void callbacks.push(callback),
-    requestStop: () => {
-      if (stop.signal.aborted) return;
-      stop.abort();
-      for (const callback of callbacks) callback();
-    },
-  };
-}
-
 export async function runCli(argv: readonly string[], io: Io = processIo(), interrupts: Interrupts = quietInterrupts()): Promise<number> {
   let exitCode: number = EXIT.ok;
   const setExit = (code: number) => {

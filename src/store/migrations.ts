@@ -194,4 +194,11 @@ export const MIGRATIONS: readonly string[] = [
   -- options: a lookup, not a scan of the whole cache.
   CREATE INDEX page_cache_by_options ON page_cache (options_key);
   `,
+  `
+  -- The process running a run (host, pid, and a token of when it started, so that a reused pid is
+  -- not taken for it): a run still 'running' whose process is gone reads as interrupted.
+  ALTER TABLE runs ADD COLUMN owner_host TEXT;
+  ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
+  ALTER TABLE runs ADD COLUMN owner_started TEXT;
+  `,
 ];

@@ -6,7 +6,7 @@ import { chooseFormat, printDiagnostics, type Io } from "../output.js";
 import { logLine, ProgressBars, RunTally } from "../progress.js";
 import { resumeCommand } from "../resume-hint.js";
 import { summaryJson, summaryTable } from "../summary.js";
-import type { Interrupts } from "../cli.js";
+import type { Interrupts } from "../interrupts.js";
 
 interface Args {
   file: string;
