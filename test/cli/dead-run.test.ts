@@ -66,6 +66,7 @@ describe("a run whose process was killed", () => {
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`is still running (process ${started.child.pid})`);
     started.child.kill("SIGINT");
+    await waitForStderr(started, /stopping: waiting for pages in flight/);
     release();
     expect((await started.done).code).toBe(130);
   });
