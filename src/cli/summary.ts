@@ -18,8 +18,11 @@ export function summaryJson(tally: RunTally, status: string, credits: number): s
     {
       runId: tally.runId,
       status,
-      steps: [...tally.steps.values()].map((s) => ({ id: s.id, status: s.status, documents: s.done, failed: s.failed, retries: s.retries, credits: s.credits, ...(s.estimated ? { estimatedCredits: s.estimated } : {}), ...(s.crawl ? { crawl: s.crawl } : {}) })),
+      steps: [...tally.steps.values()].map((s) => ({ id: s.id, status: s.status, documents: s.done, failed: s.failed, retries: s.retries, credits: s.credits, ...(s.estimated ? { estimatedCredits: s.estimated } : {}), ...(s.crawl ? { crawl: s.crawl } : {}), ...(s.error ? { error: s.error } : {}) })),
       credits,
+      // Why pages failed, so a script need not ask again: the first FAILED_PAGES_SHOWN, and how many in all.
+      failedPages: tally.failedPages,
+      failedPagesTotal: tally.failedPagesTotal,
     },
     null,
     2,
