@@ -40,6 +40,8 @@ export interface RunDetail {
   failures: Array<{ stepId: string; url: string; kind: string; error: string }>;
   /** Results of extract steps, by step id. */
   results: Record<string, ExtractResult>;
+  /** What the run warned about, per step or per page (url null: the step's). */
+  warnings: Array<{ stepId: string; url: string | null; message: string }>;
 }
 
 /** One run with its steps and failed pages. */
@@ -54,7 +56,8 @@ export function showRun(db: string, ref: string | number | undefined): RunDetail
       const result = store.stepResult(id, step.stepId);
       if (result !== undefined) results[step.stepId] = JSON.parse(result) as ExtractResult;
     }
-    return { run: summarize(run, steps), steps, failures: store.failures(id), results };
+    const warnings = store.warnings(id).map(({ stepId, url, message }) => ({ stepId, url, message }));
+    return { run: summarize(run, steps), steps, failures: store.failures(id), results, warnings };
   } finally {
     store.close();
   }

@@ -7,7 +7,7 @@ import { LocalEngine } from "../engines/local/index.js";
 import { loadPipeline, redactInterpolations } from "../pipeline/index.js";
 import { planPipeline } from "../planner/index.js";
 import { runPlan, type EventSink, type RunResult } from "../runner/index.js";
-import type { SqliteStore } from "../store/index.js";
+import type { RunWarning, SqliteStore } from "../store/index.js";
 import { StoreChangeTracker } from "./change-tracker.js";
 import { applyModelCrawlPrompts } from "./crawl-prompts.js";
 import { extractionSettings } from "./extraction.js";
@@ -56,9 +56,16 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   try {
     const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, pipelineHash, options.resume);
     let runId: number | undefined;
+    const warnings: RunWarning[] = [];
     const onEvent: EventSink = (event) => {
       if (event.type === "run-started") runId = event.runId;
+      if (event.type === "step-warning") warnings.push({ stepId: event.stepId, url: null, message: event.message, at: new Date().toISOString() });
       options.onEvent?.(event);
+    };
+    // A page's own warning (Document.warning) is told as it is stored, and kept with the run's.
+    const onPageWarning = (stepId: string, url: string, message: string) => {
+      warnings.push({ stepId, url, message, at: new Date().toISOString() });
+      options.onEvent?.({ type: "step-warning", stepId, message: `${url}: ${message}` });
     };
     // A process that ends while the run is still going (nothing left to wait for, process.exit)
     // leaves it interrupted, so that --resume finds it, never "running".
@@ -67,7 +74,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     let result: RunResult;
     try {
       result = await runPlan(
-        { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking) },
+        { engine, store: watchPageWarnings(store, onPageWarning), credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking) },
         { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
       );
     } catch (error) {
@@ -75,6 +82,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
       throw error;
     } finally {
       process.off("exit", onExit);
+      if (runId !== undefined) keepWarnings(store, runId, warnings);
     }
     const notify = pipeline.notify ? await notifyRun(store, result.runId, pipeline.notify, { allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork }) : undefined;
     return { ok: true, pipeline, warnings: loaded.diagnostics, ...result, ...(notify ? { notify } : {}) };
@@ -82,6 +90,33 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     if (!options.engine) await engine.close();
     store.close();
   }
+}
+
+/** Stores the run's warnings for show; they were told as they came, so a store that fails here does not fail the run. */
+function keepWarnings(store: SqliteStore, runId: number, warnings: readonly RunWarning[]): void {
+  try {
+    store.addWarnings(runId, warnings);
+  } catch {
+    // The run's own record is already final.
+  }
+}
+
+/** The store, telling `onWarning` of each page saved with a warning. */
+function watchPageWarnings(store: SqliteStore, onWarning: (stepId: string, url: string, message: string) => void): SqliteStore {
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === "saveDocument") {
+        return (...args: Parameters<SqliteStore["saveDocument"]>) => {
+          const saved = target.saveDocument(...args);
+          const [record] = args;
+          if (record.document.warning) onWarning(record.stepId, record.url, record.document.warning);
+          return saved;
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /** Ends a run this process started and did not finish; a finished run is left as it is. */

@@ -27,6 +27,9 @@ export class RunTally {
   /** The first FAILED_PAGES_SHOWN pages that failed, with why. */
   readonly failedPages: Array<{ url: string; step: string; error: string }> = [];
   failedPagesTotal = 0;
+  /** The first FAILED_PAGES_SHOWN warnings (a step's, or a page's with its URL first). */
+  readonly warnings: Array<{ step: string; message: string }> = [];
+  warningsTotal = 0;
   runId?: number;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -58,6 +61,10 @@ export class RunTally {
         if (this.failedPages.length < FAILED_PAGES_SHOWN) this.failedPages.push({ url: event.url, step: event.stepId, error: event.reason });
         break;
       }
+      case "step-warning":
+        this.warningsTotal++;
+        if (this.warnings.length < FAILED_PAGES_SHOWN) this.warnings.push({ step: event.stepId, message: event.message });
+        break;
       case "document-retried": {
         const s = this.steps.get(event.stepId);
         if (s) s.retries++;

@@ -7,6 +7,7 @@ import { parseAssetRef, splitAssets } from "./assets.js";
 import { getBlob, hasBlob, putBlob } from "./blobs.js";
 import { MIGRATIONS } from "./migrations.js";
 import { currentOwner } from "./owner.js";
+import { addWarnings, runWarnings, type RunWarning } from "./warnings.js";
 import { JOURNAL_CREDITS, toRun, toStep, type Row } from "./rows.js";
 import { cacheStatements } from "./statements.js";
 import { packCache } from "./cache-entry.js";
@@ -124,6 +125,15 @@ export class SqliteStore implements Store {
     const params: unknown[] = options.pipelineName === undefined ? [] : [options.pipelineName];
     const rows = this.db.prepare(`SELECT *, ${JOURNAL_CREDITS} FROM runs ${where} ORDER BY id DESC LIMIT ?`).all(...params, options.limit ?? -1) as Row[];
     return rows.map(toRun);
+  }
+
+  /** Keeps warnings of a run (at most MAX_RUN_WARNINGS; the rest are counted). */
+  addWarnings(runId: number, warnings: readonly RunWarning[]): void {
+    if (warnings.length > 0) addWarnings(this.db, runId, warnings);
+  }
+
+  warnings(runId: number): RunWarning[] {
+    return runWarnings(this.db, runId);
   }
 
   failures(runId: number): Array<{ stepId: string; url: string; kind: string; error: string; failedAt: string }> {

@@ -54,6 +54,7 @@ export function showCommand(io: Io, setExit: (code: number) => void): CommandMod
         io.stdout("\n");
         io.stdout(table(["step", "kind", "status", "documents", "failures", "credits"], detail.steps.map((s) => [s.stepId, s.kind, s.status, String(s.documents), String(s.failures), String(s.creditsUsed)]), 3));
         for (const [stepId, result] of Object.entries(detail.results)) io.stdout(`\n${stepId}: extract ${result.status}, ${describeData(result.data)}, ${result.tokensUsed} token(s), ${result.creditsUsed} credit(s)${result.error ? `: ${result.error}` : ""}\n`);
+        if (detail.warnings.length) io.stdout(`\nwarnings:\n${detail.warnings.map((w) => `  [${w.stepId}] ${w.url ? `${w.url}: ` : ""}${w.message}`).join("\n")}\n`);
         if (detail.failures.length) io.stdout(`\nfailed pages:\n${detail.failures.map((f) => `  [${f.stepId}] ${f.url}: ${f.kind}: ${f.error}`).join("\n")}\n`);
       }
       setExit(EXIT.ok);
