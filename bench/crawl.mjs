@@ -45,7 +45,7 @@ function sentence(rand, n) {
   return `${words.join(" ")}.`;
 }
 
-const path = (i) => (i === 0 ? "/" : `/${SECTIONS[i % SECTIONS.length]}/page-${i}.html`);
+export const path = (i) => (i === 0 ? "/" : `/${SECTIONS[i % SECTIONS.length]}/page-${i}.html`);
 
 /** Page i of a site of n pages: about 20 KB, 10–30 links; page i links i+1 so every page is reachable from /. */
 function pageHtml(i, n) {
@@ -70,7 +70,7 @@ function pageHtml(i, n) {
 }
 
 /** Serves a site of n pages on 127.0.0.1; robots.txt and sitemaps answer 404. Pages are generated once, on first request. */
-async function startSite(n) {
+export async function startSite(n) {
   // Every page is made before the first request, so the crawler that goes first does not pay for it.
   const pages = new Map(Array.from({ length: n }, (_, i) => [path(i), Buffer.from(pageHtml(i, n))]));
   let requests = 0;
@@ -98,7 +98,7 @@ async function startSite(n) {
 }
 
 /** Requests every page once from this process, so the site's server is as warm for the first crawler as for the others. */
-async function warmUp(site, n) {
+export async function warmUp(site, n) {
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -110,7 +110,7 @@ async function warmUp(site, n) {
 
 // ---------------------------------------------------------------- the crawlers (child processes)
 
-function peakRssMb() {
+export function peakRssMb() {
   // VmHWM is the peak resident set of this process; maxRSS (KiB) where /proc is missing.
   try {
     const status = readFileSync("/proc/self/status", "utf8");
@@ -267,10 +267,12 @@ export async function run() {
   }
 }
 
-if (process.argv[2] === "--serve") {
+// Only when run itself: bench/map.mjs imports the site from here.
+const main = process.argv[1] !== undefined && SELF === process.argv[1];
+if (main && process.argv[2] === "--serve") {
   // For profiling one crawler by hand: `node bench/crawl.mjs --serve 2000`, then
   // `node --cpu-prof bench/crawl.mjs --child ours URL 2000`.
   const site = await startSite(Number(process.argv[3] ?? PAGES));
   console.log(site.url);
-} else if (process.argv[2] === "--child") await child(process.argv[3], process.argv[4], Number(process.argv[5]));
-else if (process.argv[1] && SELF === process.argv[1]) await run();
+} else if (main && process.argv[2] === "--child") await child(process.argv[3], process.argv[4], Number(process.argv[5]));
+else if (main) await run();

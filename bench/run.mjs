@@ -3,11 +3,13 @@
 const BENCHES = {
   validate: () => import("./validate.mjs"),
   scrape: () => import("./scrape.mjs"),
+  quality: () => import("./quality.mjs"),
   store: () => import("./store.mjs"),
   diff: () => import("./diff.mjs"),
   changes: () => import("./changes.mjs"),
   browser: () => import("./browser.mjs"),
   crawl: () => import("./crawl.mjs"),
+  map: () => import("./map.mjs"),
   serve: () => import("./serve.mjs"),
 };
 

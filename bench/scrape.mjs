@@ -1,16 +1,18 @@
 // Benchmark: the local engine's HTML pipeline (main content + markdown + links + metadata) against
-// three HTML → markdown converters, over the 65 pages of ../shared/corpus/main-content, in one run.
+// three HTML → markdown converters, over the 65 pages of main-content/ in the corpus folder ($SCRAPELINE_CORPUS, default
+// ../shared/corpus), in one run.
 // Prints MB/s and pages/s (median of several interleaved passes after a warm-up), our speed ratio to
 // each peer, and the main-content quality (token F1 against expected.html). Asserts nothing.
 // Build first: it measures dist/ (`npm run build`).
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { corpusDir } from "./corpus.mjs";
 
 const PASSES = Number(process.env.BENCH_PASSES ?? 7);
 const WARMUP = Math.max(1, Number(process.env.BENCH_WARMUP ?? 1));
 const MIN_PASS_MS = 1000;
-const CORPUS = fileURLToPath(new URL("../../shared/corpus/main-content/", import.meta.url));
+const CORPUS = corpusDir("main-content");
 const HTML_DIST = new URL("../dist/engines/local/html/", import.meta.url);
 const PAGE_URL = "http://fakehost/test/page.html";
 

@@ -1,49 +1,82 @@
 #!/usr/bin/env node
-// `npm run demo`: serves demo/site/ on 127.0.0.1 (a free port) and runs pipelines/demo.yaml
-// against it on the embedded engine, with its own database (data/demo.db).
+// `npm run demo`: serves demo/site/ on 127.0.0.1:8787 (--port N or SCRAPELINE_DEMO_PORT to change it;
+// 0 for a free port) and runs pipelines/demo.yaml against it on the embedded engine, with its own
+// database (data/demo.db, or --db PATH). The port stays the same from run to run, so the pages keep
+// their URLs and change tracking compares each with its previous version.
+// `npm run demo -- --twice` runs it, changes a book page of the site, runs it again and prints
+// `scrapeline changes`. Other arguments go to `scrapeline run`.
 import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import { extname, join, normalize } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { DEFAULT_PORT, EDIT, startSite } from "./demo-site.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
-const site = join(root, "demo", "site");
-const TYPES = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".ico": "image/x-icon" };
+const cli = join(root, "dist/cli/main.js");
 
-const server = createServer(async (req, res) => {
-  let path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
-  if (path.endsWith("/")) path += "index.html";
-  const file = join(site, path);
-  if (!file.startsWith(site)) return res.writeHead(403).end();
-  try {
-    const body = await readFile(file);
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
-  } catch {
-    res.writeHead(404, { "content-type": "text/html" }).end("<h1>Not found</h1>");
+function parseArgs(argv) {
+  const options = { port: process.env.SCRAPELINE_DEMO_PORT || String(DEFAULT_PORT), db: join("data", "demo.db"), twice: false, rest: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [name, inline] = arg.split(/=(.*)/s);
+    const value = () => inline ?? argv[++i];
+    if (name === "--port") options.port = value();
+    else if (name === "--db") options.db = value();
+    else if (arg === "--twice") options.twice = true;
+    else options.rest.push(arg);
   }
-});
+  if (!/^\d+$/.test(options.port ?? "") || Number(options.port) > 65535) fail(`demo: --port must be a port number (0 for a free port), not ${options.port}`);
+  if (!options.db) fail("demo: --db needs a path");
+  return options;
+}
 
-server.listen(0, "127.0.0.1", () => {
-  const { port } = server.address();
-  const url = `http://127.0.0.1:${port}`;
-  console.error(`demo site at ${url}\n`);
-  const extra = process.argv.slice(2);
-  const db = extra.includes("--db") ? extra[extra.indexOf("--db") + 1] : join("data", "demo.db");
-  const child = spawn(
-    process.execPath,
-    [join(root, "dist/cli/main.js"), "run", join(root, "pipelines/demo.yaml"), "--allow-private-network", "--db", db, "--var", `SCRAPELINE_DEMO_URL=${url}`, ...extra.filter((a, i) => a !== "--db" && extra[i - 1] !== "--db")],
-    { stdio: "inherit" },
-  );
-  process.on("SIGINT", () => {}); // the child handles Ctrl-C; the server stays up until it exits
-  child.on("exit", (code) => {
-    server.close();
-    if (code === 0) {
-      console.error(`\nThe pages are stored in ${db}. Look at them with:`);
-      console.error(`  npx scrapeline runs --db ${db}`);
-      console.error(`  npx scrapeline export --db ${db} --format markdown --out demo-pages/`);
-      console.error(`  npx scrapeline export --db ${db} --step prices --format csv   # the books' data, extracted without a model`);
-    }
-    process.exitCode = code ?? 1;
+function fail(message) {
+  console.error(message);
+  process.exit(2);
+}
+
+/** Runs the scrapeline CLI with the terminal attached; resolves with its exit code. */
+function scrapeline(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: "inherit" });
+    child.on("exit", (code, signal) => resolve(code ?? (signal === "SIGINT" ? 130 : 1)));
   });
-});
+}
+
+const options = parseArgs(process.argv.slice(2));
+try {
+  readFileSync(cli);
+} catch {
+  fail(`demo: ${cli} is missing; build first with npm run build (npm ci does it)`);
+}
+
+let site;
+try {
+  site = await startSite({ port: Number(options.port) });
+} catch (error) {
+  fail(error.code === "EADDRINUSE" ? `demo: port ${options.port} is in use; pick another with npm run demo -- --port N (or SCRAPELINE_DEMO_PORT=N)` : `demo: cannot serve the demo site: ${error.message}`);
+}
+console.error(`demo site at ${site.url}\n`);
+process.on("SIGINT", () => {}); // the run handles Ctrl-C; the site stays up until it exits
+
+const run = () => scrapeline(["run", join(root, "pipelines/demo.yaml"), "--allow-private-network", "--db", options.db, "--var", `SCRAPELINE_DEMO_URL=${site.url}`, ...options.rest]);
+let code = await run();
+if (code === 0 && options.twice) {
+  site.edit();
+  console.error(`\nChanged the demo site: ${EDIT.description} (${site.url}${EDIT.path}). Running again:\n`);
+  code = await run();
+  if (code === 0) {
+    console.error("\nWhat changed between the two runs (scrapeline changes):\n");
+    code = await scrapeline(["changes", "--db", options.db]);
+  }
+}
+await site.close();
+if (code === 0) {
+  console.error(`\nThe pages are stored in ${options.db}. Look at them with:`);
+  console.error(`  npx scrapeline runs --db ${options.db}`);
+  console.error(`  npx scrapeline changes --db ${options.db}             # what changed since the previous run`);
+  console.error(`  npx scrapeline export --db ${options.db} --format markdown --out demo-pages/`);
+  console.error(`  npx scrapeline export --db ${options.db} --step prices --format csv   # the books' data, extracted without a model`);
+  if (!options.twice) console.error("Or see change tracking at work: npm run demo -- --twice");
+}
+process.exitCode = code;

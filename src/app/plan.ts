@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import type { Diagnostic } from "../core/index.js";
 import type { Interpolation } from "../pipeline/index.js";
 import { estimateStep } from "../credits/index.js";
@@ -36,10 +35,7 @@ export async function planFile(file: string, options: { env?: Readonly<Record<st
   const env = options.vars ? { ...(options.env ?? process.env), ...options.vars } : options.env;
   const loaded = await loadPipeline(file, env ? { env } : {});
   const sources = new Map<string, string>();
-  if (loaded.diagnostics.length > 0) {
-    const text = await readFile(file, "utf8").catch(() => undefined);
-    if (text !== undefined) sources.set(file, text);
-  }
+  if (loaded.diagnostics.length > 0 && loaded.text !== undefined) sources.set(file, loaded.text);
   if (!loaded.pipeline) return { diagnostics: loaded.diagnostics, sources };
   const plan = planPipeline(loaded.pipeline);
   const p = plan.pipeline;

@@ -49,7 +49,8 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const plan = planPipeline(pipeline);
   // The file's path is kept on the run itself; leaving it out lets runs from any checkout share the plan.
   const planJson = JSON.stringify({ ...redactInterpolations(pipeline, loaded.interpolations), file: undefined });
-  const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined })).digest("hex");
+  // What a run fetches and stores; its pace and its budget may change between a stop and --resume.
+  const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined, perHostConcurrency: undefined, budget: undefined })).digest("hex");
 
   const engine = options.engine ?? createEngine(pipeline, options);
   const store = openStore(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
@@ -147,7 +148,7 @@ function createEngine(pipeline: Pipeline, options: RunFileOptions): Engine {
 function findResumable(store: SqliteStore, pipeline: Pipeline, hash: string, resume: true | number): RunRecord {
   const run = resume === true ? store.latestUnfinishedRun(pipeline.name) : store.getRun(resume);
   if (!run) {
-    throw new ScrapelineError("invalid-input", resume === true ? `no interrupted run of pipeline "${pipeline.name}" to resume` : `no run ${resume} in this database`);
+    throw new ScrapelineError("invalid-input", resume === true ? `nothing to resume: the latest run of pipeline "${pipeline.name}" succeeded, or it has none` : `no run ${resume} in this database`);
   }
   if (run.pipelineName !== pipeline.name) throw new ScrapelineError("invalid-input", `run ${run.id} belongs to pipeline "${run.pipelineName}", not "${pipeline.name}"`);
   if (run.status === "succeeded") throw new ScrapelineError("invalid-input", `run ${run.id} already finished successfully; nothing to resume`);

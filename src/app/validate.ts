@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { hasErrors, type Diagnostic } from "../core/index.js";
 import { loadPipeline, type LoadResult } from "../pipeline/index.js";
 import { expandPipelinePaths } from "./files.js";
@@ -23,14 +22,7 @@ export async function validatePipelines(paths: readonly string[], options: Valid
   const results = await Promise.all(files.map((file) => loadPipeline(file, options.env ? { env: options.env } : {})));
   const diagnostics = results.flatMap((r) => r.diagnostics);
   const sources = new Map<string, string>();
-  await Promise.all(
-    results
-      .filter((r) => r.diagnostics.length > 0)
-      .map(async (r) => {
-        const text = await readFile(r.file, "utf8").catch(() => undefined);
-        if (text !== undefined) sources.set(r.file, text);
-      }),
-  );
+  for (const r of results) if (r.diagnostics.length > 0 && r.text !== undefined) sources.set(r.file, r.text);
   const valid = !hasErrors(diagnostics) && !(options.strict && diagnostics.length > 0);
   if (files.length === 0) {
     diagnostics.push({ file: paths.join(" "), line: 1, column: 1, length: 1, severity: "error", code: "no-pipelines", message: `no pipeline files (*.yaml, *.yml) found in ${paths.join(", ")}` });

@@ -101,6 +101,8 @@ export function logLine(event: RunEvent): string | undefined {
       return `[${event.stepId}] warning: ${event.message}`;
     case "document-stored":
       return `[${event.stepId}] ${event.statusCode} ${event.url} (${event.credits} credit${event.credits === 1 ? "" : "s"})`;
+    case "step-waiting":
+      return `[${event.stepId}] waiting ${Math.round(event.waitMs / 1000)} s: ${event.reason}`;
     case "document-retried":
       return `[${event.stepId}] retry ${event.attempt} of ${event.url} in ${(event.delayMs / 1000).toFixed(1)} s: ${event.reason}`;
     case "document-failed":
@@ -108,9 +110,29 @@ export function logLine(event: RunEvent): string | undefined {
     case "step-finished":
       return `[${event.stepId}] ${event.status}: ${event.documents} document(s), ${event.failures} failure(s), ${event.credits} credit(s)${event.crawl ? `; found ${event.crawl.found}, skipped by robots.txt ${event.crawl.skippedByRobots}, skipped by rules ${event.crawl.skippedByRules}` : ""}${event.error ? ` — ${event.error}` : ""}`;
     case "budget-exhausted":
-      return `budget reached: ${event.spent} of ${event.limit} credits spent; the next page would need ${event.needed}. Stopping.`;
+      return `budget reached: ${event.spent} of ${event.limit} credits spent; the next page would need ${event.needed}. No new page starts${(event.inFlight ?? 0) > 0 ? `; ${event.inFlight} page(s) already in flight finish and are stored` : ""}.`;
     case "run-finished":
       return undefined;
+  }
+}
+
+/** Waits longer than this are told on a terminal too, where progress bars stand for the rest. */
+export const NOTED_WAIT_MS = 2000;
+
+/** Whether a line of the log is also shown above the progress bars. */
+export function notedOnBars(event: RunEvent): boolean {
+  switch (event.type) {
+    case "document-failed":
+    case "budget-exhausted":
+    case "step-skipped":
+    case "step-warning":
+    case "step-waiting":
+    case "run-started":
+      return true;
+    case "document-retried":
+      return event.delayMs > NOTED_WAIT_MS;
+    default:
+      return false;
   }
 }
 

@@ -21,6 +21,20 @@ export interface CrawlFrontierPort {
   snapshot(): unknown;
 }
 
+/**
+ * A wait an engine sits through on its own — a service's Retry-After, a backoff before asking
+ * again — told before it starts so that a long silence has a reason. Engines report waits longer
+ * than 2 s only.
+ */
+export interface EngineWait {
+  /** What is waited for and why, e.g. `the status of crawl job 12: the service is rate limiting (HTTP 429)`. */
+  reason: string;
+  waitMs: number;
+}
+
+/** Where an engine reports its waits (a run turns each into a line of its progress). */
+export type OnEngineWait = (wait: EngineWait) => void;
+
 /** A crawl the service runs (remote engines): its pages are read in order while it runs. */
 export interface CrawlJobPort {
   readonly id: string;
@@ -74,9 +88,9 @@ export interface Engine {
   /** Documents carry the credits the service billed (metadata.creditsUsed); the rules only fill gaps. */
   readonly reportsCredits?: boolean;
   /** Remote crawls: a job on the service (or the one started before an interruption). */
-  startCrawlJob?(request: CrawlRequest, options: { signal?: AbortSignal; jobId?: string }): Promise<CrawlJobPort>;
+  startCrawlJob?(request: CrawlRequest, options: { signal?: AbortSignal; jobId?: string; onWait?: OnEngineWait }): Promise<CrawlJobPort>;
   /** Remote multi-URL scrapes: one batch job on the service (or the one started before an interruption). */
-  startBatchJob?(urls: string[], options: ScrapeOptions, control: { signal?: AbortSignal; jobId?: string }): Promise<CrawlJobPort>;
+  startBatchJob?(urls: string[], options: ScrapeOptions, control: { signal?: AbortSignal; jobId?: string; onWait?: OnEngineWait }): Promise<CrawlJobPort>;
   /** Remote extracts: the whole extract runs on the service; `urls` are the request's URLs (globs included). */
   extractJob?(request: ExtractRequest, urls: string[], signal?: AbortSignal): Promise<ExtractResult>;
   /** Releases sockets, browsers and workers. */

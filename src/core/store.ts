@@ -69,7 +69,7 @@ export interface Store {
   listRuns(options?: { pipelineName?: string; limit?: number }): RunRecord[];
   /** Failed pages of a run. */
   failures(runId: number): Array<{ stepId: string; url: string; kind: string; error: string; failedAt: string }>;
-  /** The latest run of a pipeline that did not finish (running or interrupted). */
+  /** The latest run of a pipeline, when it did not succeed (interrupted, failed, stopped by its budget, or still running): what a bare --resume continues. */
   latestUnfinishedRun(pipelineName: string): RunRecord | undefined;
   finishRun(id: number, status: RunStatus, error?: string): void;
   /** Marks a run as running again, for --resume. */

@@ -21,12 +21,14 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** Values taken from the environment, so output can show `${VAR}` instead of a secret. */
   interpolations: Interpolation[];
+  /** The file's text, when it was read as text: for quoting source lines without reading it again. */
+  text?: string;
 }
 
 export async function loadPipeline(file: string, options: LoadOptions = {}): Promise<LoadResult> {
   const source = await readSource(file);
   if (!source.ok) return { file, diagnostics: [source.diagnostic], interpolations: [] };
-  return loadPipelineText(file, source.text, options);
+  return { ...loadPipelineText(file, source.text, options), text: source.text };
 }
 
 export function loadPipelineBytes(file: string, bytes: Uint8Array, options: LoadOptions = {}): LoadResult {

@@ -1,4 +1,5 @@
-import { readFile, stat } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { open, stat, type FileHandle } from "node:fs/promises";
 import type { Diagnostic } from "../core/index.js";
 
 /** Pipelines are small; anything past this is almost certainly the wrong file. */
@@ -12,32 +13,93 @@ function fileProblem(file: string, code: string, message: string, hint?: string)
   return { ok: false, diagnostic };
 }
 
-/** Reads a pipeline file as UTF-8 text, refusing what is not one (missing, huge, binary). */
-export async function readSource(file: string): Promise<SourceResult> {
-  let size: number;
+/**
+ * Reads a pipeline file as UTF-8 text, refusing what is not one: missing, not a regular file
+ * (a directory, FIFO, device or socket, also behind a symlink), over the size cap, binary. The cap
+ * holds while reading, so a file that is larger than its size says cannot grow memory; nothing
+ * is opened in a way that could block.
+ */
+export async function readSource(file: string, maxBytes = MAX_PIPELINE_BYTES): Promise<SourceResult> {
+  let info: Stats;
   try {
-    const info = await stat(file);
-    if (info.isDirectory()) return fileProblem(file, "not-a-file", `${file} is a directory`);
-    size = info.size;
+    info = await stat(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return fileProblem(file, "file-not-found", `no such file: ${file}`);
-    return fileProblem(file, "unreadable-file", `cannot read ${file}: ${(error as Error).message}`);
+    return openProblem(file, error);
   }
-  if (size > MAX_PIPELINE_BYTES) {
-    return fileProblem(
-      file,
-      "file-too-large",
-      `file is ${formatBytes(size)}; a pipeline file may be at most ${formatBytes(MAX_PIPELINE_BYTES)}`,
-      "split the pipeline, or move large data (schemas, URL lists) out of it",
-    );
+  const refused = checkKind(file, info, maxBytes);
+  if (refused) return refused;
+  let handle: FileHandle;
+  try {
+    // O_NONBLOCK: should the path turn into a FIFO after the check, opening it does not wait for a writer.
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return openProblem(file, error);
   }
-  const bytes = await readFile(file);
-  return decodeSource(file, bytes);
+  try {
+    const again = checkKind(file, await handle.stat(), maxBytes);
+    if (again) return again;
+    const bytes = await readAtMost(handle, maxBytes + 1);
+    if (bytes.length > maxBytes) return tooLarge(file, undefined, maxBytes);
+    return decodeSource(file, bytes);
+  } catch (error) {
+    return openProblem(file, error);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
-/** Decodes bytes as UTF-8, locating the first NUL byte or invalid sequence if there is one. */
+function checkKind(file: string, info: Stats, maxBytes: number): SourceResult | undefined {
+  const kind = info.isFile() ? undefined : describeKind(info);
+  if (kind) return fileProblem(file, "not-a-file", `${file} is ${kind}, not a regular file`, "a pipeline is a YAML file; name the file itself");
+  if (info.size > maxBytes) return tooLarge(file, info.size, maxBytes);
+  return undefined;
+}
+
+function describeKind(info: Stats): string {
+  if (info.isDirectory()) return "a directory";
+  if (info.isFIFO()) return "a FIFO (named pipe)";
+  if (info.isCharacterDevice()) return "a character device";
+  if (info.isBlockDevice()) return "a block device";
+  if (info.isSocket()) return "a socket";
+  return "not a regular file";
+}
+
+function tooLarge(file: string, size: number | undefined, maxBytes: number): SourceResult {
+  const what = size === undefined ? `more than ${formatBytes(maxBytes)}` : formatBytes(size);
+  return fileProblem(
+    file,
+    "file-too-large",
+    `file is ${what}; a pipeline file may be at most ${formatBytes(maxBytes)}`,
+    "split the pipeline, or move large data (schemas, URL lists) out of it",
+  );
+}
+
+function openProblem(file: string, error: unknown): SourceResult {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return fileProblem(file, "file-not-found", `no such file: ${file}`);
+  return fileProblem(file, "unreadable-file", `cannot read ${file}: ${(error as Error).message}`);
+}
+
+/** Reads until end of file or `limit` bytes, whichever comes first. */
+async function readAtMost(handle: FileHandle, limit: number): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  while (total < limit) {
+    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, limit - total));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) break;
+    chunks.push(chunk.subarray(0, bytesRead));
+    total += bytesRead;
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * Decodes bytes as UTF-8, locating the first NUL byte or invalid sequence if there is one. Bytes
+ * over the size cap are refused here too, so text that did not come from a file obeys it as well.
+ */
 export function decodeSource(file: string, bytes: Uint8Array): SourceResult {
+  if (bytes.length > MAX_PIPELINE_BYTES) return tooLarge(file, bytes.length, MAX_PIPELINE_BYTES);
   const nul = bytes.indexOf(0);
   let text: string;
   try {

@@ -1,5 +1,6 @@
 import { Document, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Node } from "yaml";
 import type { Diagnostic } from "../core/index.js";
+import { checkStructure, MAX_DEPTH, scanDepth, tooDeep, type Finding } from "./yaml-limits.js";
 
 /** A parsed pipeline file that remembers where every value came from. */
 export interface SourceDoc {
@@ -12,8 +13,7 @@ export interface SourceDoc {
 /** Path of a value inside the document: map keys and sequence indexes. */
 export type Path = readonly (string | number)[];
 
-/** Nesting past this is hostile or broken input; nothing legitimate comes close. */
-export const MAX_DEPTH = 64;
+export { MAX_DEPTH };
 /** Aliases expanded at most this many times when converting to plain data (billion laughs). */
 export const MAX_ALIAS_COUNT = 100;
 
@@ -21,7 +21,6 @@ export type ParseResult = { ok: true; source: SourceDoc } | { ok: false; diagnos
 
 export function parseYaml(file: string, text: string): ParseResult {
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true });
   const at = (offset: number, length = 1): Pick<Diagnostic, "line" | "column" | "length"> => {
     const { line, col } = lines.linePos(offset);
     return { line, column: col, length };
@@ -31,6 +30,17 @@ export function parseYaml(file: string, text: string): ParseResult {
     if (hint) d.hint = hint;
     return d;
   };
+  const finding = (f: Finding): Diagnostic => problem(f.offset, f.code, f.message, f.hint);
+  const early = scanDepth(text);
+  if (early) {
+    // Line positions come from parsing; a scan that stops early only needs its own newlines.
+    lines.addNewLine(0);
+    for (let i = text.indexOf("\n"); i !== -1 && i < early.offset; i = text.indexOf("\n", i + 1)) lines.addNewLine(i + 1);
+    return { ok: false, diagnostics: [finding(early)] };
+  }
+  // logLevel "error": the library's own warnings (printed with process.emitWarning) never reach
+  // the user's terminal; everything it has to say arrives as positioned errors and warnings.
+  const docs = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true, logLevel: "error" });
 
   if (!Array.isArray(docs)) {
     // An empty stream: parseAllDocuments returns an empty-document marker.
@@ -54,6 +64,11 @@ export function parseYaml(file: string, text: string): ParseResult {
       diagnostics.push(problem(error.pos[0], "duplicate-key", `duplicate key "${key}"`, yamlHint(error.code), Math.max(1, key.length)));
       continue;
     }
+    if (error.code === "RESOURCE_EXHAUSTION") {
+      // The composer recursed until the stack ran out: nesting far past MAX_DEPTH.
+      diagnostics.push(finding(tooDeep(error.pos[0])));
+      continue;
+    }
     diagnostics.push(problem(error.pos[0], yamlCode(error.code), firstLine(error.message), yamlHint(error.code), Math.max(1, error.pos[1] - error.pos[0])));
   }
   for (const warning of doc.warnings) {
@@ -63,10 +78,8 @@ export function parseYaml(file: string, text: string): ParseResult {
   }
   if (diagnostics.some((d) => d.severity === "error")) return { ok: false, diagnostics };
   if (doc.contents === null) return { ok: false, diagnostics: [...diagnostics, problem(0, "empty-file", "file holds no pipeline (only comments or blank lines)", EMPTY_HINT)] };
-  const deep = findTooDeep(doc.contents);
-  if (deep) {
-    return { ok: false, diagnostics: [...diagnostics, problem(deep.range?.[0] ?? 0, "too-deep", `values are nested more than ${MAX_DEPTH} levels deep`)] };
-  }
+  const structural = checkStructure(doc.contents);
+  if (structural.length > 0) return { ok: false, diagnostics: [...diagnostics, ...structural.map(finding)] };
   return { ok: true, source: { file, text, doc, lines } };
 }
 
@@ -97,25 +110,6 @@ function yamlHint(code: string): string | undefined {
     default:
       return undefined;
   }
-}
-
-/** Iterative depth check, so hostile nesting cannot overflow the stack of later passes. */
-function findTooDeep(root: Node): Node | undefined {
-  const stack: Array<[Node, number]> = [[root, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (depth > MAX_DEPTH) return node;
-    if (isMap(node) || isSeq(node)) {
-      for (const item of node.items) {
-        if (isPair(item)) {
-          if (isMap(item.value) || isSeq(item.value)) stack.push([item.value, depth + 1]);
-        } else if (isMap(item) || isSeq(item)) {
-          stack.push([item as Node, depth + 1]);
-        }
-      }
-    }
-  }
-  return undefined;
 }
 
 export interface Located {

@@ -2,7 +2,7 @@ import type { Document, ScrapeOptions, Step } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { cacheKey, mayWriteCache } from "./cache.js";
 import type { RunContext } from "./context.js";
-import { runPage, type PageJob, type StepTally, type StoredPage } from "./page.js";
+import { runPage, type PageJob, type PageOutcome, type StepTally, type StoredPage } from "./page.js";
 
 type CrawlStep = Extract<Step, { kind: "crawl" }>;
 
@@ -29,6 +29,8 @@ export interface CrawlTally extends StepTally {
 export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: AbortSignal): Promise<CrawlTally> {
   const { engine, store } = ctx.ports;
   if (!engine.startCrawl) throw new ScrapelineError("unsupported", `the ${engine.name} engine cannot run crawl steps here`);
+  // Started before its start URL is checked, so a crawl that cannot start is in the summary as failed.
+  ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind });
   const saved = store.stepState(ctx.runId, step.id);
   const frontier = await engine.startCrawl(step.body, { signal: timeout, ...(saved ? { restore: JSON.parse(saved) } : {}) });
   const already = store.storedUrls(ctx.runId, step.id);
@@ -47,7 +49,6 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   const storedPage = storedLinks(ctx, withLinks);
   const delaySeconds = step.body.delay ?? frontier.delaySeconds;
   if (delaySeconds) ctx.pool.spaceHost(new URL(step.body.url).host, delaySeconds * 1000);
-  ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind });
   for (const message of frontier.warnings) ctx.emit({ type: "step-warning", stepId: step.id, message });
 
   const tally: StepTally = { documents: 0, failures: 0, cancelled: false };
@@ -77,8 +78,10 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
       }
       // Its links are needed to go on and were not kept: the page is fetched again (and stored once).
     }
-    const task: Promise<void> = runPage(ctx, job(next.url), timeout, tally).then((page?: StoredPage) => {
-      if (page) frontier.discover(page.url, page.links ?? [], next.depth);
+    const task: Promise<void> = runPage(ctx, job(next.url), timeout, tally).then((outcome: PageOutcome) => {
+      // A page the stop reached before it was stored stays active: the saved frontier queues it again for --resume.
+      if (outcome === "cancelled") return;
+      if (outcome !== "failed") frontier.discover(outcome.url, outcome.links ?? [], next.depth);
       frontier.done(next.url);
       if (++sinceSnapshot >= Math.max(SNAPSHOT_EVERY, frontier.stats.found / SNAPSHOT_SHARE)) snapshot();
     });

@@ -8,9 +8,12 @@ export type RunEvent =
   | { type: "step-warning"; stepId: string; message: string }
   | { type: "step-finished"; stepId: string; status: "succeeded" | "failed" | "cancelled"; documents: number; failures: number; credits: number; error?: string; crawl?: { found: number; skippedByRobots: number; skippedByRules: number } }
   | { type: "document-stored"; stepId: string; url: string; statusCode: number; credits: number; /** The engine reported no figure: computed by the billing rules. */ estimated?: boolean }
+  /** A wait of more than a moment that holds a step up (a service's rate limit on a job's status). */
+  | { type: "step-waiting"; stepId: string; waitMs: number; reason: string }
   | { type: "document-retried"; stepId: string; url: string; attempt: number; delayMs: number; reason: string }
   | { type: "document-failed"; stepId: string; url: string; kind: ErrorKind | "unknown"; reason: string }
-  | { type: "budget-exhausted"; spent: number; limit: number; needed: number }
+  /** No page starts after this; `inFlight` pages already under way may finish and are stored. */
+  | { type: "budget-exhausted"; spent: number; limit: number; needed: number; inFlight?: number }
   | { type: "run-finished"; runId: number; status: string; credits: number };
 
 export type EventSink = (event: RunEvent) => void;

@@ -10,7 +10,9 @@ const MAP_CREDITS = 1;
 
 /**
  * Maps a site and stores the result as one document whose `links` are the URLs found (later
- * steps take them with `urls.from`), with titles and descriptions under metadata.mapLinks.
+ * steps take them with `urls.from`), with titles and descriptions under metadata.mapLinks. A map
+ * that finds nothing because the site cannot be reached throws, and the step fails with that
+ * cause; what it warns about is stored with the document and reported as a step warning.
  */
 export async function runMapStep(ctx: RunContext, step: MapStep, timeout: AbortSignal): Promise<StepTally> {
   const { engine, store } = ctx.ports;
@@ -24,6 +26,8 @@ export async function runMapStep(ctx: RunContext, step: MapStep, timeout: AbortS
   }
   try {
     const result = await engine.map(step.body, AbortSignal.any([timeout, ctx.abort]));
+    // A map cut short (its timeout, a sitemap too big, robots.txt unreadable) says so where the user looks.
+    if (result.warning) ctx.emit({ type: "step-warning", stepId: step.id, message: result.warning });
     const document = {
       links: result.links.map((l) => l.url),
       ...(result.warning ? { warning: result.warning } : {}),

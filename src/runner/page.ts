@@ -4,6 +4,7 @@ import { isScrapelineError, ScrapelineError } from "../core/index.js";
 import { cacheKey, cacheMayHold, fromCache, mayReadCache, mayWriteCache, noteCached } from "./cache.js";
 import type { RunContext } from "./context.js";
 import type { RunEvent } from "./events.js";
+import { PageDeadline } from "./page-deadline.js";
 import { backoffMs, classify } from "./retry.js";
 
 /** A Retry-After longer than this fails the page as rate-limited rather than sleeping for hours. */
@@ -40,26 +41,36 @@ export interface StoredPage {
   links: string[] | undefined;
 }
 
+/**
+ * What became of a page: stored; failed for good (recorded as a failure); or cancelled — the step
+ * or run stopped before the page was fetched, or while it was, so it is still to do on `--resume`.
+ */
+export type PageOutcome = StoredPage | "failed" | "cancelled";
+
 type StoredEvent = Extract<RunEvent, { type: "document-stored" }>;
 
 /**
  * Fetches one page through the run's pool, retrying by error class, and stores it in its own
  * transaction. Resolves once the page is committed (a store that commits on another thread
- * answers later; the page's content is not kept meanwhile), or to undefined when the page failed
- * or the step stopped (recorded in `tally`).
+ * answers later; the page's content is not kept meanwhile), to "failed" when the page failed for
+ * good, or to "cancelled" when the step stopped first (both recorded in `tally`).
+ *
+ * The page's `timeout` is its overall deadline, shared by its attempts and the backoff between
+ * them; only waits a 429 asks for (which spend no attempt) extend it.
  */
-export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSignal, tally: StepTally): Promise<StoredPage | undefined> {
+export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSignal, tally: StepTally): Promise<PageOutcome> {
   const { url, options } = job;
   const step = { id: job.stepId, retry: job.retry };
   const host = hostOf(url);
   const patienceEnd = job.stepTimeoutMs === undefined ? Infinity : ctx.clock() + job.stepTimeoutMs;
+  const deadline = new PageDeadline(options.timeout);
   let attempt = 1;
   let waits = 0;
   let notBefore = 0;
   for (;;) {
     if (ctx.stop.aborted || timeout.aborted) {
       tally.cancelled = true;
-      return undefined;
+      return "cancelled";
     }
     const estimate = ctx.ports.credits.estimatePage(job.billAs ?? options);
     let stored: { page: StoredPage; event: StoredEvent; committed: void | Promise<void> };
@@ -74,7 +85,8 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
           }
           try {
             const tracking = localTracking(ctx, options);
-            const { page, cacheKey } = await fetchOrCache(ctx, url, options, tracking ? forEngine(options, tracking) : options, pageSignal(ctx, timeout));
+            const engineOptions = deadline.shape(tracking ? forEngine(options, tracking) : options, ctx.clock());
+            const { page, cacheKey } = await fetchOrCache(ctx, url, options, engineOptions, pageSignal(ctx, timeout));
             const snapshot = tracking ? trackChange(ctx, url, page, tracking, job.visibility ?? "visible") : undefined;
             if (tracking && !options.formats.some((f) => f.type === "json")) delete page.json;
             const credits = creditsOf(ctx, page, job.billAs ?? options);
@@ -97,7 +109,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
     } catch (error) {
       if (isScrapelineError(error, "cancelled") || isScrapelineError(error, "budget") || ((ctx.stop.aborted || timeout.aborted || ctx.abort.aborted) && !isScrapelineError(error))) {
         tally.cancelled = true;
-        return undefined;
+        return "cancelled";
       }
       const verdict = classify(error);
       const now = ctx.clock();
@@ -105,6 +117,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
         const waitMs = verdict.waitMs >= 0 ? verdict.waitMs : backoffMs(step.retry, attempt, ctx.random);
         if (waitMs <= MAX_RATE_LIMIT_WAIT_MS && now + waitMs <= patienceEnd) {
           waits++;
+          deadline.extend(waitMs);
           ctx.pool.pauseHost(host, now + waitMs);
           notBefore = now + waitMs;
           ctx.emit({ type: "document-retried", stepId: step.id, url, attempt, delayMs: waitMs, reason: `rate limited: ${verdict.reason}` });
@@ -114,6 +127,9 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
       }
       if (verdict.action === "retry" && attempt < step.retry.attempts) {
         const delayMs = backoffMs(step.retry, attempt, ctx.random);
+        if (!deadline.allowsRetryAt(now + delayMs)) {
+          return fail(ctx, step.id, url, tally, isScrapelineError(error) ? error.kind : "unknown", `${verdict.reason} (after ${attempt} attempt${attempt === 1 ? "" : "s"}; the page's timeout of ${options.timeout} ms leaves no time for another)`);
+        }
         ctx.emit({ type: "document-retried", stepId: step.id, url, attempt, delayMs, reason: verdict.reason });
         attempt++;
         notBefore = now + delayMs;
@@ -204,16 +220,17 @@ function creditsOf(ctx: RunContext, page: Document, options: ScrapeOptions): num
   return ctx.ports.credits.forDocument(page, options);
 }
 
-function fail(ctx: RunContext, stepId: string, url: string, tally: StepTally, kind: ErrorKind | "unknown", reason: string): undefined {
+function fail(ctx: RunContext, stepId: string, url: string, tally: StepTally, kind: ErrorKind | "unknown", reason: string): "failed" {
   tally.failures++;
   ctx.ports.store.saveFailure({ runId: ctx.runId, stepId, url, kind, error: reason });
   ctx.emit({ type: "document-failed", stepId, url, kind, reason });
-  return undefined;
+  return "failed";
 }
 
 function budgetExhausted(ctx: RunContext, needed: number): void {
   if (ctx.stop.aborted) return;
-  ctx.emit({ type: "budget-exhausted", spent: ctx.budget.total, limit: ctx.budget.limit ?? 0, needed });
+  // Called from a pool slot that will not fetch: the others running are the pages in flight.
+  ctx.emit({ type: "budget-exhausted", spent: ctx.budget.total, limit: ctx.budget.limit ?? 0, needed, inFlight: Math.max(0, ctx.pool.running - 1) });
   ctx.halt(`budget of ${ctx.budget.limit} credits reached`);
 }
 

@@ -1,4 +1,4 @@
-import type { CrawlJobPort, Document, ScrapeOptions, Step } from "../core/index.js";
+import type { CrawlJobPort, Document, OnEngineWait, ScrapeOptions, Step } from "../core/index.js";
 import { isScrapelineError, ScrapelineError } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import type { CrawlTally } from "./crawl-step.js";
@@ -19,7 +19,7 @@ const SAVE_EVERY = 10;
 export function runRemoteCrawlStep(ctx: RunContext, step: CrawlStep, timeout: AbortSignal): Promise<JobTally> {
   const { engine } = ctx.ports;
   if (!engine.startCrawlJob) throw new ScrapelineError("unsupported", `the ${engine.name} engine cannot run crawl steps`);
-  const start = (signal: AbortSignal, jobId?: string) => engine.startCrawlJob!(step.body, { signal, ...(jobId ? { jobId } : {}) });
+  const start = (signal: AbortSignal, jobId?: string) => engine.startCrawlJob!(step.body, { signal, onWait: waitsOf(ctx, step.id), ...(jobId ? { jobId } : {}) });
   return runRemoteJob(ctx, { stepId: step.id, kind: step.kind, options: step.body.scrapeOptions, pages: step.body.limit, start }, timeout);
 }
 
@@ -27,7 +27,7 @@ export function runRemoteCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
 export function runRemoteBatchStep(ctx: RunContext, step: ScrapeStep, urls: string[], timeout: AbortSignal): Promise<JobTally> {
   const { engine } = ctx.ports;
   const { urls: _urls, ...options } = step.body;
-  const start = (signal: AbortSignal, jobId?: string) => engine.startBatchJob!(urls, options, { signal, ...(jobId ? { jobId } : {}) });
+  const start = (signal: AbortSignal, jobId?: string) => engine.startBatchJob!(urls, options, { signal, onWait: waitsOf(ctx, step.id), ...(jobId ? { jobId } : {}) });
   return runRemoteJob(ctx, { stepId: step.id, kind: step.kind, options, pages: urls.length, start }, timeout);
 }
 
@@ -124,4 +124,9 @@ function readState(raw: string | undefined): JobState | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Tells the run of the long waits the service imposes on a step's job. */
+function waitsOf(ctx: RunContext, stepId: string): OnEngineWait {
+  return (wait) => ctx.emit({ type: "step-waiting", stepId, waitMs: wait.waitMs, reason: wait.reason });
 }

@@ -15,7 +15,8 @@ export function isRetryableStatus(status: number): boolean {
 /**
  * What to do after a failed attempt, decided by the error's class: network and timeout errors
  * and retryable statuses are retried; 429 waits for Retry-After without spending an attempt;
- * everything else (other 4xx, invalid input, blocked, budget) fails at once.
+ * everything else (other 4xx, a redirect loop or too many redirects — an http-status with the
+ * 3xx — invalid input, blocked, budget) fails at once.
  */
 export function classify(error: unknown): Verdict {
   if (!isScrapelineError(error)) return { action: "fail", reason: error instanceof Error ? error.message : String(error) };

@@ -142,8 +142,8 @@ export class SqliteStore implements Store {
   }
 
   latestUnfinishedRun(pipelineName: string): RunRecord | undefined {
-    const row = this.db.prepare(`SELECT *, ${JOURNAL_CREDITS} FROM runs WHERE pipeline_name = ? AND status IN ('running', 'interrupted') ORDER BY id DESC LIMIT 1`).get(pipelineName) as Row | undefined;
-    return row ? toRun(row) : undefined;
+    const row = this.db.prepare(`SELECT *, ${JOURNAL_CREDITS} FROM runs WHERE pipeline_name = ? ORDER BY id DESC LIMIT 1`).get(pipelineName) as Row | undefined;
+    return row && row["status"] !== "succeeded" ? toRun(row) : undefined;
   }
 
   finishRun(id: number, status: RunStatus, error?: string): void {

@@ -90,7 +90,7 @@ describe("LocalEngine.scrape", () => {
   });
 
   it("stops a redirect loop with an error naming it", async () => {
-    await expect(engine.scrape(`${site.url}/loop`, options())).rejects.toMatchObject({ kind: "network", message: expect.stringMatching(/redirect/i) });
+    await expect(engine.scrape(`${site.url}/loop`, options())).rejects.toMatchObject({ kind: "http-status", message: expect.stringMatching(/redirect loop/i) });
   });
 
   it("reports retryable statuses as errors carrying Retry-After", async () => {

@@ -52,3 +52,10 @@ describe("decodeSource", () => {
     expect(result).toEqual({ ok: true, text: "name: 日本語 🎉\n" });
   });
 });
+
+describe("decodeSource size cap", () => {
+  it("refuses bytes over the cap, as a file would be", () => {
+    const result = decodeSource("f.yaml", Buffer.alloc(MAX_PIPELINE_BYTES + 1, 0x61));
+    expect(!result.ok && result.diagnostic).toMatchObject({ code: "file-too-large", line: 1, column: 1 });
+  });
+});

@@ -117,11 +117,12 @@ describe("map steps and URL flows", () => {
     expect(result.status).toBe("succeeded");
     const map = readDocuments(db, result.runId, "sitemap");
     expect(map).toHaveLength(1);
-    expect(map[0]!.document.links).toContain(`${site.url}/docs/1`);
+    // The map walks the chain of docs pages, so it lists pages many clicks deep.
+    expect(map[0]!.document.links).toEqual(expect.arrayContaining([`${site.url}/docs/1`, `${site.url}/docs/${DOCS}`]));
     expect(map[0]!.document.metadata.creditsUsed).toBe(1);
     const pages = readDocuments(db, result.runId, "pages").map((d) => d.url);
-    expect(pages).toEqual([`${site.url}/docs/1`]);
-    expect(result.credits).toBe(2);
+    expect(pages).toEqual([`${site.url}/docs/1`, `${site.url}/docs/2`, `${site.url}/docs/3`]);
+    expect(result.credits).toBe(4);
   });
 
   it("feeds a crawl's pages to a later step", async () => {

@@ -16,6 +16,7 @@ describe("classify", () => {
     ["rate-limited", 429, "wait"],
     ["http-status", 404, "fail"],
     ["http-status", 403, "fail"],
+    ["http-status", 302, "fail"], // a redirect loop or too many redirects
     ["invalid-input", undefined, "fail"],
     ["budget", undefined, "fail"],
     ["blocked", undefined, "fail"],

@@ -3,7 +3,7 @@ import { databasePath, exitCodeOf, runPipelineFile, type RunEvent } from "../../
 import { EXIT } from "../exit-codes.js";
 import { DB_OPTION, integerOption, VAR_OPTION, varsOf } from "../options.js";
 import { chooseFormat, printDiagnostics, type Io } from "../output.js";
-import { logLine, ProgressBars, RunTally } from "../progress.js";
+import { logLine, notedOnBars, ProgressBars, RunTally } from "../progress.js";
 import { resumeCommand } from "../resume-hint.js";
 import { summaryJson, summaryTable } from "../summary.js";
 import type { Interrupts } from "../interrupts.js";
@@ -50,7 +50,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         const line = logLine(event);
         if (!line) return;
         if (bars) {
-          if (event.type === "document-failed" || event.type === "budget-exhausted" || event.type === "step-skipped" || event.type === "step-warning" || event.type === "run-started") bars.note(line);
+          if (notedOnBars(event)) bars.note(line);
         } else if (!args.json) io.stderr(`${line}\n`);
       };
       signals.onStop(() => (bars ? bars.note("stopping: waiting for pages in flight (Ctrl-C again to abort them)") : io.stderr("stopping: waiting for pages in flight (Ctrl-C again to abort them)\n")));

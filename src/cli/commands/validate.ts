@@ -19,7 +19,7 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
         .option("format", { choices: ["long", "short", "json"], describe: "diagnostic format (default: long on a terminal, short otherwise)" })
         .option("strict", { type: "boolean", default: false, describe: "fail on warnings too" })
         .example("$0 validate pipelines/", "check every pipeline in a directory")
-        .example("$0 validate prices.yaml --format json", "diagnostics as JSON, for CI annotations") as never,
+        .example("$0 validate pipelines/prices.yaml --format json", "diagnostics as JSON, for CI annotations") as never,
     handler: async (args) => {
       const format = chooseFormat(args.format, io);
       const report = await validatePipelines(args.paths, { strict: args.strict });

@@ -120,7 +120,7 @@ urls?: ([string, ...(string)[]] | UrlSource)
 formats?: Formats
 changeTrackingOptions?: ChangeTrackingOptions
 /**
- * Return only the main content, without headers, navs, footers.
+ * Return only the main content: the article (heading, figures with captions, tables, code), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits or comments.
  */
 onlyMainContent?: boolean
 includeTags?: IncludeTags
@@ -351,7 +351,7 @@ export interface ScrapeOptionsFile {
 formats?: Formats
 changeTrackingOptions?: ChangeTrackingOptions
 /**
- * Return only the main content, without headers, navs, footers.
+ * Return only the main content: the article (heading, figures with captions, tables, code), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits or comments.
  */
 onlyMainContent?: boolean
 includeTags?: IncludeTags
@@ -842,7 +842,7 @@ export interface ScrapeOptionsFile1 {
 formats?: Formats
 changeTrackingOptions?: ChangeTrackingOptions
 /**
- * Return only the main content, without headers, navs, footers.
+ * Return only the main content: the article (heading, figures with captions, tables, code), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits or comments.
  */
 onlyMainContent?: boolean
 includeTags?: IncludeTags
@@ -980,7 +980,7 @@ export interface ScrapeOptionsFile2 {
 formats?: Formats
 changeTrackingOptions?: ChangeTrackingOptions
 /**
- * Return only the main content, without headers, navs, footers.
+ * Return only the main content: the article (heading, figures with captions, tables, code), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits or comments.
  */
 onlyMainContent?: boolean
 includeTags?: IncludeTags

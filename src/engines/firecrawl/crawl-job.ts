@@ -1,4 +1,4 @@
-import type { Document } from "../../core/index.js";
+import type { Document, OnEngineWait } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import type { ServiceHttp } from "./http.js";
 
@@ -29,10 +29,12 @@ export class RemoteCrawlJob {
   last: CrawlStatusPage | undefined;
 
   /** `kind`: a crawl (/v2/crawl, cancelled at /v1/crawl) or a batch scrape (/v2/batch/scrape); both report pages the same way. */
+  /** `onWait` is told of the long waits between retries of a status request (a 429's Retry-After). */
   constructor(
     private readonly http: ServiceHttp,
     readonly id: string,
     private readonly kind: "crawl" | "batch" = "crawl",
+    private readonly onWait?: OnEngineWait,
   ) {}
 
   private get statusPath(): string {
@@ -45,7 +47,7 @@ export class RemoteCrawlJob {
     let url = `${this.statusPath}${taken > 0 ? `?skip=${taken}` : ""}`;
     for (;;) {
       if (signal?.aborted) return;
-      const page = await this.http.call<CrawlStatusPage>("GET", url, { what: `the status of ${this.kind} job ${this.id}`, attempts: 5, ...(signal ? { signal } : {}) });
+      const page = await this.http.call<CrawlStatusPage>("GET", url, { what: `the status of ${this.kind} job ${this.id}`, attempts: 5, ...(signal ? { signal } : {}), ...(this.onWait ? { onWait: this.onWait } : {}) });
       if (typeof page.status !== "string") throw new ScrapelineError("bad-content", `the status of ${this.kind} job ${this.id} has no status field`);
       this.last = page;
       const data = Array.isArray(page.data) ? page.data : [];

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { CrawlRequest, Document, Engine, ExtractRequest, ExtractResult, MapRequest, MapResult, ScrapeOptions } from "../../core/index.js";
+import type { CrawlRequest, Document, Engine, ExtractRequest, ExtractResult, MapRequest, MapResult, OnEngineWait, ScrapeOptions } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { RemoteCrawlJob } from "./crawl-job.js";
 import { ServiceHttp, type ServiceConfig } from "./http.js";
@@ -45,19 +45,20 @@ export class FirecrawlEngine implements Engine {
   }
 
   /** Starts a crawl job (or takes up `jobId` again after an interruption). The start is sent with an idempotency key, so a retry cannot start two. */
-  async startCrawlJob(request: CrawlRequest, options: { signal?: AbortSignal; jobId?: string }): Promise<RemoteCrawlJob> {
-    if (options.jobId) return new RemoteCrawlJob(this.http, options.jobId);
-    const answer = await this.http.call<{ id?: string }>("POST", "/v2/crawl", { body: request, what: `starting a crawl of ${request.url}`, attempts: 4, idempotencyKey: randomUUID(), ...(options.signal ? { signal: options.signal } : {}) });
+  /** `onWait` is told of each wait longer than 2 s between attempts, while starting and while reading the job. */
+  async startCrawlJob(request: CrawlRequest, options: { signal?: AbortSignal; jobId?: string; onWait?: OnEngineWait }): Promise<RemoteCrawlJob> {
+    if (options.jobId) return new RemoteCrawlJob(this.http, options.jobId, "crawl", options.onWait);
+    const answer = await this.http.call<{ id?: string }>("POST", "/v2/crawl", { body: request, what: `starting a crawl of ${request.url}`, attempts: 4, idempotencyKey: randomUUID(), ...(options.signal ? { signal: options.signal } : {}), ...(options.onWait ? { onWait: options.onWait } : {}) });
     if (!answer.id) throw new ScrapelineError("bad-content", `the service started a crawl of ${request.url} without giving its id`);
-    return new RemoteCrawlJob(this.http, answer.id);
+    return new RemoteCrawlJob(this.http, answer.id, "crawl", options.onWait);
   }
 
   /** A batch scrape job: the step's URLs scraped by the service with one set of options (started once, with an idempotency key). */
-  async startBatchJob(urls: string[], options: ScrapeOptions, control: { signal?: AbortSignal; jobId?: string }): Promise<RemoteCrawlJob> {
-    if (control.jobId) return new RemoteCrawlJob(this.http, control.jobId, "batch");
-    const answer = await this.http.call<{ id?: string }>("POST", "/v2/batch/scrape", { body: { urls, ...options }, what: `starting a batch scrape of ${urls.length} URL(s)`, attempts: 4, idempotencyKey: randomUUID(), ...(control.signal ? { signal: control.signal } : {}) });
+  async startBatchJob(urls: string[], options: ScrapeOptions, control: { signal?: AbortSignal; jobId?: string; onWait?: OnEngineWait }): Promise<RemoteCrawlJob> {
+    if (control.jobId) return new RemoteCrawlJob(this.http, control.jobId, "batch", control.onWait);
+    const answer = await this.http.call<{ id?: string }>("POST", "/v2/batch/scrape", { body: { urls, ...options }, what: `starting a batch scrape of ${urls.length} URL(s)`, attempts: 4, idempotencyKey: randomUUID(), ...(control.signal ? { signal: control.signal } : {}), ...(control.onWait ? { onWait: control.onWait } : {}) });
     if (!answer.id) throw new ScrapelineError("bad-content", "the service started a batch scrape without giving its id");
-    return new RemoteCrawlJob(this.http, answer.id, "batch");
+    return new RemoteCrawlJob(this.http, answer.id, "batch", control.onWait);
   }
 
   /** An extract job: POST /v1/extract with the request as SPEC.md gives it, then its status until it ends. */

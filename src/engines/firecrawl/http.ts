@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { request } from "undici";
-import { ScrapelineError } from "../../core/index.js";
+import { ScrapelineError, type OnEngineWait } from "../../core/index.js";
 import { serviceError } from "./errors.js";
 
 /** Where the service is and the key it takes. The key is used in the Authorization header and nowhere else. */
@@ -22,7 +22,14 @@ export interface CallOptions {
   attempts?: number;
   /** What the call is, for messages ("the crawl job 1234"). */
   what: string;
+  /** Told before each wait between attempts longer than REPORTED_WAIT_MS. */
+  onWait?: OnEngineWait;
 }
+
+/** Waits between attempts longer than this are reported through `onWait`. */
+export const REPORTED_WAIT_MS = 2000;
+/** The longest wait between two attempts, whatever Retry-After asks. */
+const MAX_WAIT_MS = 60_000;
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
@@ -75,8 +82,9 @@ export class ServiceHttp {
       } catch (error) {
         const transient = error instanceof ScrapelineError && (error.kind === "network" || error.kind === "timeout" || error.kind === "rate-limited" || (error.kind === "http-status" && (error.status ?? 0) >= 500));
         if (!transient || attempt >= attempts || options.signal?.aborted) throw error;
-        const wait = error.retryAfterMs ?? Math.min(30_000, 500 * 2 ** (attempt - 1));
-        await this.sleep(Math.min(wait, 60_000), options.signal);
+        const wait = Math.min(error.retryAfterMs ?? Math.min(30_000, 500 * 2 ** (attempt - 1)), MAX_WAIT_MS);
+        if (wait > REPORTED_WAIT_MS) options.onWait?.({ reason: error.message, waitMs: wait });
+        await this.sleep(wait, options.signal);
       }
     }
   }

@@ -51,7 +51,9 @@ beforeAll(async () => {
     .page("/late", LATE)
     .page("/feed", SCROLL)
     .page("/mobile", MOBILE)
-    .page("/plain", htmlPage("Plain", "<p>Some text</p>"));
+    .page("/plain", htmlPage("Plain", "<p>Some text</p>"))
+    .route("/loop-a", (_req, res) => void res.writeHead(302, { location: "/loop-b" }).end())
+    .route("/loop-b", (_req, res) => void res.writeHead(302, { location: "/loop-a" }).end());
   await site.start();
 });
 
@@ -151,5 +153,10 @@ describe("the local engine in a browser", () => {
     );
     expect(error.message).toContain('action 3 of 4 (click "#missing") failed');
     expect(error.message).toContain("no element matched");
+  });
+
+  it("fails a redirect loop as an answer of the site, which is not retried", async () => {
+    const error = await failure(engine.scrape(`${site.url}/loop-a`, scrapeOptions({ formats: ["markdown"], waitFor: 10 })), "http-status");
+    expect(error.message).toContain(`too many redirects loading ${site.url}/loop-a in the browser`);
   });
 });

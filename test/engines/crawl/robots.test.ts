@@ -107,6 +107,9 @@ describe("loadRobots", () => {
     "binary.test": () => [200, { "content-type": "image/png" }, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])],
     "html.test": () => [200, { "content-type": "text/html" }, "<html><body>Welcome</body></html>"],
     "slow.test": () => "hang",
+    "utf16.test": () => [200, { "content-type": "text/plain; charset=utf-16le" }, Buffer.from("User-agent: *\nDisallow: /private\n", "utf16le")],
+    "utf16bom.test": () => [200, { "content-type": "text/plain" }, Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("User-agent: *\nDisallow: /private\n", "utf16le").swap16()])],
+    "away.test": () => [301, { location: "http://nowhere.invalid/robots.txt" }, "moved"],
   };
 
   beforeAll(async () => {
@@ -161,10 +164,35 @@ describe("loadRobots", () => {
     expect(robots.note).toMatch(/could not be read .*did not complete within 300 ms/);
   });
 
-  it("disallows everything on a network error", async () => {
+  it("disallows everything on a network error, and says the host is down when it refuses connections", async () => {
     const robots = await loadRobots(site.gate, "http://127.0.0.1:1/");
     expect(robots.allows("http://127.0.0.1:1/page")).toBe(false);
     expect(robots.note).toMatch(/could not be read/);
+    expect(robots.hostDown?.message).toMatch(/connection refused by 127\.0\.0\.1:1/);
+  });
+
+  it("says the host is down when its name does not resolve", async () => {
+    const robots = await loadRobots(site.gate, "http://nowhere.invalid/");
+    expect(robots.hostDown).toMatchObject({ kind: "network", message: expect.stringMatching(/could not resolve host nowhere\.invalid/) });
+  });
+
+  it("does not call a host that answered down when its robots.txt redirects to one that is", async () => {
+    const robots = await load("away.test");
+    expect(robots.allows(site.url("/", "away.test"))).toBe(false);
+    expect(robots.note).toMatch(/could not resolve host nowhere\.invalid/);
+    expect(robots.hostDown).toBeUndefined();
+  });
+
+  it.each(["utf16.test", "utf16bom.test"])("reads a UTF-16 robots.txt on %s", async (host) => {
+    const robots = await load(host);
+    expect(robots.note).toBeUndefined();
+    expect(robots.allows(site.url("/private/a", host))).toBe(false);
+    expect(robots.allows(site.url("/public", host))).toBe(true);
+  });
+
+  it("has no hostDown for a host that answers, even with 5xx or a timeout", async () => {
+    expect((await load("broken.test")).hostDown).toBeUndefined();
+    expect((await load("slow.test", 300)).hostDown).toBeUndefined();
   });
 
   it("ignores a robots.txt over 512 KiB (allow-all) and says so", async () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCrawl } from "../../../src/engines/local/crawl/index.js";
+import { createFetchGate } from "../../../src/engines/local/fetch/index.js";
+import { startRawServer } from "../fetch/servers.js";
 import { crawlRequest, paths, sendLinks, startSite, walk, type Site } from "./helpers.js";
 
 let site: Site;
@@ -9,6 +11,8 @@ beforeAll(async () => {
   site = await startSite(({ host, path }, res) => {
     const u = (p: string) => site.url(p, host);
     if (host === "down.test") return void res.writeHead(path === "/robots.txt" ? 503 : 200).end("");
+    if (host === "closed.test") return path === "/robots.txt" ? void res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nDisallow: /\n") : sendLinks(res, []);
+    if (host === "members.test") return path === "/robots.txt" ? void res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nDisallow: /members\n") : sendLinks(res, []);
     if (host === "bare.test") return path === "/" ? sendLinks(res, ["/a"]) : path === "/a" ? sendLinks(res, []) : void res.writeHead(404).end();
     switch (path) {
       case "/robots.txt":
@@ -76,10 +80,52 @@ describe("startCrawl", () => {
     expect(paths(await walk(site.gate, start.frontier))).toEqual(["/", "/a"]);
   });
 
-  it("crawls nothing when robots.txt is unreachable, and says why", async () => {
-    const start = await startCrawl(site.gate, crawlRequest(site.url("/", "down.test"), { sitemap: "skip" }));
-    expect(start.frontier.found).toBe(0);
-    expect(start.warnings).toEqual([expect.stringMatching(/HTTP 503/), expect.stringMatching(/robots.txt disallows/)]);
+  it("fails when robots.txt answers 5xx, since nothing may be crawled, and says why", async () => {
+    const url = site.url("/", "down.test");
+    const error = await startCrawl(site.gate, crawlRequest(url, { sitemap: "skip" })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "blocked", url });
+    expect((error as Error).message).toBe(`cannot crawl ${url}: ${site.url("/robots.txt", "down.test")} answered HTTP 503; nothing on ${new URL(url).origin} is crawled in this run`);
+  });
+
+  it("fails when robots.txt disallows the start URL and nothing else is seeded", async () => {
+    const url = site.url("/", "closed.test");
+    await expect(startCrawl(site.gate, crawlRequest(url, { sitemap: "skip" }))).rejects.toMatchObject({
+      kind: "blocked",
+      message: `cannot crawl ${url}: ${new URL(url).origin}/robots.txt disallows it`,
+    });
+    const members = site.url("/members/home", "members.test");
+    await expect(startCrawl(site.gate, crawlRequest(members))).rejects.toMatchObject({ kind: "blocked", message: expect.stringContaining("robots.txt disallows it") });
+  });
+
+  it("fails naming the cause when the start host does not resolve", async () => {
+    site.requests.length = 0;
+    const error = await startCrawl(site.gate, crawlRequest("http://nowhere.invalid/docs")).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "network", url: "http://nowhere.invalid/docs" });
+    expect((error as Error).message).toBe("cannot crawl http://nowhere.invalid/docs: could not resolve host nowhere.invalid (ENOTFOUND)");
+    expect((error as Error).message).not.toMatch(/robots/);
+  });
+
+  it("fails naming the cause when the start host refuses connections", async () => {
+    const closed = await startRawServer(() => undefined);
+    const url = closed.url("/");
+    await closed.close();
+    const error = await startCrawl(site.gate, crawlRequest(url)).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "network", url });
+    expect((error as Error).message).toMatch(new RegExp(`^cannot crawl ${url}: could not fetch .*/robots.txt: connection refused by 127\\.0\\.0\\.1:${new URL(url).port}$`));
+  });
+
+  it("fails naming the network policy when the start host is a loopback address", async () => {
+    const guarded = createFetchGate({ allowPrivateNetwork: false });
+    try {
+      site.requests.length = 0;
+      const url = site.url("/", "127.0.0.1");
+      const error = await startCrawl(guarded, crawlRequest(url)).catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: "blocked", url });
+      expect((error as Error).message).toMatch(/^cannot crawl .*: refused by the network policy: .*127\.0\.0\.1 is in the loopback range \(use --allow-private-network/);
+      expect(site.requests).toEqual([]);
+    } finally {
+      await guarded.close();
+    }
   });
 
   it("rejects a bad pattern before fetching anything", async () => {

@@ -1,6 +1,6 @@
 import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFetchGate, type FetchGate } from "../../../src/engines/local/fetch/index.js";
+import { createFetchGate, HostDownError, type FetchGate } from "../../../src/engines/local/fetch/index.js";
 import { failure, startHttpServer, startRawServer, type TestServer } from "./servers.js";
 
 let server: TestServer;
@@ -89,12 +89,14 @@ describe("connection failures", () => {
     await failure(gate.fetch({ url: hangingUp.url("/"), timeoutMs: 5000 }), "network");
   });
 
-  it("reports a refused connection as a network error with its cause", async () => {
+  it("reports a refused connection as a network error that says so, with its cause", async () => {
     const gone = await startRawServer(() => undefined);
     const url = gone.url("/");
     await gone.close();
     const error = await failure(gate.fetch({ url, timeoutMs: 5000 }), "network");
-    expect(error.message).toContain("ECONNREFUSED");
+    expect(error.message).toBe(`could not fetch ${url}: connection refused by 127.0.0.1:${gone.port}`);
+    expect(error).toBeInstanceOf(HostDownError);
+    expect((error as HostDownError).reason).toBe("refused");
     expect(error.cause).toBeDefined();
   });
 

@@ -64,23 +64,24 @@ describe("redirects", () => {
   });
 
   it("stops at the 21st hop with an error naming the chain", async () => {
-    const error = await failure(gate.fetch({ url: `${base()}/hop/0`, timeoutMs: 10_000 }), "network");
+    const error = await failure(gate.fetch({ url: `${base()}/hop/0`, timeoutMs: 10_000 }), "http-status");
     expect(error.message).toContain("more than 20 redirects");
     expect(error.message).toContain(`${base()}/hop/0 → ${base()}/hop/1`);
     expect(error.message).toContain(`${base()}/hop/21`);
     expect(error.url).toBe(`${base()}/hop/0`);
+    expect(error.status).toBe(302);
   });
 
   it("honours a lower maxRedirects", async () => {
-    const error = await failure(gate.fetch({ url: `${base()}/a`, timeoutMs: 5000, maxRedirects: 2 }), "network");
+    const error = await failure(gate.fetch({ url: `${base()}/a`, timeoutMs: 5000, maxRedirects: 2 }), "http-status");
     expect(error.message).toContain("more than 2 redirects");
   });
 
   it("stops a loop with an error naming the chain", async () => {
-    const error = await failure(gate.fetch({ url: `${base()}/loop1`, timeoutMs: 5000, headers: { Authorization: "Bearer hunter2" } }), "network");
+    const error = await failure(gate.fetch({ url: `${base()}/loop1`, timeoutMs: 5000, headers: { Authorization: "Bearer hunter2" } }), "http-status");
     expect(error.message).toBe(`redirect loop: ${base()}/loop1 → ${base()}/loop2 → ${base()}/loop1`);
     expect(error.message).not.toContain("hunter2");
-    await failure(gate.fetch({ url: `${base()}/self`, timeoutMs: 5000 }), "network");
+    expect((await failure(gate.fetch({ url: `${base()}/self`, timeoutMs: 5000 }), "http-status")).status).toBe(301);
   });
 
   it("returns a redirect without Location as a response", async () => {
@@ -102,7 +103,7 @@ describe("redirects", () => {
   });
 
   it("masks a password written in the URL in errors", async () => {
-    const error = await failure(gate.fetch({ url: `http://user:pa55word@public.test:${server.port}/loop1`, timeoutMs: 5000 }), "network");
+    const error = await failure(gate.fetch({ url: `http://user:pa55word@public.test:${server.port}/loop1`, timeoutMs: 5000 }), "http-status");
     expect(error.message).not.toContain("pa55word");
     expect(error.url).not.toContain("pa55word");
   });

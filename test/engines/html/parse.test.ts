@@ -1,20 +1,9 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { Tokenizer, type TokenizerCallbacks } from "htmlparser2";
+import { Tokenizer } from "htmlparser2";
 import { describe, expect, it } from "vitest";
 import { parseHtml } from "../../../src/engines/local/html/parse.js";
 import { FastTokenizer } from "../../../src/engines/local/html/tokenizer.js";
-
-/** Every tokenizer event, as a list. */
-function events(TokenizerClass: typeof Tokenizer, html: string): string[] {
-  const out: string[] = [];
-  const record = (name: string) => (...args: unknown[]) => void out.push(`${name}:${args.join(",")}`);
-  const names = ["onattribdata", "onattribentity", "onattribend", "onattribname", "oncdata", "onclosetag", "oncomment", "ondeclaration", "onend", "onopentagend", "onopentagname", "onprocessinginstruction", "onselfclosingtag", "ontext", "ontextentity"];
-  const callbacks = Object.fromEntries(names.map((name) => [name, record(name)])) as unknown as TokenizerCallbacks;
-  const tokenizer = new TokenizerClass({ decodeEntities: false }, callbacks);
-  tokenizer.write(html);
-  tokenizer.end();
-  return out;
-}
+import { OWN_CORPUS, readCorpus } from "../../helpers/corpus.js";
+import { tokenizerEvents as events } from "./helpers.js";
 
 describe("FastTokenizer", () => {
   it("emits exactly the events of htmlparser2's tokenizer", () => {
@@ -23,8 +12,7 @@ describe("FastTokenizer", () => {
       "<textarea><b>raw</b></textarea><title>a<b</title><![CDATA[x]]><?php echo ?>< not a tag <a href=\"unterminated",
       "<svg><path d='M0'/></svg><br/>text",
     ];
-    const dir = new URL("../../../../shared/corpus/main-content/", import.meta.url);
-    for (const name of readdirSync(dir).slice(0, 10)) samples.push(readFileSync(new URL(`${name}/source.html`, dir), "utf8"));
+    for (const page of readCorpus(OWN_CORPUS)) samples.push(page.source);
     for (const html of samples) expect(events(FastTokenizer, html)).toEqual(events(Tokenizer, html));
   });
 });

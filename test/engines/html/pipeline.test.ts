@@ -68,8 +68,17 @@ describe("links", () => {
     expect(run(html).links).toEqual(["https://example.com/a", "mailto:me@x.org", "https://o.org/b"]);
   });
 
-  it("follows the cleaned content: excluded and non-main links are gone", () => {
-    expect(run('<nav><a href="/n">n</a></nav><p><a href="/p">p</a></p>', { excludeTags: ["nav"] }).links).toEqual(["https://example.com/p"]);
+  it("are the whole page's, whatever onlyMainContent, includeTags and excludeTags keep of the content", () => {
+    const html = '<header><nav><a href="/n">n</a></nav></header><main><p>Words of the main content, long enough to be it.</p><p><a href="/p">p</a></p></main><footer><a href="/f">f</a></footer>';
+    const all = ["https://example.com/n", "https://example.com/p", "https://example.com/f"];
+    expect(run(html, { excludeTags: ["nav", "footer"] }).links).toEqual(all);
+    expect(run(html, { includeTags: ["main"] }).links).toEqual(all);
+    expect(run(html, { onlyMainContent: true }).links).toEqual(all);
+  });
+
+  it("leave out what no output shows: scripts, templates, comments, svg internals", () => {
+    const html = '<script>var a = "<a href=/s>";</script><template><a href="/t">t</a></template><!-- <a href="/c">c</a> --><svg><a href="/v">v</a></svg><noscript><a href="/ns">ns</a></noscript><a href="/ok">ok</a>';
+    expect(run(html).links).toEqual(["https://example.com/ok"]);
   });
 });
 
@@ -116,6 +125,6 @@ describe("hostile input", () => {
     const page = `<html><body><nav>${"<a href='/n'>nav</a>".repeat(100)}</nav><article>${para.repeat(Math.ceil(10_000_000 / para.length))}</article></body></html>`;
     const result = run(page, { onlyMainContent: true });
     expect(result.markdown!.length).toBeGreaterThan(5_000_000);
-    expect(result.links).toEqual(["https://example.com/x"]);
+    expect(result.links).toEqual(["https://example.com/n", "https://example.com/x"]);
   });
 });

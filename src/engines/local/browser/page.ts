@@ -76,6 +76,10 @@ export async function loadPage(browser: Browser, job: PageJob): Promise<BrowserP
     if (timedOut) throw new ScrapelineError("timeout", `the page did not finish within ${options.timeout} ms in the browser: ${shown}`, { url: shown, cause: error });
     if (signal?.aborted) throw new ScrapelineError("cancelled", `cancelled while loading ${shown} in the browser`, { url: shown, cause: error });
     if (isScrapelineError(error)) throw error;
+    // Chromium stops at 20 redirects or a loop; the site answers so every time, so it is not retried like a network failure.
+    if (firstLine(error).includes("net::ERR_TOO_MANY_REDIRECTS")) {
+      throw new ScrapelineError("http-status", `too many redirects loading ${shown} in the browser (a redirect loop or more than 20 hops)`, { url: shown, cause: error });
+    }
     throw new ScrapelineError("network", `the browser could not load ${shown}: ${firstLine(error)}`, { url: shown, cause: error });
   } finally {
     clearTimeout(timer);

@@ -19,7 +19,16 @@ const META = /<meta\b([^>]*)>/gi;
  * discover pages, not to convert them.
  */
 export function scanLinks(html: string, pageUrl: string): string[] {
+  return linksOf(html.replace(HIDDEN, " "), pageUrl);
+}
+
+/** Links and head of a page in one scan: `scanLinks` and `scanHead` with the hidden parts removed once. */
+export function scanPage(html: string, pageUrl: string): { head: PageHead; links: string[] } {
   const visible = html.replace(HIDDEN, " ");
+  return { head: headOf(visible), links: linksOf(visible, pageUrl) };
+}
+
+function linksOf(visible: string, pageUrl: string): string[] {
   let base = pageUrl;
   const declared = BASE.exec(visible);
   const baseHref = declared ? attribute(declared[1] ?? "", "href") : undefined;
@@ -36,8 +45,11 @@ export function scanLinks(html: string, pageUrl: string): string[] {
 
 /** The `<title>` and the meta description (else `og:description`) of a page, whitespace collapsed. */
 export function scanHead(html: string): PageHead {
+  return headOf(html.replace(HIDDEN, " "));
+}
+
+function headOf(visible: string): PageHead {
   const head: PageHead = {};
-  const visible = html.replace(HIDDEN, " ");
   const title = TITLE.exec(visible)?.[1];
   if (title !== undefined) {
     const text = collapse(decodeEntities(title.replace(/<[^>]*>/g, "")));
@@ -59,9 +71,16 @@ export function scanHead(html: string): PageHead {
   return head;
 }
 
+/** One pattern per attribute name read (a handful), compiled once. */
+const ATTRIBUTE_PATTERNS = new Map<string, RegExp>();
+
 /** The entity-decoded value of attribute `name` in the text of a start tag. */
 function attribute(attrs: string, name: string): string | undefined {
-  const pattern = new RegExp(`(?:^|[\\s"'/])${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`, "i");
+  let pattern = ATTRIBUTE_PATTERNS.get(name);
+  if (pattern === undefined) {
+    pattern = new RegExp(`(?:^|[\\s"'/])${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`, "i");
+    ATTRIBUTE_PATTERNS.set(name, pattern);
+  }
   const match = pattern.exec(attrs);
   if (!match) return undefined;
   return decodeEntities((match[1] ?? match[2] ?? match[3] ?? "").trim());

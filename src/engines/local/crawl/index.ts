@@ -4,7 +4,7 @@
  * through the fetch gate.
  */
 export { CrawlFrontier, MAX_QUERY_VARIANTS, MAX_ROBOTS_LISTED, type FrontierEntry, type FrontierOptions, type FrontierState } from "./frontier.js";
-export { scanHead, scanLinks, type PageHead } from "./html-scan.js";
+export { scanHead, scanLinks, scanPage, type PageHead } from "./html-scan.js";
 export { mapSite, type MapLink, type MapOptions, type MapResult } from "./map.js";
 export { MAX_URL_LENGTH, normalizeUrl, withoutTrailingSlash, type NormalizeOptions } from "./normalize-url.js";
 export { rankByRelevance } from "./rank.js";

@@ -1,5 +1,5 @@
-import { isScrapelineError } from "../../../core/index.js";
-import { decodeText, requestHeaders, type FetchGate } from "../fetch/index.js";
+import { isScrapelineError, type ScrapelineError } from "../../../core/index.js";
+import { decodeText, isHostDown, isUtf16, requestHeaders, textEncoding, type FetchGate } from "../fetch/index.js";
 import { isAllowed, parseRobots, ROBOTS_USER_AGENT, type RobotsRules } from "./robots-rules.js";
 
 /** How long robots.txt may take. */
@@ -18,6 +18,12 @@ export interface Robots {
   sitemaps: string[];
   /** Why the file was not used as written (unreachable, too large, binary…), for warnings. */
   note?: string;
+  /**
+   * Set when the file could not be read because the origin itself cannot be reached (its name
+   * does not resolve, it refuses connections, or the network policy refuses its address): the
+   * host is down, which says nothing about what it allows.
+   */
+  hostDown?: ScrapelineError;
 }
 
 /** Request settings for `loadRobots`. */
@@ -36,8 +42,9 @@ export interface RobotsOptions {
  * Fetches and reads `<origin>/robots.txt` through the gate. A 2xx is parsed; any other 4xx
  * (and any status that is neither 2xx nor an error) means no file, so everything is allowed;
  * 429, 5xx, a timeout or a network failure mean the site could not say, so nothing is allowed
- * for this run (RFC 9309 §2.3.1). A file over `maxBytes`, or binary content, is ignored
- * (allow-all). Every fallback carries a `note`. Only cancellation is thrown.
+ * for this run (RFC 9309 §2.3.1); when the origin itself cannot be reached, `hostDown` holds
+ * the error. A file over `maxBytes`, or binary content, is ignored (allow-all). Every fallback
+ * carries a `note`. Only cancellation is thrown.
  */
 export async function loadRobots(gate: FetchGate, origin: string, options: RobotsOptions = {}): Promise<Robots> {
   const base = new URL(origin).origin;
@@ -56,7 +63,7 @@ export async function loadRobots(gate: FetchGate, origin: string, options: Robot
       ...(options.signal ? { signal: options.signal } : {}),
     });
     status = response.status;
-    if (status >= 200 && status < 300 && looksBinary(response.body)) {
+    if (status >= 200 && status < 300 && looksBinary(response.body, response.headers["content-type"])) {
       return allowAll(base, `${url} is binary (${response.headers["content-type"] ?? "no content type"}); ignored, everything allowed`);
     }
     text = decodeText(response.body, response.headers["content-type"]);
@@ -65,7 +72,9 @@ export async function loadRobots(gate: FetchGate, origin: string, options: Robot
     if (isScrapelineError(error, "too-large")) return allowAll(base, `${url} is larger than ${maxBytes} bytes; ignored, everything allowed`);
     if (isScrapelineError(error, "bad-content")) return allowAll(base, `${url} could not be decoded; ignored, everything allowed`);
     const reason = error instanceof Error ? error.message : String(error);
-    return disallowAll(base, `${url} could not be read (${reason}); nothing on ${base} is crawled in this run`);
+    const robots = disallowAll(base, `${url} could not be read (${reason}); nothing on ${base} is crawled in this run`);
+    if (isHostDown(error) && originOf(error.url) === base) robots.hostDown = error;
+    return robots;
   }
   if (status === 429 || status >= 500) {
     return disallowAll(base, `${url} answered HTTP ${status}; nothing on ${base} is crawled in this run`);
@@ -113,10 +122,18 @@ function disallowAll(origin: string, note: string): Robots {
   return { origin, sitemaps: [], allows: () => false, note };
 }
 
+function originOf(url: string | undefined): string | undefined {
+  try {
+    return url === undefined ? undefined : new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /** NUL bytes do not occur in text files; a robots.txt holding them is an image or an archive. */
-function looksBinary(body: Buffer): boolean {
+function looksBinary(body: Buffer, contentType: string | undefined): boolean {
   const head = body.subarray(0, 8192);
-  if (head[0] === 0xff && head[1] === 0xfe) return false; // UTF-16 text has NULs; decodeText handles it
-  if (head[0] === 0xfe && head[1] === 0xff) return false;
+  // UTF-16 text has a NUL in every ASCII character; decodeText reads it, and its characters tell.
+  if (isUtf16(textEncoding(head, contentType))) return decodeText(head, contentType).includes("\0");
   return head.includes(0);
 }

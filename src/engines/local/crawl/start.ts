@@ -1,4 +1,4 @@
-import type { CrawlRequest } from "../../../core/index.js";
+import { ScrapelineError, type CrawlRequest } from "../../../core/index.js";
 import type { FetchGate } from "../fetch/index.js";
 import { CrawlFrontier } from "./frontier.js";
 import { normalizeUrl } from "./normalize-url.js";
@@ -31,7 +31,9 @@ export interface CrawlStart {
  * Prepares a crawl: loads robots.txt, reads the sitemaps (`sitemap: include` or `only`), and
  * seeds a frontier with the start URL and the sitemap URLs at depth 0. With `sitemap: only`
  * the start URL is crawled only when no sitemap gives a usable URL (and a warning says so).
- * Only cancellation is thrown; every other failure is a warning.
+ * A crawl that could not fetch anything throws, naming the cause and the start URL: a start host
+ * that is down (its name does not resolve, it refuses connections, the network policy refuses
+ * it), or robots.txt leaving nothing to crawl. Every other failure is a warning.
  */
 export async function startCrawl(gate: FetchGate, request: CrawlRequest, options: CrawlStartOptions = {}): Promise<CrawlStart> {
   const frontier = new CrawlFrontier(request); // a bad URL or pattern fails here, before any fetch
@@ -44,6 +46,9 @@ export async function startCrawl(gate: FetchGate, request: CrawlRequest, options
     ...(options.signal ? { signal: options.signal } : {}),
   };
   const robots = options.robots ?? (await loadRobots(gate, origin, fetchOptions));
+  if (robots.hostDown) {
+    throw new ScrapelineError(robots.hostDown.kind, `cannot crawl ${request.url}: ${robots.hostDown.message}`, { cause: robots.hostDown, url: request.url });
+  }
   const warnings: string[] = robots.note ? [robots.note] : [];
   frontier.useRobots(robots);
   const read: string[] = [];
@@ -64,7 +69,10 @@ export async function startCrawl(gate: FetchGate, request: CrawlRequest, options
       frontier.seed([start]);
     }
   }
-  if (frontier.found === 0 && frontier.skippedByRobots > 0) warnings.push(`robots.txt disallows ${start}`);
+  if (frontier.found === 0 && frontier.skippedByRobots > 0) {
+    const why = robots.note ?? `${origin}/robots.txt disallows it`;
+    throw new ScrapelineError("blocked", `cannot crawl ${request.url}: ${why}`, { url: request.url });
+  }
   const seconds = request.delay ?? robots.crawlDelaySeconds ?? 0;
   return { frontier, robots, sitemaps: read, delayMs: Math.round(seconds * 1000), warnings };
 }

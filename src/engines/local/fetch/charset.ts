@@ -14,8 +14,26 @@ const CONTENT_TYPE_CHARSET = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]+))/i;
  * to UTF-8; undecodable bytes become U+FFFD. Never throws.
  */
 export function decodeText(body: Buffer, contentType: string | undefined): string {
-  const label = bomEncoding(body) ?? charsetOf(contentType) ?? sniffDeclared(body) ?? "utf-8";
-  return decode(body, label);
+  return decode(body, textEncoding(body, contentType));
+}
+
+/**
+ * The encoding label `decodeText` reads `body` with. A plain `utf-16` charset takes its byte
+ * order from the bytes (little-endian when they do not tell); markup laid out as UTF-16 (one NUL
+ * beside each ASCII character) is read as UTF-16 whatever it declares, since only so could its
+ * `<meta charset>` be read.
+ */
+export function textEncoding(body: Buffer, contentType: string | undefined): string {
+  const bom = bomEncoding(body);
+  if (bom) return bom;
+  const declared = charsetOf(contentType);
+  if (declared) return /^utf-?16$/i.test(declared) ? (utf16Layout(body) ?? "utf-16le") : declared;
+  return utf16Layout(body) ?? sniffDeclared(body) ?? "utf-8";
+}
+
+/** Whether `label` names UTF-16 in either byte order. */
+export function isUtf16(label: string): boolean {
+  return /^utf-?16/i.test(label);
 }
 
 /** The charset parameter of a Content-Type header value, if any. */
@@ -29,6 +47,24 @@ function bomEncoding(body: Buffer): string | undefined {
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return "utf-8";
   if (body[0] === 0xff && body[1] === 0xfe) return "utf-16le";
   if (body[0] === 0xfe && body[1] === 0xff) return "utf-16be";
+  return undefined;
+}
+
+/**
+ * UTF-16 text without a BOM, told by where its NUL bytes are: the high byte of every ASCII
+ * character is 0, so at least a quarter of the pairs hold a NUL on one side and few on the other.
+ */
+function utf16Layout(body: Buffer): "utf-16le" | "utf-16be" | undefined {
+  const pairs = Math.floor(Math.min(body.length, 1024) / 2);
+  if (pairs < 2) return undefined;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < pairs * 2; i += 2) {
+    if (body[i] === 0) even++;
+    if (body[i + 1] === 0) odd++;
+  }
+  if (odd >= pairs / 4 && even <= odd / 10) return "utf-16le";
+  if (even >= pairs / 4 && odd <= even / 10) return "utf-16be";
   return undefined;
 }
 

@@ -3,6 +3,27 @@ import type { Deadline } from "./deadline.js";
 
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT", "ETIMEDOUT"]);
 const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO/;
+const NO_ROUTE_CODES = new Set(["EHOSTUNREACH", "ENETUNREACH", "EHOSTDOWN"]);
+
+/** How a host could not be reached at all: its name does not resolve, it refuses connections, or no route leads to it. */
+export type HostDownReason = "dns" | "refused" | "no-route";
+
+/**
+ * A network error that says the host is down, not that an exchange with it went wrong: nothing
+ * else on the same host and port can succeed in this run either.
+ */
+export class HostDownError extends ScrapelineError {
+  readonly reason: HostDownReason;
+  constructor(reason: HostDownReason, message: string, details: { cause?: unknown; url?: string } = {}) {
+    super("network", message, details);
+    this.reason = reason;
+  }
+}
+
+/** Whether `error` says its URL's host cannot be reached at all: a name that does not resolve, a refused connection, no route, or an address the network policy refuses. */
+export function isHostDown(error: unknown): error is ScrapelineError {
+  return error instanceof HostDownError || (error instanceof ScrapelineError && error.kind === "blocked");
+}
 
 /** The URL with any password masked, fit for messages and error details. */
 export function redactUrl(href: string): string {
@@ -55,8 +76,18 @@ export function toFetchError(error: unknown, context: FailureContext): Scrapelin
   if (TLS_CODE.test(code)) {
     return new ScrapelineError("network", `TLS failure for ${url}: ${describe(error)}; set skipTlsVerification: true if you trust this host`, { cause: error, url });
   }
+  if (code === "ECONNREFUSED") return new HostDownError("refused", `could not fetch ${url}: connection refused by ${hostOf(url)}`, { cause: error, url });
+  if (NO_ROUTE_CODES.has(code)) return new HostDownError("no-route", `could not fetch ${url}: no route to ${hostOf(url)} (${code})`, { cause: error, url });
   if (code === "UND_ERR_INVALID_ARG") {
     return new ScrapelineError("invalid-input", `the request to ${url} was refused before sending: ${describe(error)}`, { cause: error, url });
   }
   return new ScrapelineError("network", `could not fetch ${url}: ${describe(error)}`, { cause: error, url });
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }

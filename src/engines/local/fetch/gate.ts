@@ -78,11 +78,12 @@ export function createFetchGate(policy: FetchPolicy): FetchGate {
       await hop.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
       const next = parseHttpUrl(location, url);
       const shown = () => [...chain, next.href].map(redactUrl).join(" → ");
+      // The site answered, and will answer the same way again: an error status, not a network failure, so it is not retried.
       if (chain.includes(next.href)) {
-        throw new ScrapelineError("network", `redirect loop: ${shown()}`, { url: redactUrl(start.href) });
+        throw new ScrapelineError("http-status", `redirect loop: ${shown()}`, { url: redactUrl(start.href), status: hop.status });
       }
       if (chain.length > maxRedirects) {
-        throw new ScrapelineError("network", `more than ${maxRedirects} redirects: ${shown()}`, { url: redactUrl(start.href) });
+        throw new ScrapelineError("http-status", `more than ${maxRedirects} redirects: ${shown()}`, { url: redactUrl(start.href), status: hop.status });
       }
       if (next.origin !== url.origin) headers = withoutCredentials(headers);
       chain.push(next.href);

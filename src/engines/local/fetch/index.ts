@@ -4,11 +4,11 @@
  * follows redirects itself, bounds time and decoded size, and reports failures by kind.
  */
 export { createFetchGate } from "./gate.js";
-export { decodeText } from "./charset.js";
+export { decodeText, isUtf16, textEncoding } from "./charset.js";
 export { requestHeaders, type RequestHeaderOptions } from "./request-headers.js";
 export type { FetchGate, FetchPolicy, FetchRequest, FetchResponse } from "./types.js";
 export { acceptLanguage } from "./request-headers.js";
 export { createAddressPolicy, type AddressPolicy } from "./address-policy.js";
 export { parseHttpUrl, resolveTarget, systemResolve, type CheckedTarget, type TargetContext } from "./resolve-target.js";
 export { PinnedAddresses } from "./pinned-lookup.js";
-export { redactUrl } from "./failures.js";
+export { HostDownError, isHostDown, redactUrl, type HostDownReason } from "./failures.js";

@@ -2,7 +2,7 @@ import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { ScrapelineError } from "../../../core/index.js";
 import type { AddressPolicy } from "./address-policy.js";
-import { redactUrl } from "./failures.js";
+import { HostDownError, redactUrl } from "./failures.js";
 
 /** A URL whose host has been resolved and whose every address passed the policy. */
 export interface CheckedTarget {
@@ -58,7 +58,7 @@ export async function resolveTarget(url: URL, context: TargetContext): Promise<C
       const reason = context.policy.blockedReason(address);
       if (reason) {
         const what = literal ? reason : `${bare} has a non-public address: ${reason}`;
-        throw new ScrapelineError("blocked", `refused to fetch ${shown}: ${what}; pass --allow-private-network to reach private networks`, { url: shown });
+        throw new ScrapelineError("blocked", `refused by the network policy: ${shown}: ${what} (use --allow-private-network to reach private networks)`, { url: shown });
       }
     }
   }
@@ -72,9 +72,9 @@ async function resolveName(hostname: string, shown: string, context: TargetConte
   } catch (cause) {
     if (context.signal.aborted) throw cause;
     const code = (cause as { code?: unknown }).code;
-    throw new ScrapelineError("network", `could not resolve ${hostname}${typeof code === "string" ? ` (${code})` : ""}`, { cause, url: shown });
+    throw new HostDownError("dns", `could not resolve host ${hostname}${typeof code === "string" ? ` (${code})` : ""}`, { cause, url: shown });
   }
-  if (answers.length === 0) throw new ScrapelineError("network", `could not resolve ${hostname}: no addresses`, { url: shown });
+  if (answers.length === 0) throw new HostDownError("dns", `could not resolve host ${hostname}: no addresses`, { url: shown });
   const bad = answers.find((a) => isIP(a) === 0);
   if (bad !== undefined) throw new ScrapelineError("network", `resolving ${hostname} gave ${JSON.stringify(bad)}, not an IP address`, { url: shown });
   return answers;

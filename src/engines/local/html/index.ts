@@ -18,7 +18,9 @@ export { htmlText, htmlTokenF1, tokenF1, tokenize } from "./quality.js";
 /**
  * Turns a page into what the service returns: cleaned html, markdown, links, images and metadata.
  * The page is parsed once into a compact tree; includeTags, excludeTags, blockAds and
- * onlyMainContent then prune it, and each requested output is one walk over what is left. Only
+ * onlyMainContent then prune it, and each requested output is one walk over what is left. Links
+ * are the exception: they are every link of the whole page, collected while parsing, since they
+ * are what a crawl follows (content options shape the content, not where the site leads). Only
  * the outputs in `want` are produced; metadata always is. Never throws on malformed input.
  */
 export function processHtml(rawHtml: string, options: HtmlOptions): HtmlResult {
@@ -28,6 +30,7 @@ export function processHtml(rawHtml: string, options: HtmlOptions): HtmlResult {
   const { root, info } = parseHtml(typeof rawHtml === "string" ? rawHtml : "", {
     allAttributes: want.html === true || included || excluded,
     hints: options.onlyMainContent && !included,
+    anchors: want.links === true,
   });
   const urls = new UrlResolver(options.url, info.baseHref);
   const result: HtmlResult = { metadata: extractMetadata(info, urls) };
@@ -51,7 +54,7 @@ export function processHtml(rawHtml: string, options: HtmlOptions): HtmlResult {
     result.markdown = markdown;
   }
   if (want.html) result.html = serializeHtml(content, urls);
-  if (want.links) result.links = extractLinks(content, urls);
+  if (want.links) result.links = extractLinks(info.anchors, urls);
   if (want.images) result.images = extractImages(content, info, urls);
   return result;
 }

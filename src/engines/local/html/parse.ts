@@ -14,6 +14,8 @@ export interface PageInfo {
   /** Attribute lists of every `<meta>` and `<link>`, in document order. */
   metas: string[][];
   links: string[][];
+  /** The `href` of every `<a>` of the page as written, in document order (with `anchors`). */
+  anchors: string[];
 }
 
 export interface ParseOptions {
@@ -21,6 +23,8 @@ export interface ParseOptions {
   allAttributes?: boolean;
   /** Work out class/id hints for main-content scoring while the attribute text is at hand. */
   hints?: boolean;
+  /** Collect the href of every `<a>` the tree keeps, before any pass prunes it. */
+  anchors?: boolean;
 }
 
 export interface ParsedPage {
@@ -40,7 +44,7 @@ let spareTables: { masks: Int32Array; flags: Int32Array } | undefined;
 /** Builds the compact tree from htmlparser2's tokenizer events, in one pass, without decoding entities. */
 class TreeBuilder implements TokenizerCallbacks {
   readonly root = new El("#root", NO_ATTRS, null);
-  readonly info: PageInfo = { metas: [], links: [] };
+  readonly info: PageInfo = { metas: [], links: [], anchors: [] };
   private cur = this.root;
   private depth = 0;
   private overflow = 0;
@@ -60,10 +64,12 @@ class TreeBuilder implements TokenizerCallbacks {
   private preformatted = 0;
   private readonly allAttributes: boolean;
   private readonly hints: boolean;
+  private readonly anchors: boolean;
 
   constructor(private readonly html: string, options: ParseOptions) {
     this.allAttributes = options.allAttributes ?? true;
     this.hints = options.hints ?? false;
+    this.anchors = options.anchors ?? false;
     // Entries above the root are written when an element opens, before they are read.
     this.masks = spareTables?.masks ?? new Int32Array(MAX_DEPTH + 2);
     this.flags = spareTables?.flags ?? new Int32Array(MAX_DEPTH + 2);
@@ -212,7 +218,12 @@ class TreeBuilder implements TokenizerCallbacks {
     const el = new El(name, attrs, parent);
     el.hints = this.pendingHints;
     if (hidden || flags & DROPPED) el.skip = true;
-    else parent.children.push(el);
+    else {
+      parent.children.push(el);
+      if (this.anchors && name === "a") {
+        for (let i = 0; i < attrs.length; i += 2) if (attrs[i] === "href") this.info.anchors.push(attrs[i + 1]!);
+      }
+    }
     if (name === "title" && this.foreign === 0 && this.info.title === undefined) this.inTitle = true;
     if (flags & FOREIGN) this.foreign++;
     if (flags & PREFORMATTED) this.preformatted++;

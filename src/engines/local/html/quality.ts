@@ -53,3 +53,63 @@ export function tokenF1(candidate: string[], reference: string[]): number {
 export function htmlTokenF1(candidateHtml: string, referenceHtml: string): number {
   return tokenF1(tokenize(htmlText(candidateHtml)), tokenize(htmlText(referenceHtml)));
 }
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+
+/** True/false positives and false negatives of one page, normalised to sum 1 (all 0 for two empty texts). */
+export interface ShingleCounts {
+  tp: number;
+  fp: number;
+  fn: number;
+}
+
+/**
+ * The article-extraction benchmark's per-page comparison: the texts are split into `\w+` tokens
+ * (case kept), every run of 4 consecutive tokens is a shingle (a shorter text is one shingle), and
+ * shingles are matched by multiplicity. The counts are normalised so that long pages weigh no more
+ * than short ones.
+ */
+export function shingleCounts(candidate: string, reference: string): ShingleCounts {
+  const ours = shingles(candidate);
+  const theirs = shingles(reference);
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  for (const [key, count] of ours) {
+    const other = theirs.get(key) ?? 0;
+    tp += Math.min(count, other);
+    fp += Math.max(0, count - other);
+  }
+  for (const [key, count] of theirs) fn += Math.max(0, count - (ours.get(key) ?? 0));
+  const sum = tp + fp + fn;
+  return sum === 0 ? { tp, fp, fn } : { tp: tp / sum, fp: fp / sum, fn: fn / sum };
+}
+
+function shingles(text: string): Map<string, number> {
+  const tokens = text.match(WORD) ?? [];
+  const out = new Map<string, number>();
+  const last = Math.max(1, tokens.length - 3);
+  for (let i = 0; i < last; i++) {
+    const key = tokens.slice(i, i + 4).join(" ");
+    if (key !== "") out.set(key, (out.get(key) ?? 0) + 1);
+  }
+  return out;
+}
+
+/**
+ * The benchmark's summary of many pages: mean precision over pages that predicted anything, mean
+ * recall over pages whose reference has anything, and the F1 of those two means.
+ */
+export function shingleScores(pages: ShingleCounts[]): { precision: number; recall: number; f1: number } {
+  const precisions: number[] = [];
+  const recalls: number[] = [];
+  for (const { tp, fp, fn } of pages) {
+    const perfect = fp === 0 && fn === 0;
+    if (tp + fp > 0) precisions.push(perfect ? 1 : tp / (tp + fp));
+    if (tp + fn > 0) recalls.push(perfect ? 1 : tp / (tp + fn));
+  }
+  const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length);
+  const precision = mean(precisions);
+  const recall = mean(recalls);
+  return { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall) };
+}

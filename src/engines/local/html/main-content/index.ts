@@ -1,6 +1,7 @@
 import type { El } from "../dom.js";
 import { buildArticle, wholeBody } from "./article.js";
 import { prepArticle } from "./prep.js";
+import { pruneBoilerplate } from "./prune.js";
 import { scoreTree } from "./score.js";
 import { gatherSiblings, pickTopCandidate } from "./select-top.js";
 
@@ -27,8 +28,13 @@ export function extractMainContent(root: El): El | null {
     const top = pickTopCandidate(candidates, flags.weighClasses);
     const article = top === null ? wholeBody(root) : buildArticle(gatherSiblings(top));
     const length = prepArticle(article, flags);
-    if (length >= ENOUGH_TEXT) return article;
+    if (length >= ENOUGH_TEXT) return finish(article);
     if (best === undefined || length > best.length) best = { article, length };
   }
-  return best !== undefined && best.length > 0 ? best.article : null;
+  return best !== undefined && best.length > 0 ? finish(best.article) : null;
+}
+
+function finish(article: El): El {
+  pruneBoilerplate(article);
+  return article;
 }

@@ -1,0 +1,104 @@
+// Main-content quality on two corpora, with the text of our onlyMainContent html (the path `scrape`
+// uses): the article-extraction benchmark's pages, scored by its own metric (4-token shingles,
+// F1 of mean precision and mean recall), and the 65 Readability pages (token F1 against
+// expected.html, and the same shingle metric). Prints the worst pages with what was kept and lost.
+// Build first: it measures dist/ (`npm run build`). Asserts nothing.
+import { readdirSync, readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { corpusDir } from "./corpus.mjs";
+
+const HTML_DIST = new URL("../dist/engines/local/html/", import.meta.url);
+const WORST = Number(process.env.BENCH_WORST ?? 10);
+
+async function load() {
+  const { processHtml } = await import(new URL("index.js", HTML_DIST).href);
+  const quality = await import(new URL("quality.js", HTML_DIST).href);
+  const mainText = (source, url) => {
+    const result = processHtml(source, { url, onlyMainContent: true, removeBase64Images: false, blockAds: false, want: { html: true } });
+    return { text: quality.htmlText(result.html ?? ""), metadata: result.metadata };
+  };
+  return { mainText, ...quality };
+}
+
+function articleBenchmark(lib) {
+  const dir = corpusDir("article-benchmark");
+  const truth = JSON.parse(readFileSync(`${dir}ground-truth.json`, "utf8"));
+  const pages = [];
+  for (const [key, entry] of Object.entries(truth)) {
+    const source = gunzipSync(readFileSync(`${dir}html/${key}.html.gz`)).toString("utf8");
+    const { text } = lib.mainText(source, entry.url);
+    pages.push({ name: `${key.slice(0, 8)} ${hostOf(entry.url)}`, text, reference: entry.articleBody ?? "", counts: lib.shingleCounts(text, entry.articleBody ?? "") });
+  }
+  return pages;
+}
+
+function readability(lib) {
+  const dir = corpusDir("main-content");
+  const pages = [];
+  let tokenSum = 0;
+  for (const name of readdirSync(dir).sort()) {
+    const source = readFileSync(`${dir}${name}/source.html`, "utf8");
+    const reference = lib.htmlText(readFileSync(`${dir}${name}/expected.html`, "utf8"));
+    const { text } = lib.mainText(source, "http://fakehost/test/page.html");
+    tokenSum += lib.tokenF1(lib.tokenize(text), lib.tokenize(reference));
+    pages.push({ name, text, reference, counts: lib.shingleCounts(text, reference) });
+  }
+  return { pages, tokenF1: tokenSum / pages.length };
+}
+
+function hostOf(url) {
+  try {
+    return new URL(url).hostname.replace(/^www\./, "");
+  } catch {
+    return "?";
+  }
+}
+
+function pageF1({ tp, fp, fn }) {
+  if (fp === 0 && fn === 0) return 1;
+  return tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn);
+}
+
+/** Lines of `text` most of whose words are missing from `other` (what one side has and the other not). */
+function unmatchedLines(text, other) {
+  const words = new Set(other.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+  const out = [];
+  for (const line of text.split(/\n+/)) {
+    const tokens = line.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+    if (tokens.length === 0) continue;
+    const missing = tokens.filter((t) => !words.has(t)).length;
+    if (missing / tokens.length > 0.5 || (tokens.length <= 3 && missing > 0)) out.push(line.replace(/\s+/g, " ").trim());
+  }
+  return out;
+}
+
+function clip(text, n = 90) {
+  return text.length > n ? text.slice(0, n - 1) + "…" : text;
+}
+
+function report(title, pages, lib) {
+  const scores = lib.shingleScores(pages.map((p) => p.counts));
+  console.log(`${title}: ${pages.length} pages  F1 ${scores.f1.toFixed(4)}  precision ${scores.precision.toFixed(4)}  recall ${scores.recall.toFixed(4)}`);
+  const worst = [...pages].sort((a, b) => pageF1(a.counts) - pageF1(b.counts)).slice(0, WORST);
+  for (const page of worst) {
+    const { tp, fp, fn } = page.counts;
+    const precision = tp + fp > 0 ? tp / (tp + fp) : 0;
+    const recall = tp + fn > 0 ? tp / (tp + fn) : 0;
+    console.log(`  ${pageF1(page.counts).toFixed(3)}  P ${precision.toFixed(3)} R ${recall.toFixed(3)}  ${page.name}`);
+    const kept = unmatchedLines(page.text, page.reference);
+    const lost = unmatchedLines(page.reference, page.text);
+    if (kept.length) console.log(`      kept: ${kept.slice(0, 4).map((l) => JSON.stringify(clip(l, 70))).join(" | ")}${kept.length > 4 ? ` (+${kept.length - 4} lines)` : ""}`);
+    if (lost.length) console.log(`      lost: ${lost.slice(0, 4).map((l) => JSON.stringify(clip(l, 70))).join(" | ")}${lost.length > 4 ? ` (+${lost.length - 4} lines)` : ""}`);
+  }
+  return scores;
+}
+
+export async function run() {
+  const lib = await load();
+  report("article-extraction benchmark (development half), shingle F1", articleBenchmark(lib), lib);
+  const { pages, tokenF1 } = readability(lib);
+  console.log(`\nReadability corpus: mean token F1 against expected.html ${tokenF1.toFixed(4)}`);
+  report("Readability corpus, shingle F1", pages, lib);
+}
+
+if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) await run();

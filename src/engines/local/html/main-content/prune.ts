@@ -1,0 +1,194 @@
+import { collapseSpace, decodeText, textContent, type El, type Node } from "../dom.js";
+import { narrowToBody } from "./body.js";
+import { trimmedLength } from "./score.js";
+import { classAndId, isAroundName, isBylineText, isCredit, isDateLine, isLabel, isSmallPrintName } from "./boilerplate.js";
+
+/** Inline elements: a class on them says less about a block than on the block itself. */
+const PHRASING = new Set(["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "img", "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr", "br", "big", "tt", "strike", "del", "ins", "label", "abbr", "picture", "source"]);
+/** Never pruned: what they hold is content whatever it looks like. */
+const KEPT = new Set(["pre", "code", "table", "math", "blockquote"]);
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+const LISTS = new Set(["ul", "ol"]);
+/** A block this short may be a label, a dateline, a byline or a credit, and is read. */
+const SHORT = 120;
+/** Small print (byline, date, credit) is at most this long. */
+const SMALL = 200;
+/** A block holding this share of the article is part of it whatever its class says. */
+const MAJOR_SHARE = 0.4;
+const EMBED = /embed/i;
+/** A block this short made only of a link is a teaser for another page. */
+const LINK_LINE = 150;
+const READ_MORE = /^(see|read|watch|click) (more|also|next|here)\b|^(related|more|also read|see also|recommended|watch|listen)\s*:|^(lesen sie|lire|leia|lee|leggi)\b/i;
+
+/** Text statistics of a subtree of the article copy, kept in the element's scratch fields. */
+interface Stats {
+  text: number;
+  link: number;
+  /** Text inside elements named as small print (byline, date, credit). */
+  small: number;
+}
+
+/**
+ * Removes what a news or blog template puts around the story from the extracted article:
+ * blocks named for sharing, related links, comments or subscriptions; bylines, datelines and
+ * photo credits (by name or by their text); labels such as "Related articles" or
+ * "Advertisement", with the link list a label introduces; and lists that are all links.
+ */
+export function pruneBoilerplate(root: El): void {
+  let smallOf = new Map<El, number>();
+  let total = measure(root, smallOf, false).text;
+  if (total === 0) return;
+  if (narrowToBody(root, total)) {
+    smallOf = new Map();
+    total = measure(root, smallOf, false).text;
+  }
+  prune(root, total, smallOf, new Set());
+}
+
+function measure(el: El, smallOf: Map<El, number>, inSmall: boolean): Stats {
+  const named = !inSmall && el.attrs.length > 0 && isSmallPrintName(classAndId(el));
+  const stats: Stats = { text: el.ownText, link: 0, small: 0 };
+  for (const child of el.children) {
+    if (typeof child === "string") continue;
+    const sub = measure(child, smallOf, inSmall || named);
+    stats.text += sub.text;
+    stats.link += child.tag === "a" ? ((child.attr("href") ?? "").startsWith("#") ? sub.text * 0.3 : sub.text) : sub.link;
+    stats.small += sub.small;
+  }
+  if (named) stats.small = stats.text;
+  el.textLen = stats.text;
+  el.linkLen = stats.link;
+  if (stats.small > 0) smallOf.set(el, stats.small);
+  return stats;
+}
+
+function prune(el: El, total: number, smallOf: Map<El, number>, seen: Set<string>): void {
+  const children = el.children;
+  let kept = 0;
+  let mixed = false;
+  let dropListAfterLabel = false;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (typeof child === "string") {
+      children[kept++] = child;
+      continue;
+    }
+    if (dropListAfterLabel && child.textLen > 0) {
+      dropListAfterLabel = false;
+      if (child.linkLen / child.textLen > 0.5 && child.textLen < total * MAJOR_SHARE) continue;
+    }
+    const verdict = judge(child, total, smallOf, seen);
+    if (verdict === Verdict.Drop) continue;
+    if (verdict === Verdict.DropWithList) {
+      dropListAfterLabel = true;
+      continue;
+    }
+    if (!KEPT.has(child.tag)) prune(child, total, smallOf, seen);
+    if (!PHRASING.has(child.tag)) mixed = true;
+    children[kept++] = child;
+  }
+  if (kept !== children.length) children.length = kept;
+  if (mixed) dropLooseRuns(el);
+}
+
+/**
+ * In a block that also holds blocks, each run of inline content between them is a line of its
+ * own: a run that is a dateline, a byline, a credit or a label goes ("Updated 5:27 am" after a
+ * headline, in the same div).
+ */
+function dropLooseRuns(el: El): void {
+  const children = el.children;
+  const out: Node[] = [];
+  let run: Node[] = [];
+  let length = 0;
+  const flush = (): void => {
+    if (run.length > 0 && (length === 0 || length > SHORT || !isSmallPrintLine(collapseSpace(run.map(textContent).join(""))))) out.push(...run);
+    run = [];
+    length = 0;
+  };
+  for (const child of children) {
+    if (typeof child === "string") {
+      run.push(child);
+      length += trimmedLength(child);
+    } else if (PHRASING.has(child.tag) && child.tag !== "br") {
+      run.push(child);
+      length += child.textLen;
+    } else {
+      flush();
+      out.push(child);
+    }
+  }
+  flush();
+  if (out.length !== children.length) el.children = out;
+}
+
+function isSmallPrintLine(line: string): boolean {
+  return isCredit(line) || isDateLine(line) || isBylineText(line) || isLabel(line);
+}
+
+const enum Verdict {
+  Keep,
+  Drop,
+  /** A label introducing a list: it goes, and so does the list after it when that is mostly links. */
+  DropWithList,
+}
+
+function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string>): Verdict {
+  const tag = el.tag;
+  if (KEPT.has(tag) || tag === "img" || tag === "figure" || tag === "picture") return Verdict.Keep;
+  const text = el.textLen;
+  const inline = PHRASING.has(tag);
+  if (!inline && el.attrs.length > 0 && text < total * MAJOR_SHARE) {
+    const names = classAndId(el);
+    // An embedded post (a tweet in a "social-embed" box) is quoted content, not a share bar.
+    if (names !== "" && isAroundName(names) && !EMBED.test(names)) return Verdict.Drop;
+  }
+  if (text === 0) return Verdict.Keep;
+  if (!inline && text <= SMALL && (smallOf.get(el) ?? 0) >= text * 0.8) return Verdict.Drop;
+  if (LISTS.has(tag) && el.linkLen / text > 0.7 && text < total * MAJOR_SHARE && !hasSentences(el)) return Verdict.Drop;
+  if (inline) return Verdict.Keep;
+  if (tag === "figcaption" || /caption/i.test(classAndId(el))) {
+    // The same caption again is a slideshow's (each slide repeats it, or shows it in full and cut short).
+    const line = collapseSpace(textContent(el));
+    if (seen.has(line)) return Verdict.Drop;
+    seen.add(line);
+  }
+  if (text <= LINK_LINE && tag === "p" && (el.linkLen >= text * 0.9 || (el.linkLen >= text * 0.5 && READ_MORE.test(collapseSpace(textContent(el)))))) {
+    // A line that is only a link (or "Read more: <link>") points to another story.
+    return Verdict.Drop;
+  }
+  if (text > SHORT) return Verdict.Keep;
+  const lines = linesOf(el);
+  if (lines.length === 1 && isLabel(lines[0]!)) return HEADINGS.has(tag) || tag === "div" || tag === "p" || tag === "span" ? Verdict.DropWithList : Verdict.Drop;
+  return lines.length > 0 && lines.every(isSmallPrintLine) ? Verdict.Drop : Verdict.Keep;
+}
+
+/** The lines of a short block's text: broken at `<br>` and at blocks, whitespace collapsed, empty ones left out. */
+function linesOf(el: El): string[] {
+  const lines: string[] = [];
+  let current = "";
+  const walk = (node: El): void => {
+    for (const child of node.children) {
+      if (typeof child === "string") current += child;
+      else if (child.tag === "br" || !PHRASING.has(child.tag)) {
+        lines.push(current);
+        current = "";
+        walk(child);
+        lines.push(current);
+        current = "";
+      } else walk(child);
+    }
+  };
+  walk(el);
+  lines.push(current);
+  return lines.map((line) => collapseSpace(decodeText(line))).filter((line) => line !== "");
+}
+
+/** Whether a list's items read as prose (some item has 100 characters of text outside links). */
+function hasSentences(list: El): boolean {
+  for (const item of list.children) {
+    if (typeof item === "string") continue;
+    if (item.textLen - item.linkLen >= 100) return true;
+  }
+  return false;
+}
