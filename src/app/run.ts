@@ -58,13 +58,19 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, pipelineHash, options.resume);
     let runId: number | undefined;
     const warnings: RunWarning[] = [];
+    const told = new Set<string>();
     const onEvent: EventSink = (event) => {
       if (event.type === "run-started") runId = event.runId;
-      if (event.type === "step-warning") warnings.push({ stepId: event.stepId, url: null, message: event.message, at: new Date().toISOString() });
+      if (event.type === "step-warning") {
+        told.add(`${event.stepId}\n${event.message}`);
+        warnings.push({ stepId: event.stepId, url: null, message: event.message, at: new Date().toISOString() });
+      }
       options.onEvent?.(event);
     };
-    // A page's own warning (Document.warning) is told as it is stored, and kept with the run's.
+    // A page's own warning (Document.warning) is told as it is stored, and kept with the run's,
+    // unless the step told it already (a map step does).
     const onPageWarning = (stepId: string, url: string, message: string) => {
+      if (told.has(`${stepId}\n${message}`)) return;
       warnings.push({ stepId, url, message, at: new Date().toISOString() });
       options.onEvent?.({ type: "step-warning", stepId, message: `${url}: ${message}` });
     };
