@@ -2,7 +2,7 @@ import type { ChangeTrackingResult, SnapshotRecord } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { gitDiff } from "../changes/index.js";
 import { resolveRunId } from "./history.js";
-import { openStore } from "./store.js";
+import { openExistingStore } from "./store.js";
 
 export interface PageChange {
   stepId: string;
@@ -24,7 +24,7 @@ export interface RunChanges {
 
 /** What changed in a run: every tracked page that is new, changed, removed or hidden. */
 export function runChanges(db: string, run?: string | number): RunChanges {
-  const store = openStore(db);
+  const store = openExistingStore(db);
   try {
     const runId = resolveRunId(store, run);
     const all = store.pageChanges(runId);
@@ -52,11 +52,13 @@ export interface HistoryEntry {
   fingerprint: string;
 }
 
-/** The versions of a page (URL and tag), oldest first. */
+/** The versions of a page (URL and tag), oldest first; a page with none is an error, as for pageDiff. */
 export function pageHistory(db: string, url: string, tag: string | null = null): HistoryEntry[] {
-  const store = openStore(db);
+  const store = openExistingStore(db);
   try {
-    return store.snapshots(url, tag).map(({ version, statusCode, firstSeenAt, firstRunId, lastSeenAt, lastRunId, fingerprint }) => ({ version, statusCode, firstSeenAt, firstRunId, lastSeenAt, lastRunId, fingerprint }));
+    const versions = store.snapshots(url, tag);
+    if (versions.length === 0) throw noSnapshots(url, tag);
+    return versions.map(({ version, statusCode, firstSeenAt, firstRunId, lastSeenAt, lastRunId, fingerprint }) => ({ version, statusCode, firstSeenAt, firstRunId, lastSeenAt, lastRunId, fingerprint }));
   } finally {
     store.close();
   }
@@ -77,11 +79,11 @@ export interface PageDiff {
  */
 export function pageDiff(db: string, url: string, options: { tag?: string | null; from?: number; to?: number } = {}): PageDiff {
   const tag = options.tag ?? null;
-  const store = openStore(db);
+  const store = openExistingStore(db);
   try {
     const versions = store.snapshots(url, tag);
     const label = tag === null ? url : `${url} (tag ${tag})`;
-    if (versions.length === 0) throw new ScrapelineError("invalid-input", `no snapshots of ${label}; run a pipeline with the changeTracking format first`);
+    if (versions.length === 0) throw noSnapshots(url, tag);
     const at = (run: number, name: string) => {
       const found = versionAt(versions, run);
       if (!found) throw new ScrapelineError("invalid-input", `${label} had no snapshot yet in run ${run} (--${name})`);
@@ -94,6 +96,10 @@ export function pageDiff(db: string, url: string, options: { tag?: string | null
   } finally {
     store.close();
   }
+}
+
+function noSnapshots(url: string, tag: string | null): ScrapelineError {
+  return new ScrapelineError("invalid-input", `no snapshots of ${tag === null ? url : `${url} (tag ${tag})`}; run a pipeline with the changeTracking format first`);
 }
 
 /** The version current in `runId`: the newest one first seen in that run or before. */

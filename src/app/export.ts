@@ -7,7 +7,7 @@ import { assetBytes, inlineAssets } from "./assets.js";
 import { extractRows } from "./export-result.js";
 import { ScrapelineError } from "../core/index.js";
 import { resolveRunId } from "./history.js";
-import { openStore } from "./store.js";
+import { openExistingStore } from "./store.js";
 
 export type ExportFormat = "json" | "jsonl" | "csv" | "markdown";
 
@@ -25,7 +25,7 @@ export interface ExportOptions {
 
 /** Writes a run's stored Documents in the chosen format; returns how many were written. */
 export async function exportRun(options: ExportOptions): Promise<{ runId: number; count: number }> {
-  const store = openStore(options.db);
+  const store = openExistingStore(options.db);
   try {
     const runId = resolveRunId(store, options.run);
     if (options.step && !store.getSteps(runId).some((s) => s.stepId === options.step)) {
@@ -128,7 +128,7 @@ async function writeMarkdownFiles(documents: Iterable<StoredDocument>, dir: stri
   const used = new Set<string>();
   let count = 0;
   for (const d of documents) {
-    const name = uniqueName(fileNameFor(d.url), used);
+    const name = uniqueName(fileNameFor(d.stepId, d.url), used);
     const meta = d.document.metadata;
     const images = await writeScreenshots(d.document, dir, name.replace(/\.md$/, ""), store);
     const front = ["---", `url: ${JSON.stringify(d.url)}`, `step: ${JSON.stringify(d.stepId)}`, `status: ${meta.statusCode}`, ...(meta.title ? [`title: ${JSON.stringify(firstOf(meta.title))}`] : []), `fetchedAt: ${JSON.stringify(d.fetchedAt)}`, `credits: ${d.creditsUsed}`, ...images, "---", ""];
@@ -168,7 +168,8 @@ async function writeScreenshots(document: StoredDocument["document"], dir: strin
   return lines;
 }
 
-function fileNameFor(url: string): string {
+/** `<step>--<host and path>.md`: the same page in two steps gets two names that say which is which. */
+function fileNameFor(stepId: string, url: string): string {
   let base: string;
   try {
     const u = new URL(url);
@@ -176,7 +177,8 @@ function fileNameFor(url: string): string {
   } catch {
     base = url;
   }
-  return `${base.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 120) || "page"}.md`;
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, "_");
+  return `${safe(stepId).slice(0, 60)}--${safe(base).slice(0, 120) || "page"}.md`;
 }
 
 function uniqueName(name: string, used: Set<string>): string {

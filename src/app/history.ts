@@ -1,6 +1,6 @@
 import type { ExtractResult, RunRecord, StepRecord } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
-import { openStore } from "./store.js";
+import { openExistingStore } from "./store.js";
 
 export interface RunSummary extends RunRecord {
   documents: number;
@@ -14,7 +14,7 @@ function summarize(run: RunRecord, steps: StepRecord[]): RunSummary {
 
 /** Runs in the database, newest first. */
 export function listRuns(db: string, options: { pipeline?: string; limit?: number } = {}): RunSummary[] {
-  const store = openStore(db);
+  const store = openExistingStore(db);
   try {
     return store.listRuns({ ...(options.pipeline ? { pipelineName: options.pipeline } : {}), limit: options.limit ?? 50 }).map((run) => summarize(run, store.getSteps(run.id)));
   } finally {
@@ -23,7 +23,7 @@ export function listRuns(db: string, options: { pipeline?: string; limit?: numbe
 }
 
 /** Resolves "latest" or a numeric id to a run id. */
-export function resolveRunId(store: ReturnType<typeof openStore>, ref: string | number | undefined): number {
+export function resolveRunId(store: ReturnType<typeof openExistingStore>, ref: string | number | undefined): number {
   if (ref === undefined || ref === "latest") {
     const latest = store.listRuns({ limit: 1 })[0];
     if (!latest) throw new ScrapelineError("invalid-input", "the database has no runs yet");
@@ -40,11 +40,13 @@ export interface RunDetail {
   failures: Array<{ stepId: string; url: string; kind: string; error: string }>;
   /** Results of extract steps, by step id. */
   results: Record<string, ExtractResult>;
+  /** What the run warned about, per step or per page (url null: the step's). */
+  warnings: Array<{ stepId: string; url: string | null; message: string }>;
 }
 
 /** One run with its steps and failed pages. */
 export function showRun(db: string, ref: string | number | undefined): RunDetail {
-  const store = openStore(db);
+  const store = openExistingStore(db);
   try {
     const id = resolveRunId(store, ref);
     const run = store.getRun(id)!;
@@ -54,7 +56,8 @@ export function showRun(db: string, ref: string | number | undefined): RunDetail
       const result = store.stepResult(id, step.stepId);
       if (result !== undefined) results[step.stepId] = JSON.parse(result) as ExtractResult;
     }
-    return { run: summarize(run, steps), steps, failures: store.failures(id), results };
+    const warnings = store.warnings(id).map(({ stepId, url, message }) => ({ stepId, url, message }));
+    return { run: summarize(run, steps), steps, failures: store.failures(id), results, warnings };
   } finally {
     store.close();
   }

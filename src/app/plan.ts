@@ -1,4 +1,5 @@
 import type { Diagnostic } from "../core/index.js";
+import type { Interpolation } from "../pipeline/index.js";
 import { estimateStep } from "../credits/index.js";
 import { planPipeline } from "../planner/index.js";
 import { loadPipeline, redactInterpolations } from "../pipeline/index.js";
@@ -11,7 +12,8 @@ export interface PlanView {
   concurrency: number;
   perHostConcurrency: number;
   retry: unknown;
-  budget: unknown;
+  /** Absent when the pipeline sets no budget. */
+  budget?: unknown;
   allowPrivateNetwork: boolean;
   stages: number;
   /** What the run is expected to cost at most; `exact` false when a count is only known at run time. */
@@ -29,8 +31,9 @@ export interface PlanReport {
  * Loads and plans one pipeline, returning the normalized steps in run order. Values taken from
  * the environment are shown as their `${VAR}` reference, so a plan can be printed in CI logs.
  */
-export async function planFile(file: string, options: { env?: Readonly<Record<string, string | undefined>> } = {}): Promise<PlanReport> {
-  const loaded = await loadPipeline(file, options.env ? { env: options.env } : {});
+export async function planFile(file: string, options: { env?: Readonly<Record<string, string | undefined>>; vars?: Record<string, string> } = {}): Promise<PlanReport> {
+  const env = options.vars ? { ...(options.env ?? process.env), ...options.vars } : options.env;
+  const loaded = await loadPipeline(file, env ? { env } : {});
   const sources = new Map<string, string>();
   if (loaded.diagnostics.length > 0 && loaded.text !== undefined) sources.set(file, loaded.text);
   if (!loaded.pipeline) return { diagnostics: loaded.diagnostics, sources };
@@ -44,7 +47,7 @@ export async function planFile(file: string, options: { env?: Readonly<Record<st
     concurrency: p.concurrency,
     perHostConcurrency: p.perHostConcurrency,
     retry: p.retry,
-    budget: p.budget,
+    ...(Object.values(p.budget).some((v) => v !== undefined) ? { budget: p.budget } : {}),
     allowPrivateNetwork: p.allowPrivateNetwork,
     stages: plan.stages.length,
     estimate: { credits: 0, exact: true },
@@ -62,5 +65,32 @@ export async function planFile(file: string, options: { env?: Readonly<Record<st
     })),
   };
   view.estimate = { credits: view.steps.reduce((n, s) => n + s.estimate.credits, 0), exact: view.steps.every((s) => s.estimate.exact) };
-  return { plan: redactInterpolations(view, loaded.interpolations), diagnostics: loaded.diagnostics, sources };
+  const redacted = redactInterpolations(view, loaded.interpolations);
+  showTypedReferences(redacted, p.steps, loaded.interpolations);
+  return { plan: redacted, diagnostics: loaded.diagnostics, sources };
+}
+
+/**
+ * A whole value such as `concurrency: ${CONC}` becomes a number or boolean, which the string
+ * redaction does not see: the plan shows its reference as written instead, as it does for strings.
+ */
+function showTypedReferences(view: PlanView, steps: ReadonlyArray<{ id: string; kind: string }>, interpolations: readonly Interpolation[]): void {
+  for (const { path, written, variables } of interpolations) {
+    if (!variables.some((v) => v.value !== undefined)) continue;
+    let target: unknown = view;
+    let rest: ReadonlyArray<string | number> = path;
+    if (path[0] === "steps" && typeof path[1] === "number") {
+      const step = steps[path[1]];
+      const shown = view.steps.find((s) => s.id === step?.id);
+      if (!step || !shown) continue;
+      target = path[2] === step.kind ? shown.body : shown;
+      rest = path.slice(path[2] === step.kind ? 3 : 2);
+    }
+    if (rest.length === 0) continue;
+    for (const key of rest.slice(0, -1)) target = target && typeof target === "object" ? (target as Record<string | number, unknown>)[key] : undefined;
+    const last = rest[rest.length - 1]!;
+    if (!target || typeof target !== "object") continue;
+    const holder = target as Record<string | number, unknown>;
+    if (typeof holder[last] === "number" || typeof holder[last] === "boolean") holder[last] = written;
+  }
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { hostname } from "node:os";
 import type { Diagnostic, Engine, Pipeline, RunRecord } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { serviceCreditRules } from "../credits/index.js";
@@ -6,7 +7,7 @@ import { LocalEngine } from "../engines/local/index.js";
 import { loadPipeline, redactInterpolations } from "../pipeline/index.js";
 import { planPipeline } from "../planner/index.js";
 import { runPlan, type EventSink, type RunResult } from "../runner/index.js";
-import type { SqliteStore } from "../store/index.js";
+import type { RunWarning, SqliteStore } from "../store/index.js";
 import { StoreChangeTracker } from "./change-tracker.js";
 import { applyModelCrawlPrompts } from "./crawl-prompts.js";
 import { extractionSettings } from "./extraction.js";
@@ -55,15 +56,83 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const store = openStore(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
   try {
     const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, pipelineHash, options.resume);
-    const result = await runPlan(
-      { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking) },
-      { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(options.onEvent ? { onEvent: options.onEvent } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
-    );
+    let runId: number | undefined;
+    const warnings: RunWarning[] = [];
+    const told = new Set<string>();
+    const onEvent: EventSink = (event) => {
+      if (event.type === "run-started") runId = event.runId;
+      if (event.type === "step-warning") {
+        told.add(`${event.stepId}\n${event.message}`);
+        warnings.push({ stepId: event.stepId, url: null, message: event.message, at: new Date().toISOString() });
+      }
+      options.onEvent?.(event);
+    };
+    // A page's own warning (Document.warning) is told as it is stored, and kept with the run's,
+    // unless the step told it already (a map step does).
+    const onPageWarning = (stepId: string, url: string, message: string) => {
+      if (told.has(`${stepId}\n${message}`)) return;
+      warnings.push({ stepId, url, message, at: new Date().toISOString() });
+      options.onEvent?.({ type: "step-warning", stepId, message: `${url}: ${message}` });
+    };
+    // A process that ends while the run is still going (nothing left to wait for, process.exit)
+    // leaves it interrupted, so that --resume finds it, never "running".
+    const onExit = () => closeUnfinished(store, runId, "interrupted", "the process exited before the run finished");
+    process.once("exit", onExit);
+    let result: RunResult;
+    try {
+      result = await runPlan(
+        { engine, store: watchPageWarnings(store, onPageWarning), credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking) },
+        { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
+      );
+    } catch (error) {
+      closeUnfinished(store, runId, "failed", `internal error: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    } finally {
+      process.off("exit", onExit);
+      if (runId !== undefined) keepWarnings(store, runId, warnings);
+    }
     const notify = pipeline.notify ? await notifyRun(store, result.runId, pipeline.notify, { allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork }) : undefined;
     return { ok: true, pipeline, warnings: loaded.diagnostics, ...result, ...(notify ? { notify } : {}) };
   } finally {
     if (!options.engine) await engine.close();
     store.close();
+  }
+}
+
+/** Stores the run's warnings for show; they were told as they came, so a store that fails here does not fail the run. */
+function keepWarnings(store: SqliteStore, runId: number, warnings: readonly RunWarning[]): void {
+  try {
+    store.addWarnings(runId, warnings);
+  } catch {
+    // The run's own record is already final.
+  }
+}
+
+/** The store, telling `onWarning` of each page saved with a warning. */
+function watchPageWarnings(store: SqliteStore, onWarning: (stepId: string, url: string, message: string) => void): SqliteStore {
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === "saveDocument") {
+        return (...args: Parameters<SqliteStore["saveDocument"]>) => {
+          const saved = target.saveDocument(...args);
+          const [record] = args;
+          if (record.document.warning) onWarning(record.stepId, record.url, record.document.warning);
+          return saved;
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** Ends a run this process started and did not finish; a finished run is left as it is. */
+function closeUnfinished(store: SqliteStore, runId: number | undefined, status: "failed" | "interrupted", error: string): void {
+  if (runId === undefined) return;
+  try {
+    if (store.getRun(runId)?.status === "running") store.finishRun(runId, status, error);
+  } catch {
+    // The database itself is what failed: the run's owner (a process that is gone) tells readers it stopped.
   }
 }
 
@@ -89,6 +158,10 @@ function findResumable(store: SqliteStore, pipeline: Pipeline, hash: string, res
   }
   if (run.pipelineName !== pipeline.name) throw new ScrapelineError("invalid-input", `run ${run.id} belongs to pipeline "${run.pipelineName}", not "${pipeline.name}"`);
   if (run.status === "succeeded") throw new ScrapelineError("invalid-input", `run ${run.id} already finished successfully; nothing to resume`);
+  // A run whose process is gone reads as interrupted; one still "running" here has a live process.
+  if (run.status === "running" && run.owner?.host === hostname()) {
+    throw new ScrapelineError("invalid-input", `run ${run.id} is still running (process ${run.owner.pid}); stop it first (Ctrl-C), then resume it`);
+  }
   if (run.pipelineHash !== hash) {
     throw new ScrapelineError("invalid-input", `the pipeline changed since run ${run.id} started; resuming would mix two versions. Start a new run instead.`);
   }

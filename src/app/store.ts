@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { SqliteStore, type SqliteStoreOptions } from "../store/index.js";
 import { ScrapelineError } from "../core/index.js";
@@ -30,4 +31,15 @@ export function openStore(path: string, options: SqliteStoreOptions = {}): Sqlit
     }
     throw new ScrapelineError("internal", `cannot open the database ${path}: ${message}`, { cause: error });
   }
+}
+
+/**
+ * Opens a database that must already exist, for commands that only read: a mistyped --db is
+ * reported, never created (with its folder) as an empty database.
+ */
+export function openExistingStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
+  if (path !== ":memory:" && !existsSync(path)) {
+    throw new ScrapelineError("invalid-input", `no database at ${path}: nothing has been run with it yet. Check --db (or $SCRAPELINE_DB).`);
+  }
+  return openStore(path, options);
 }

@@ -13,21 +13,13 @@ import { usageCommand } from "./commands/usage.js";
 import { keysCommand, teamsCommand } from "./commands/keys.js";
 import { serveCommand } from "./commands/serve.js";
 import { validateCommand } from "./commands/validate.js";
+import { quietInterrupts, type Interrupts } from "./interrupts.js";
+import { UsageError } from "./options.js";
 import { processIo, type Io } from "./output.js";
 
+export { quietInterrupts, type Interrupts };
+
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
-
-/** Ctrl-C handling for long commands: the first stops scheduling, the second aborts. */
-export interface Interrupts {
-  stop: AbortSignal;
-  abort: AbortSignal;
-  onStop: (callback: () => void) => void;
-}
-
-export function quietInterrupts(): Interrupts {
-  return { stop: new AbortController().signal, abort: new AbortController().signal, onStop: () => {} };
-}
-
 export async function runCli(argv: readonly string[], io: Io = processIo(), interrupts: Interrupts = quietInterrupts()): Promise<number> {
   let exitCode: number = EXIT.ok;
   const setExit = (code: number) => {
@@ -57,7 +49,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     io.stderr(`error: unknown command "${first}"${hint ? ` (${hint})` : ""}\nRun scrapeline --help for the list of commands.\n`);
     return EXIT.invalid;
   }
-  let usageError: string | undefined;
+  let known: string[] = [];
   const parser = yargs([...argv])
     .scriptName("scrapeline")
     .usage("$0 <command> [options]\n\nRun web-data pipelines written as YAML files.")
@@ -74,23 +66,47 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     .wrap(Math.min(100, process.stdout.columns || 100))
     .exitProcess(false)
     .fail((message, error) => {
-      if (error) throw error;
-      usageError = message;
+      // Throwing here (rather than returning) is what keeps yargs from running the handler of a
+      // command whose arguments are wrong: a bad command line must cost nothing.
+      // A coerce function's UsageError reaches here wrapped in yargs' own YError.
+      if (error && !(error instanceof UsageError) && error.name !== "YError") throw error;
+      known = Object.keys((parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
+      throw new UsageError(error?.message ?? message ?? "invalid command line");
     });
   let output: string;
   try {
     output = await new Promise<string>((resolve, reject) => {
-      parser.parseAsync([...argv], {}, (err, _argv, text) => (err && !usageError ? reject(err) : resolve(text))).catch(reject);
+      parser.parseAsync([...argv], {}, (err, _argv, text) => (err ? reject(err) : resolve(text))).catch(reject);
     });
   } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`error: ${explainUsage(error.message, known, argv, commands.find((c) => String(c.command).split(" ")[0] === first)?.command)}\nRun scrapeline ${first && names.includes(first) ? `${first} ` : ""}--help for the options.\n`);
+      return EXIT.invalid;
+    }
     if (!isScrapelineError(error)) throw error;
     io.stderr(`error: ${error.message}\n`);
     return error.kind === "invalid-input" || error.kind === "unsupported" ? EXIT.invalid : EXIT.stepFailed;
   }
-  if (usageError) {
-    io.stderr(`${output ? `${output}\n\n` : ""}error: ${usageError}\n`);
-    return EXIT.invalid;
-  }
   if (output) io.stdout(`${output}\n`);
   return exitCode;
+}
+
+/** yargs' message, with "did you mean" for a mistyped option and without its camelCase echo. */
+export function explainUsage(message: string, known: readonly string[], argv: readonly string[], command?: string | readonly string[]): string {
+  if (/^Not enough non-option arguments/.test(message) && typeof command === "string") return `missing argument: scrapeline ${command}`;
+  const unknown = /^Unknown arguments?: (.*)$/s.exec(message);
+  if (!unknown) return message;
+  const given = unknown[1]!.split(", ");
+  const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const options = known.filter((k) => k.length > 1 && !/[A-Z]/.test(k));
+  const asOption = (name: string) => argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`) || a === `--no-${name}` || a === `-${name}`);
+  return given
+    .filter((name) => !/[A-Z]/.test(name) || !given.includes(kebab(name)))
+    .map((name) => {
+      const typed = asOption(name);
+      if (!typed) return `unexpected argument "${name}"`;
+      const hint = name.length > 1 ? didYouMean(name, options) : undefined;
+      return `unknown option ${typed.split("=")[0]}${hint ? ` (${hint.replace(/"([^"]+)"/, '"--$1"')})` : ""}`;
+    })
+    .join("\n");
 }

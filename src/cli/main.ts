@@ -7,12 +7,15 @@ function processInterrupts(): Interrupts {
   const abort = new AbortController();
   const callbacks: Array<() => void> = [];
   let count = 0;
-  process.on("SIGINT", () => {
+  const stopScheduling = () => {
     count++;
-    if (count === 1) {
-      stop.abort();
-      for (const callback of callbacks) callback();
-    } else if (count === 2) {
+    stop.abort();
+    for (const callback of callbacks) callback();
+  };
+  process.on("SIGINT", () => {
+    if (count === 0) stopScheduling();
+    else if (count === 1) {
+      count++;
       abort.abort();
     } else {
       process.exit(130);
@@ -22,17 +25,26 @@ function processInterrupts(): Interrupts {
     stop.abort();
     abort.abort();
   });
-  return { stop: stop.signal, abort: abort.signal, onStop: (callback) => callbacks.push(callback) };
+  return { stop: stop.signal, abort: abort.signal, onStop: (callback) => callbacks.push(callback), requestStop: () => void (count === 0 && stopScheduling()) };
 }
 
 const args = process.argv.slice(2);
 // Only long-running commands take over Ctrl-C; the others keep the default (exit at once).
 const longRunning = args[0] === "run";
+let settled = false;
+process.once("exit", () => {
+  // Nothing was left to wait for, yet the command had not finished: never report that as success.
+  if (settled) return;
+  process.stderr.write("scrapeline: internal error: the command stopped before it finished\n");
+  process.exitCode = 70;
+});
 runCli(args, undefined, longRunning ? processInterrupts() : undefined).then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (error: unknown) => {
+    settled = true;
     process.stderr.write(`scrapeline: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 70;
   },

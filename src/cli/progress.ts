@@ -15,11 +15,21 @@ interface StepLine {
   startedAt: number;
   finishedAt?: number;
   crawl?: { found: number; skippedByRobots: number; skippedByRules: number };
+  error?: string;
 }
+
+/** Failed pages the summary lists with their reason; the rest are only counted. */
+export const FAILED_PAGES_SHOWN = 100;
 
 /** Per-step counters kept from the event stream; also the source of the summary table. */
 export class RunTally {
   readonly steps = new Map<string, StepLine>();
+  /** The first FAILED_PAGES_SHOWN pages that failed, with why. */
+  readonly failedPages: Array<{ url: string; step: string; error: string }> = [];
+  failedPagesTotal = 0;
+  /** The first FAILED_PAGES_SHOWN warnings (a step's, or a page's with its URL first). */
+  readonly warnings: Array<{ step: string; message: string }> = [];
+  warningsTotal = 0;
   runId?: number;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -47,8 +57,14 @@ export class RunTally {
       case "document-failed": {
         const s = this.steps.get(event.stepId);
         if (s) s.failed++;
+        this.failedPagesTotal++;
+        if (this.failedPages.length < FAILED_PAGES_SHOWN) this.failedPages.push({ url: event.url, step: event.stepId, error: event.reason });
         break;
       }
+      case "step-warning":
+        this.warningsTotal++;
+        if (this.warnings.length < FAILED_PAGES_SHOWN) this.warnings.push({ step: event.stepId, message: event.message });
+        break;
       case "document-retried": {
         const s = this.steps.get(event.stepId);
         if (s) s.retries++;
@@ -62,6 +78,7 @@ export class RunTally {
           // The store's figure also counts what no page carries (an extract's tokens, a job's extra billing).
           s.credits = Math.max(s.credits, event.credits);
           if (event.crawl) s.crawl = event.crawl;
+          if (event.error) s.error = event.error;
         }
         break;
       }

@@ -10,7 +10,8 @@ export function summaryTable(tally: RunTally, status: string, credits: number): 
   );
   const estimated = [...tally.steps.values()].reduce((n, s) => n + s.estimated, 0);
   const split = estimated > 0 ? ` (${credits - estimated} as billed by the service, ${estimated} estimated by the billing rules where it gave no figure)` : "";
-  return `${table(header, rows, 2)}\n${crawls.join("")}run ${tally.runId ?? "?"} ${status}: ${credits} credit${credits === 1 ? "" : "s"} used${split}\n`;
+  const warned = tally.warningsTotal > 0 ? `${tally.warningsTotal} warning${tally.warningsTotal === 1 ? "" : "s"}, printed above (scrapeline show lists them again)\n` : "";
+  return `${table(header, rows, 2)}\n${crawls.join("")}${warned}run ${tally.runId ?? "?"} ${status}: ${credits} credit${credits === 1 ? "" : "s"} used${split}\n`;
 }
 
 export function summaryJson(tally: RunTally, status: string, credits: number): string {
@@ -18,8 +19,13 @@ export function summaryJson(tally: RunTally, status: string, credits: number): s
     {
       runId: tally.runId,
       status,
-      steps: [...tally.steps.values()].map((s) => ({ id: s.id, status: s.status, documents: s.done, failed: s.failed, retries: s.retries, credits: s.credits, ...(s.estimated ? { estimatedCredits: s.estimated } : {}), ...(s.crawl ? { crawl: s.crawl } : {}) })),
+      steps: [...tally.steps.values()].map((s) => ({ id: s.id, status: s.status, documents: s.done, failed: s.failed, retries: s.retries, credits: s.credits, ...(s.estimated ? { estimatedCredits: s.estimated } : {}), ...(s.crawl ? { crawl: s.crawl } : {}), ...(s.error ? { error: s.error } : {}) })),
       credits,
+      // Why pages failed, so a script need not ask again: the first FAILED_PAGES_SHOWN, and how many in all.
+      failedPages: tally.failedPages,
+      failedPagesTotal: tally.failedPagesTotal,
+      warnings: tally.warnings,
+      warningsTotal: tally.warningsTotal,
     },
     null,
     2,

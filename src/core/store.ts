@@ -15,6 +15,8 @@ export interface RunRecord {
   finishedAt: string | null;
   creditsUsed: number;
   error: string | null;
+  /** The process that ran it last (absent in runs recorded before owners were). */
+  owner?: { host: string; pid: number };
 }
 
 export interface StepRecord {

@@ -1,2 +1,3 @@
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
 export { DEFAULT_THREAT_POLICY, ServeTables, type NewTeam, type ServeOwner } from "./serve-tables.js";
+export type { RunWarning } from "./warnings.js";

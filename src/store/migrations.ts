@@ -205,4 +205,23 @@ export const MIGRATIONS: readonly string[] = [
     started_at  TEXT NOT NULL
   );
   `,
+  `
+  -- The process running a run (host, pid, and a token of when it started, so that a reused pid is
+  -- not taken for it): a run still 'running' whose process is gone reads as interrupted.
+  ALTER TABLE runs ADD COLUMN owner_host TEXT;
+  ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
+  ALTER TABLE runs ADD COLUMN owner_started TEXT;
+  `,
+  `
+  -- What a run warned about, per step or per page (url), for show to print after the run.
+  CREATE TABLE run_warnings (
+    id       INTEGER PRIMARY KEY,
+    run_id   INTEGER NOT NULL REFERENCES runs (id),
+    step_id  TEXT NOT NULL,
+    url      TEXT,
+    message  TEXT NOT NULL,
+    at       TEXT NOT NULL
+  );
+  CREATE INDEX run_warnings_by_run ON run_warnings (run_id);
+  `,
 ];

@@ -1,5 +1,6 @@
 // Runs and steps as read from their rows.
 import type { RunRecord, RunStatus, StepRecord, StepStatus } from "../core/index.js";
+import { ownerAlive } from "./owner.js";
 
 export type Row = Record<string, unknown>;
 
@@ -10,18 +11,25 @@ export type Row = Record<string, unknown>;
  */
 export const JOURNAL_CREDITS = "(SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = runs.id) AS journal_credits";
 
+/**
+ * A run as read from its row. A run still 'running' whose process is gone (killed, crashed, the
+ * machine restarted) reads as interrupted, which is what it is: --resume continues it.
+ */
 export function toRun(row: Row): RunRecord {
+  const owner = typeof row.owner_host === "string" && typeof row.owner_pid === "number" ? { host: row.owner_host, pid: row.owner_pid } : undefined;
+  const dead = row.status === "running" && owner !== undefined && ownerAlive({ ...owner, started: (row.owner_started as string | null) ?? null }) === false;
   return {
     id: row.id as number,
     pipelineName: row.pipeline_name as string,
     pipelineFile: row.pipeline_file as string,
     pipelineHash: row.pipeline_hash as string,
     engine: row.engine as string,
-    status: row.status as RunStatus,
+    status: dead ? "interrupted" : (row.status as RunStatus),
     startedAt: row.started_at as string,
     finishedAt: (row.finished_at as string | null) ?? null,
     creditsUsed: (row.credits_used as number) + ((row.journal_credits as number | undefined) ?? 0),
-    error: (row.error as string | null) ?? null,
+    error: dead ? `the process running it (pid ${owner!.pid} on ${owner!.host}) stopped before the run finished` : ((row.error as string | null) ?? null),
+    ...(owner ? { owner } : {}),
   };
 }
 

@@ -6,6 +6,8 @@ import { changeRecord, mostCommon, readChange, readLatestSnapshot, snapshotBranc
 import { parseAssetRef, splitAssets } from "./assets.js";
 import { getBlob, hasBlob, putBlob } from "./blobs.js";
 import { MIGRATIONS } from "./migrations.js";
+import { currentOwner } from "./owner.js";
+import { addWarnings, runWarnings, type RunWarning } from "./warnings.js";
 import { JOURNAL_CREDITS, toRun, toStep, type Row } from "./rows.js";
 import { cacheStatements } from "./statements.js";
 import { packCache } from "./cache-entry.js";
@@ -97,7 +99,10 @@ export class SqliteStore implements Store {
   createRun(run: NewRun): RunRecord {
     const id = this.db.transaction(() => {
       const plan = putBlob(this.db, Buffer.from(run.planJson));
-      const info = this.db.prepare("INSERT INTO runs (pipeline_name, pipeline_file, pipeline_hash, plan_json, plan_blob, engine, status, started_at) VALUES (?, ?, ?, '', ?, ?, 'running', ?)").run(run.pipelineName, run.pipelineFile, run.pipelineHash, plan, run.engine, this.stamp());
+      const owner = currentOwner();
+      const info = this.db
+        .prepare("INSERT INTO runs (pipeline_name, pipeline_file, pipeline_hash, plan_json, plan_blob, engine, status, started_at, owner_host, owner_pid, owner_started) VALUES (?, ?, ?, '', ?, ?, 'running', ?, ?, ?, ?)")
+        .run(run.pipelineName, run.pipelineFile, run.pipelineHash, plan, run.engine, this.stamp(), owner.host, owner.pid, owner.started);
       return Number(info.lastInsertRowid);
     }).immediate();
     return this.getRun(id)!;
@@ -122,6 +127,15 @@ export class SqliteStore implements Store {
     return rows.map(toRun);
   }
 
+  /** Keeps warnings of a run (at most MAX_RUN_WARNINGS; the rest are counted). */
+  addWarnings(runId: number, warnings: readonly RunWarning[]): void {
+    if (warnings.length > 0) addWarnings(this.db, runId, warnings);
+  }
+
+  warnings(runId: number): RunWarning[] {
+    return runWarnings(this.db, runId);
+  }
+
   failures(runId: number): Array<{ stepId: string; url: string; kind: string; error: string; failedAt: string }> {
     const rows = this.db.prepare("SELECT step_id, url, kind, error, failed_at FROM failures WHERE run_id = ? ORDER BY id").all(runId) as Row[];
     return rows.map((r) => ({ stepId: r.step_id as string, url: r.url as string, kind: r.kind as string, error: r.error as string, failedAt: r.failed_at as string }));
@@ -137,7 +151,8 @@ export class SqliteStore implements Store {
   }
 
   reopenRun(id: number): void {
-    this.db.prepare("UPDATE runs SET status = 'running', finished_at = NULL, error = NULL WHERE id = ?").run(id);
+    const owner = currentOwner();
+    this.db.prepare("UPDATE runs SET status = 'running', finished_at = NULL, error = NULL, owner_host = ?, owner_pid = ?, owner_started = ? WHERE id = ?").run(owner.host, owner.pid, owner.started, id);
   }
 
   startStep(runId: number, stepId: string, kind: string): void {

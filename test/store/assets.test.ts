@@ -51,8 +51,8 @@ describe("screenshots and PDFs in the store", () => {
     const out = join(dir, "pages");
     await exportRun({ db, format: "markdown", out });
     const files = readdirSync(out).sort();
-    expect(files).toEqual(["e.com_1-pdf-1.pdf", "e.com_1-screenshot-1.png", "e.com_1.md", "e.com_1.png", "e.com_2-pdf-1.pdf", "e.com_2-screenshot-1.png", "e.com_2.md", "e.com_2.png"]);
-    expect(readFileSync(join(out, "e.com_1.png"))).toEqual(png);
-    expect(readFileSync(join(out, "e.com_1.md"), "utf8")).toContain('screenshot: "e.com_1.png"');
+    expect(files).toEqual(["s--e.com_1-pdf-1.pdf", "s--e.com_1-screenshot-1.png", "s--e.com_1.md", "s--e.com_1.png", "s--e.com_2-pdf-1.pdf", "s--e.com_2-screenshot-1.png", "s--e.com_2.md", "s--e.com_2.png"]);
+    expect(readFileSync(join(out, "s--e.com_1.png"))).toEqual(png);
+    expect(readFileSync(join(out, "s--e.com_1.md"), "utf8")).toContain('screenshot: "s--e.com_1.png"');
   });
 });

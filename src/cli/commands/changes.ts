@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
 import { databasePath, pageDiff, pageHistory, runChanges } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
-import { DB_OPTION } from "../options.js";
+import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";
 import { table } from "../table.js";
 
@@ -63,7 +63,6 @@ export function historyCommand(io: Io, setExit: (code: number) => void): Command
     handler: (args) => {
       const versions = pageHistory(databasePath(args.db), args.url, args.tag ?? null);
       if (args.json) io.stdout(`${JSON.stringify(versions, null, 2)}\n`);
-      else if (versions.length === 0) io.stderr(`no snapshots of ${args.url}${args.tag ? ` with tag ${args.tag}` : ""}\n`);
       else io.stdout(table(["version", "status", "first seen", "run", "last seen", "run", "fingerprint"], versions.map((v) => [String(v.version), String(v.statusCode ?? "-"), v.firstSeenAt, String(v.firstRunId ?? "-"), v.lastSeenAt, String(v.lastRunId ?? "-"), v.fingerprint.slice(0, 12)]), 2));
       setExit(EXIT.ok);
     },
@@ -78,8 +77,8 @@ export function diffCommand(io: Io, setExit: (code: number) => void): CommandMod
       y
         .positional("url", { type: "string", demandOption: true, describe: "the page's URL" })
         .option("tag", TAG_OPTION)
-        .option("from", { type: "number", describe: "the version current in this run" })
-        .option("to", { type: "number", describe: "the version current in this run (default: the latest)" })
+        .option("from", integerOption("from", "the version current in this run (a run id; default: the version before --to)", { min: 1 }))
+        .option("to", integerOption("to", "the version current in this run (a run id; default: the latest)", { min: 1 }))
         .option("db", DB_OPTION)
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
     handler: (args) => {

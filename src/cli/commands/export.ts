@@ -29,6 +29,9 @@ export function exportCommand(io: Io, setExit: (code: number) => void): CommandM
         .example("$0 export --run 12 --format markdown --out pages/", "one .md file per page with front matter") as never,
     handler: async (args) => {
       const { runId, count } = await exportRun({ db: databasePath(args.db), run: args.run, ...(args.step ? { step: args.step } : {}), format: args.format, assets: args.assets, ...(args.out ? { out: args.out } : {}), write: io.stdout });
+      // A reader that stopped early (`| head`) got what it wanted: no count, no error, exit 0.
+      await io.flush?.();
+      if (!args.out && io.stdoutClosed?.()) return setExit(EXIT.ok);
       io.stderr(`exported ${count} document(s) of run ${runId}${args.out ? ` to ${args.out}` : ""}\n`);
       setExit(EXIT.ok);
     },

@@ -1,17 +1,17 @@
 import type { Argv, CommandModule } from "yargs";
 import { createKey, databasePath, listKeys, listTeams, revokeKey, setThreatPolicy, updateTeam } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
-import { DB_OPTION } from "../options.js";
+import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";
 import { table } from "../table.js";
 
 type Args = Record<string, unknown> & { db?: string; json?: boolean };
 
 const LIMIT_OPTIONS = {
-  "plan-tokens": { type: "number", describe: "tokens per billing period (1 credit = 15 tokens)" },
-  "period-days": { type: "number", describe: "length of a billing period in days" },
-  "rate-limit": { type: "number", describe: "work-starting requests per minute" },
-  "max-concurrent-jobs": { type: "number", describe: "crawl, batch and extract jobs running at once" },
+  "plan-tokens": integerOption("plan-tokens", "tokens per billing period (1 credit = 15 tokens)", { min: 0 }),
+  "period-days": integerOption("period-days", "length of a billing period in days", { min: 1 }),
+  "rate-limit": integerOption("rate-limit", "work-starting requests per minute", { min: 1 }),
+  "max-concurrent-jobs": integerOption("max-concurrent-jobs", "crawl, batch and extract jobs running at once", { min: 1 }),
 } as const;
 
 function settings(args: Args) {

@@ -2,11 +2,13 @@ import type { CommandModule } from "yargs";
 import { stringify } from "yaml";
 import { planFile } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
+import { VAR_OPTION, varsOf } from "../options.js";
 import { chooseFormat, printDiagnostics, type Io } from "../output.js";
 
 interface Args {
   file: string;
   format: string;
+  var: string[];
 }
 
 export function planCommand(io: Io, setExit: (code: number) => void): CommandModule<object, Args> {
@@ -17,9 +19,10 @@ export function planCommand(io: Io, setExit: (code: number) => void): CommandMod
       y
         .positional("file", { type: "string", demandOption: true, describe: "pipeline file" })
         .option("format", { choices: ["yaml", "json"], default: "yaml", describe: "output format" })
+        .option("var", VAR_OPTION)
         .example("$0 plan pipelines/prices.yaml", "what would run, with every default filled in") as never,
     handler: async (args) => {
-      const report = await planFile(args.file);
+      const report = await planFile(args.file, { vars: varsOf(args.var) });
       printDiagnostics(io, report.diagnostics, chooseFormat(undefined, { ...io, isTTY: io.color || io.isTTY }), report.sources, io.stderr);
       if (!report.plan) {
         setExit(EXIT.invalid);

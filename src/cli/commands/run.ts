@@ -1,10 +1,12 @@
 import type { CommandModule } from "yargs";
 import { databasePath, exitCodeOf, runPipelineFile, type RunEvent } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
-import { DB_OPTION } from "../options.js";
+import { DB_OPTION, integerOption, VAR_OPTION, varsOf } from "../options.js";
 import { chooseFormat, printDiagnostics, type Io } from "../output.js";
 import { logLine, notedOnBars, ProgressBars, RunTally } from "../progress.js";
+import { resumeCommand } from "../resume-hint.js";
 import { summaryJson, summaryTable } from "../summary.js";
+import type { Interrupts } from "../interrupts.js";
 
 interface Args {
   file: string;
@@ -17,7 +19,7 @@ interface Args {
   engine?: "local" | "firecrawl";
 }
 
-export function runCommand(io: Io, setExit: (code: number) => void, signals: { stop: AbortSignal; abort: AbortSignal; onStop: (cb: () => void) => void }): CommandModule<object, Args> {
+export function runCommand(io: Io, setExit: (code: number) => void, signals: Interrupts): CommandModule<object, Args> {
   return {
     command: "run <file>",
     describe: "Run a pipeline: every step, every page stored in the database",
@@ -25,25 +27,16 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: { s
       y
         .positional("file", { type: "string", demandOption: true, describe: "pipeline file" })
         .option("db", DB_OPTION)
-        .option("var", { type: "string", array: true, default: [], describe: "set a ${VAR} for this run: --var KEY=VALUE" })
+        .option("var", VAR_OPTION)
         .option("resume", { describe: "continue the latest interrupted run of this pipeline, or the run with this id" })
         .option("json", { type: "boolean", default: false, describe: "print the summary as JSON" })
         .option("allow-private-network", { type: "boolean", default: false, describe: "let requests reach loopback and private addresses" })
-        .option("concurrency", { type: "number", describe: "requests in flight for the whole run (overrides the pipeline)" })
+        .option("concurrency", integerOption("concurrency", "requests in flight for the whole run (overrides the pipeline)", { min: 1 }))
         .option("engine", { choices: ["local", "firecrawl"] as const, describe: "run on this engine instead of the pipeline's (firecrawl: the service at FIRECRAWL_API_URL with FIRECRAWL_API_KEY)" })
         .example("$0 run pipelines/prices.yaml", "run a pipeline")
         .example("$0 run pipelines/docs.yaml --resume", "finish an interrupted run") as never,
     handler: async (args) => {
-      const vars: Record<string, string> = {};
-      for (const item of args.var) {
-        const at = item.indexOf("=");
-        if (at <= 0) {
-          io.stderr(`error: --var takes KEY=VALUE, got "${item}"\n`);
-          setExit(EXIT.invalid);
-          return;
-        }
-        vars[item.slice(0, at)] = item.slice(at + 1);
-      }
+      const vars = varsOf(args.var);
       const resume = args.resume === undefined || args.resume === false ? undefined : args.resume === true || args.resume === "" ? true : Number(args.resume);
       if (typeof resume === "number" && !Number.isInteger(resume)) {
         io.stderr(`error: --resume takes a run id, got "${args.resume}"\n`);
@@ -61,6 +54,8 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: { s
         } else if (!args.json) io.stderr(`${line}\n`);
       };
       signals.onStop(() => (bars ? bars.note("stopping: waiting for pages in flight (Ctrl-C again to abort them)") : io.stderr("stopping: waiting for pages in flight (Ctrl-C again to abort them)\n")));
+      // A closed output (`scrapeline run … 2>&1 | head`) stops the run as Ctrl-C does: interrupted, resumable.
+      io.onClosed?.(() => signals.requestStop());
       bars?.start();
       let result;
       try {
@@ -93,6 +88,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: { s
         else if (notify.skipped) io.stderr(`no notification: ${notify.skipped}\n`);
         else io.stderr(`warning: the notification to ${where} failed after ${notify.attempts} attempt(s): ${notify.error}\n`);
       }
+      if (result.status === "interrupted") io.stderr(`run ${result.runId} was interrupted; to finish it: ${resumeCommand(result.runId, args)}\n`);
       setExit(exitCodeOf(result.status));
     },
   };

@@ -1,8 +1,9 @@
 import type { CommandModule } from "yargs";
 import { databasePath, listRuns, showRun } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
-import { DB_OPTION } from "../options.js";
+import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";
+import { resumeCommand } from "../resume-hint.js";
 import { table } from "../table.js";
 
 const duration = (ms: number | null) => (ms === null ? "-" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
@@ -15,13 +16,19 @@ export function runsCommand(io: Io, setExit: (code: number) => void): CommandMod
       y
         .option("db", DB_OPTION)
         .option("pipeline", { type: "string", describe: "only runs of this pipeline" })
-        .option("limit", { type: "number", default: 50, describe: "how many runs" })
+        .option("limit", { ...integerOption("limit", "how many runs", { min: 1 }), default: 50 })
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
     handler: (args) => {
       const runs = listRuns(databasePath(args.db), { ...(args.pipeline ? { pipeline: args.pipeline } : {}), limit: args.limit });
       if (args.json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
       else if (runs.length === 0) io.stdout("no runs yet\n");
-      else io.stdout(table(["id", "pipeline", "status", "started", "duration", "documents", "credits"], runs.map((r) => [String(r.id), r.pipelineName, r.status, r.startedAt, duration(r.durationMs), String(r.documents), String(r.creditsUsed)]), 3));
+      else {
+        io.stdout(table(["id", "pipeline", "status", "started", "duration", "documents", "credits"], runs.map((r) => [String(r.id), r.pipelineName, r.status, r.startedAt, duration(r.durationMs), String(r.documents), String(r.creditsUsed)]), 3));
+        // `--resume` alone picks a pipeline's newest unfinished run: say how to finish each.
+        const newest = new Map<string, (typeof runs)[number]>();
+        for (const r of runs) if ((r.status === "interrupted" || r.status === "running") && !newest.has(r.pipelineName)) newest.set(r.pipelineName, r);
+        for (const r of newest.values()) if (r.status === "interrupted") io.stdout(`\nrun ${r.id} was interrupted${r.error ? ` (${r.error})` : ""}; to finish it: ${resumeCommand(r.id, { file: r.pipelineFile, ...(args.db !== undefined ? { db: args.db } : {}) })}\n`);
+      }
       setExit(EXIT.ok);
     },
   };
@@ -42,9 +49,12 @@ export function showCommand(io: Io, setExit: (code: number) => void): CommandMod
         io.stdout(`${JSON.stringify(detail, null, 2)}\n`);
       } else {
         const r = detail.run;
-        io.stdout(`run ${r.id} of ${r.pipelineName} (${r.pipelineFile}): ${r.status}\nstarted ${r.startedAt}, took ${duration(r.durationMs)}, ${r.documents} document(s), ${r.creditsUsed} credit(s), engine ${r.engine}\n${r.error ? `error: ${r.error}\n` : ""}\n`);
+        io.stdout(`run ${r.id} of ${r.pipelineName} (${r.pipelineFile}): ${r.status}\nstarted ${r.startedAt}, took ${duration(r.durationMs)}, ${r.documents} document(s), ${r.creditsUsed} credit(s), engine ${r.engine}\n${r.error ? `error: ${r.error}\n` : ""}`);
+        if (r.status === "interrupted") io.stdout(`to finish it: ${resumeCommand(r.id, { file: r.pipelineFile, ...(args.db !== undefined ? { db: args.db } : {}) })}\n`);
+        io.stdout("\n");
         io.stdout(table(["step", "kind", "status", "documents", "failures", "credits"], detail.steps.map((s) => [s.stepId, s.kind, s.status, String(s.documents), String(s.failures), String(s.creditsUsed)]), 3));
         for (const [stepId, result] of Object.entries(detail.results)) io.stdout(`\n${stepId}: extract ${result.status}, ${describeData(result.data)}, ${result.tokensUsed} token(s), ${result.creditsUsed} credit(s)${result.error ? `: ${result.error}` : ""}\n`);
+        if (detail.warnings.length) io.stdout(`\nwarnings:\n${detail.warnings.map((w) => `  [${w.stepId}] ${w.url ? `${w.url}: ` : ""}${w.message}`).join("\n")}\n`);
         if (detail.failures.length) io.stdout(`\nfailed pages:\n${detail.failures.map((f) => `  [${f.stepId}] ${f.url}: ${f.kind}: ${f.error}`).join("\n")}\n`);
       }
       setExit(EXIT.ok);

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { CommandModule } from "yargs";
 import { databasePath } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
-import { DB_OPTION } from "../options.js";
+import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";
 
 interface ServeArgs {
@@ -31,14 +31,14 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
     describe: "Serve the local engine over HTTP, speaking the service's API (keys: scrapeline keys)",
     builder: (y) =>
       y
-        .option("port", { type: "number", default: 3002, describe: "port to listen on (0: any free port)" })
+        .option("port", { ...integerOption("port", "port to listen on (0: any free port)", { min: 0, max: 65535 }), default: 3002 })
         .option("host", { type: "string", default: "127.0.0.1", describe: "address to listen on" })
         .option("db", DB_OPTION)
         .option("allow-private-network", { type: "boolean", default: false, describe: "let requests fetch loopback and private addresses (off: the SSRF guard)" })
         .option("risk-list", { type: "string", requiresArg: true, describe: "web-risk list for threat protection's mode normal: lines of `domain score`" })
-        .option("concurrency", { type: "number", describe: "pages in flight per job (default 8)" })
+        .option("concurrency", integerOption("concurrency", "pages in flight per job (default 8)", { min: 1 }))
         .option("public-url", { type: "string", requiresArg: true, describe: "the URL clients reach the server at (behind a proxy): the base of links in answers; default the listening address" })
-        .option("max-connections-per-client", { type: "number", requiresArg: true, describe: "open connections one client address may hold (default 64; behind a reverse proxy the proxy is one client)" }) as never,
+        .option("max-connections-per-client", integerOption("max-connections-per-client", "open connections one client address may hold (default 64; behind a reverse proxy the proxy is one client)", { min: 1 })) as never,
     handler: async (args) => {
       const settings = {
         port: args.port,
