@@ -3,12 +3,7 @@ import { resolve } from "node:path";
 import { SqliteStore, type SqliteStoreOptions } from "../store/index.js";
 import { ScrapelineError } from "../core/index.js";
 
-export const DEFAULT_DB = "data/scrapeline.db";
-
-/** The database path: --db, else SCRAPELINE_DB, else data/scrapeline.db (relative to the working directory). */
-export function databasePath(flag: string | undefined, env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return resolve(flag ?? env.SCRAPELINE_DB ?? DEFAULT_DB);
-}
+export { databasePath, DEFAULT_DB } from "./db-path.js";
 
 /**
  * Pages a run saves before a writer thread commits the rest while the run fetches on: a short run

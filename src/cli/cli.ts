@@ -1,5 +1,5 @@
 import yargs, { type CommandModule } from "yargs";
-import { didYouMean } from "../app/index.js";
+import { didYouMean } from "../app/light.js";
 import { isScrapelineError } from "../core/index.js";
 import { EXIT } from "./exit-codes.js";
 import { planCommand } from "./commands/plan.js";

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../core/index.js";
-import { renderDiagnostics, summarize, type DiagnosticFormat } from "../app/index.js";
+import { renderDiagnostics, summarize, type DiagnosticFormat } from "../app/light.js";
 
 export type Writer = (text: string) => void;
 

@@ -1,4 +1,4 @@
-import type { RunEvent } from "../app/index.js";
+import type { RunEvent } from "../app/light.js";
 import type { Io } from "./output.js";
 
 interface StepLine {

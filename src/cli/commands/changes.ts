@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { databasePath, pageDiff, pageHistory, runChanges } from "../../app/index.js";
+import { databasePath } from "../../app/light.js";
 import { EXIT } from "../exit-codes.js";
 import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";
@@ -30,7 +30,8 @@ export function changesCommand(io: Io, setExit: (code: number) => void): Command
         .option("diff", { type: "boolean", default: true, describe: "show the diff of each changed page (--no-diff for the list only)" })
         .option("exit-code", { type: "boolean", default: false, describe: "exit 1 when anything changed (like git diff --exit-code), for cron and CI" })
         .example("$0 changes --exit-code || notify-team", "act only when something changed") as never,
-    handler: (args) => {
+    handler: async (args) => {
+      const { runChanges } = await import("../../app/changes.js");
       const report = runChanges(databasePath(args.db), args.run);
       if (args.json) {
         io.stdout(`${JSON.stringify(report, null, 2)}\n`);
@@ -60,7 +61,8 @@ export function historyCommand(io: Io, setExit: (code: number) => void): Command
         .option("tag", TAG_OPTION)
         .option("db", DB_OPTION)
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
-    handler: (args) => {
+    handler: async (args) => {
+      const { pageHistory } = await import("../../app/changes.js");
       const versions = pageHistory(databasePath(args.db), args.url, args.tag ?? null);
       if (args.json) io.stdout(`${JSON.stringify(versions, null, 2)}\n`);
       else io.stdout(table(["version", "status", "first seen", "run", "last seen", "run", "fingerprint"], versions.map((v) => [String(v.version), String(v.statusCode ?? "-"), v.firstSeenAt, String(v.firstRunId ?? "-"), v.lastSeenAt, String(v.lastRunId ?? "-"), v.fingerprint.slice(0, 12)]), 2));
@@ -81,7 +83,8 @@ export function diffCommand(io: Io, setExit: (code: number) => void): CommandMod
         .option("to", integerOption("to", "the version current in this run (a run id; default: the latest)", { min: 1 }))
         .option("db", DB_OPTION)
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
-    handler: (args) => {
+    handler: async (args) => {
+      const { pageDiff } = await import("../../app/changes.js");
       const diff = pageDiff(databasePath(args.db), args.url, { tag: args.tag ?? null, ...(args.from !== undefined ? { from: args.from } : {}), ...(args.to !== undefined ? { to: args.to } : {}) });
       if (args.json) io.stdout(`${JSON.stringify(diff, null, 2)}\n`);
       else if (diff.text === "") io.stderr(`${args.url}: version ${diff.from.version} and version ${diff.to.version} are the same\n`);

@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from "yargs";
-import { createKey, databasePath, listKeys, listTeams, revokeKey, setThreatPolicy, updateTeam } from "../../app/index.js";
+import { databasePath } from "../../app/light.js";
 import { EXIT } from "../exit-codes.js";
 import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";
@@ -30,7 +30,8 @@ export function keysCommand(io: Io, setExit: (code: number) => void): CommandMod
           command: "create",
           describe: "Create a key for a team (and the team, if new); the key is printed once",
           builder: (c: Argv) => c.option("team", { type: "string", demandOption: true, requiresArg: true, describe: "team name" }).options(LIMIT_OPTIONS).option("db", DB_OPTION).option("json", { type: "boolean", default: false }),
-          handler: (args: Args) => {
+          handler: async (args: Args) => {
+            const { createKey } = await import("../../app/keys.js");
             const created = createKey(databasePath(args.db), String(args.team), settings(args));
             if (args.json) io.stdout(`${JSON.stringify({ id: created.id, key: created.key, team: created.team.name }, null, 2)}\n`);
             else {
@@ -44,7 +45,8 @@ export function keysCommand(io: Io, setExit: (code: number) => void): CommandMod
           command: "list",
           describe: "List keys (never the keys themselves)",
           builder: (c: Argv) => c.option("db", DB_OPTION).option("json", { type: "boolean", default: false }),
-          handler: (args: Args) => {
+          handler: async (args: Args) => {
+            const { listKeys } = await import("../../app/keys.js");
             const keys = listKeys(databasePath(args.db));
             if (args.json) io.stdout(`${JSON.stringify(keys, null, 2)}\n`);
             else if (keys.length === 0) io.stdout("no keys yet: scrapeline keys create --team NAME\n");
@@ -56,7 +58,8 @@ export function keysCommand(io: Io, setExit: (code: number) => void): CommandMod
           command: "revoke <key>",
           describe: "Revoke a key by id or prefix",
           builder: (c: Argv) => c.positional("key", { type: "string", describe: "key id or prefix" }).option("db", DB_OPTION),
-          handler: (args: Args) => {
+          handler: async (args: Args) => {
+            const { revokeKey } = await import("../../app/keys.js");
             const key = revokeKey(databasePath(args.db), String(args.key));
             io.stdout(`revoked key ${key.id} (${key.prefix}…) of team ${key.team}\n`);
             setExit(EXIT.ok);
@@ -80,7 +83,8 @@ export function teamsCommand(io: Io, setExit: (code: number) => void): CommandMo
           command: "list",
           describe: "List teams with their plan, limits and threat-protection policy",
           builder: (c: Argv) => c.option("db", DB_OPTION).option("json", { type: "boolean", default: false }),
-          handler: (args: Args) => {
+          handler: async (args: Args) => {
+            const { listTeams } = await import("../../app/keys.js");
             const teams = listTeams(databasePath(args.db));
             if (args.json) io.stdout(`${JSON.stringify(teams, null, 2)}\n`);
             else io.stdout(table(["team", "plan tokens", "period", "req/min", "jobs", "threat protection"], teams.map((t) => [t.name, String(t.planTokens), `${t.periodDays} d`, String(t.rateLimit), String(t.maxConcurrentJobs), t.threatPolicy.enabled ? `on${t.threatPolicy.enforced ? ", enforced" : ""}` : "off"]), 3));
@@ -91,7 +95,8 @@ export function teamsCommand(io: Io, setExit: (code: number) => void): CommandMo
           command: "set",
           describe: "Change a team's plan and limits",
           builder: (c: Argv) => c.option("team", { type: "string", demandOption: true, requiresArg: true }).options(LIMIT_OPTIONS).option("db", DB_OPTION),
-          handler: (args: Args) => {
+          handler: async (args: Args) => {
+            const { updateTeam } = await import("../../app/keys.js");
             const team = updateTeam(databasePath(args.db), String(args.team), settings(args));
             io.stdout(`${JSON.stringify(team, null, 2)}\n`);
             setExit(EXIT.ok);
@@ -113,7 +118,8 @@ export function teamsCommand(io: Io, setExit: (code: number) => void): CommandMo
               .option("blocked-tlds", { type: "string", describe: "comma-separated TLDs (zip,mov)" })
               .option("failure-policy", { choices: ["open", "closed"] as const })
               .option("db", DB_OPTION),
-          handler: (args: Args) => {
+          handler: async (args: Args) => {
+            const { setThreatPolicy } = await import("../../app/keys.js");
             const team = setThreatPolicy(databasePath(args.db), String(args.team), {
               ...(typeof args.enabled === "boolean" ? { enabled: args.enabled } : {}),
               ...(typeof args.enforced === "boolean" ? { enforced: args.enforced } : {}),

@@ -1,6 +1,4 @@
 import type { CommandModule } from "yargs";
-import { stringify } from "yaml";
-import { planFile } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
 import { VAR_OPTION, varsOf } from "../options.js";
 import { chooseFormat, printDiagnostics, type Io } from "../output.js";
@@ -22,6 +20,8 @@ export function planCommand(io: Io, setExit: (code: number) => void): CommandMod
         .option("var", VAR_OPTION)
         .example("$0 plan pipelines/prices.yaml", "what would run, with every default filled in") as never,
     handler: async (args) => {
+      const { planFile } = await import("../../app/plan.js");
+      const { stringify } = await import("yaml");
       const report = await planFile(args.file, { vars: varsOf(args.var) });
       printDiagnostics(io, report.diagnostics, chooseFormat(undefined, { ...io, isTTY: io.color || io.isTTY }), report.sources, io.stderr);
       if (!report.plan) {

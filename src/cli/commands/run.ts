@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { databasePath, exitCodeOf, runPipelineFile, type RunEvent } from "../../app/index.js";
+import { databasePath, type RunEvent } from "../../app/light.js";
 import { EXIT } from "../exit-codes.js";
 import { DB_OPTION, integerOption, VAR_OPTION, varsOf } from "../options.js";
 import { chooseFormat, printDiagnostics, type Io } from "../output.js";
@@ -36,6 +36,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         .example("$0 run pipelines/prices.yaml", "run a pipeline")
         .example("$0 run pipelines/docs.yaml --resume", "finish an interrupted run") as never,
     handler: async (args) => {
+      const { exitCodeOf, runPipelineFile } = await import("../../app/run.js");
       const vars = varsOf(args.var);
       const resume = args.resume === undefined || args.resume === false ? undefined : args.resume === true || args.resume === "" ? true : Number(args.resume);
       if (typeof resume === "number" && !Number.isInteger(resume)) {

@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { databasePath, listRuns, showRun } from "../../app/index.js";
+import { databasePath } from "../../app/light.js";
 import { EXIT } from "../exit-codes.js";
 import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";
@@ -18,7 +18,8 @@ export function runsCommand(io: Io, setExit: (code: number) => void): CommandMod
         .option("pipeline", { type: "string", describe: "only runs of this pipeline" })
         .option("limit", { ...integerOption("limit", "how many runs", { min: 1 }), default: 50 })
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
-    handler: (args) => {
+    handler: async (args) => {
+      const { listRuns } = await import("../../app/history.js");
       const runs = listRuns(databasePath(args.db), { ...(args.pipeline ? { pipeline: args.pipeline } : {}), limit: args.limit });
       if (args.json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
       else if (runs.length === 0) io.stdout("no runs yet\n");
@@ -43,7 +44,8 @@ export function showCommand(io: Io, setExit: (code: number) => void): CommandMod
         .positional("run", { type: "string", default: "latest", describe: "run id or latest" })
         .option("db", DB_OPTION)
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
-    handler: (args) => {
+    handler: async (args) => {
+      const { showRun } = await import("../../app/history.js");
       const detail = showRun(databasePath(args.db), args.run);
       if (args.json) {
         io.stdout(`${JSON.stringify(detail, null, 2)}\n`);

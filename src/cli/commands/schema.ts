@@ -1,5 +1,4 @@
 import type { CommandModule } from "yargs";
-import { schemaInfo } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
 import type { Io } from "../output.js";
 
@@ -16,6 +15,7 @@ export function schemaCommand(io: Io, setExit: (code: number) => void): CommandM
         .option("print", { type: "boolean", default: false, describe: "print the schema itself instead of its path" })
         .example("$0 schema", "path to put in # yaml-language-server: $schema=...") as never,
     handler: async (args) => {
+      const { schemaInfo } = await import("../../app/schema.js");
       const { path, text } = await schemaInfo();
       io.stdout(args.print ? text : `${path}\n`);
       setExit(EXIT.ok);

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { CommandModule } from "yargs";
-import { databasePath } from "../../app/index.js";
+import { databasePath } from "../../app/light.js";
 import { EXIT } from "../exit-codes.js";
 import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";

@@ -1,5 +1,4 @@
 import type { CommandModule } from "yargs";
-import { serviceUsage } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
 import type { Io } from "../output.js";
 
@@ -20,6 +19,7 @@ export function usageCommand(io: Io, setExit: (code: number) => void): CommandMo
         .option("json", { type: "boolean", default: false, describe: "print JSON" })
         .example("FIRECRAWL_API_KEY=fc-... $0 usage", "remaining tokens of the hosted service") as never,
     handler: async (args) => {
+      const { serviceUsage } = await import("../../app/remote.js");
       const report = await serviceUsage({ apiKeyEnv: args["api-key-env"], ...(args["api-url"] ? { baseUrl: args["api-url"] } : {}) }, process.env);
       if (args.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
       else {

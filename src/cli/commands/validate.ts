@@ -1,5 +1,4 @@
 import type { CommandModule } from "yargs";
-import { validatePipelines } from "../../app/index.js";
 import { EXIT } from "../exit-codes.js";
 import { chooseFormat, printDiagnostics, summarize, type Io } from "../output.js";
 
@@ -21,6 +20,7 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
         .example("$0 validate pipelines/", "check every pipeline in a directory")
         .example("$0 validate pipelines/prices.yaml --format json", "diagnostics as JSON, for CI annotations") as never,
     handler: async (args) => {
+      const { validatePipelines } = await import("../../app/validate.js");
       const format = chooseFormat(args.format, io);
       const report = await validatePipelines(args.paths, { strict: args.strict });
       printDiagnostics(io, report.diagnostics, format, report.sources);
