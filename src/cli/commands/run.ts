@@ -89,10 +89,19 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         else if (notify.skipped) io.stderr(`no notification: ${notify.skipped}\n`);
         else io.stderr(`warning: the notification to ${where} failed after ${notify.attempts} attempt(s): ${notify.error}\n`);
       }
-      if (result.status === "interrupted") io.stderr(`run ${result.runId} was interrupted; to finish it: ${resumeCommand(result.runId, args)}\n`);
+      const hint = resumeHint(result.status);
+      if (hint) io.stderr(`run ${result.runId} ${hint}: ${resumeCommand(result.runId, args)}\n`);
       setExit(exitCodeOf(result.status));
     },
   };
+}
+
+/** What a run that did not succeed can do next; --resume carries on from where it stopped. */
+function resumeHint(status: string): string | undefined {
+  if (status === "interrupted") return "was interrupted; to finish it";
+  if (status === "budget-exhausted") return "stopped at its budget; raise budget.maxCredits, then finish it";
+  if (status === "failed") return "failed; once the cause is fixed, retry what failed (stored pages are kept)";
+  return undefined;
 }
 
 function originOf(url: string): string {
