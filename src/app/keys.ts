@@ -3,7 +3,7 @@ import type { ApiKeyRecord, Team, ThreatPolicy } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { readRequestBody } from "../pipeline/index.js";
 import { ServeTables } from "../store/index.js";
-import { openStore } from "./store.js";
+import { openExistingStore, openStore } from "./store.js";
 
 /** Defaults of a new team: the service's Standard plan, roughly. */
 export const TEAM_DEFAULTS = { planTokens: 1_500_000, periodDays: 30, rateLimit: 500, maxConcurrentJobs: 10 } as const;
@@ -20,9 +20,9 @@ export function hashKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
-/** Runs `work` on the serve tables of the database at `db`. */
-export function withServeTables<T>(db: string, work: (tables: ServeTables) => T): T {
-  const store = openStore(db);
+/** Runs `work` on the serve tables of the database at `db`; only creating a key may create the database. */
+export function withServeTables<T>(db: string, work: (tables: ServeTables) => T, options: { create?: boolean } = {}): T {
+  const store = options.create ? openStore(db) : openExistingStore(db);
   try {
     return work(new ServeTables(store.db));
   } finally {
@@ -54,7 +54,7 @@ export function createKey(db: string, teamName: string, settings: TeamSettings =
     const key = `fc-${randomBytes(16).toString("hex")}`;
     const id = tables.addKey(team.id, key.slice(0, 11), hashKey(key));
     return { key, id, team };
-  });
+  }, { create: true });
 }
 
 export function listKeys(db: string): ApiKeyRecord[] {

@@ -10,7 +10,7 @@ describe("commands that only read", () => {
   const dir = mkdtempSync(join(tmpdir(), "scrapeline-read-"));
   const typo = join(dir, "typo", "x.db");
 
-  it.each([[["runs"]], [["show"]], [["show", "3"]], [["changes"]], [["history", "https://example.com/"]], [["diff", "https://example.com/"]], [["export", "--format", "jsonl"]]])("%j never creates the database it is pointed at", async (args) => {
+  it.each([[["runs"]], [["show"]], [["show", "3"]], [["changes"]], [["history", "https://example.com/"]], [["diff", "https://example.com/"]], [["export", "--format", "jsonl"]], [["keys", "list"]], [["keys", "revoke", "abc"]], [["teams", "list"]], [["teams", "set", "--team", "t", "--rate-limit", "5"]], [["teams", "policy", "--team", "t", "--enabled"]]])("%j never creates the database it is pointed at", async (args) => {
     const r = await cliInProcess([...args, "--db", typo]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`error: no database at ${typo}: nothing has been run with it yet. Check --db (or $SCRAPELINE_DB).\n`);
