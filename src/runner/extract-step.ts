@@ -1,10 +1,10 @@
 import type { Document, ExtractResult, Format, ScrapeOptions, Step } from "../core/index.js";
-import { ScrapelineError } from "../core/index.js";
+import { ScrapelineError, sortExtractUrls } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type StepTally } from "./page.js";
 import { urlsFromStep } from "./scrape-step.js";
 import { selectUrls } from "./url-source.js";
-import { expandUrlGlobs, sortInvalid } from "./extract-urls.js";
+import { expandUrlGlobs } from "./extract-urls.js";
 
 type ExtractStep = Extract<Step, { kind: "extract" }>;
 
@@ -26,7 +26,7 @@ export async function runExtractStep(ctx: RunContext, step: ExtractStep, timeout
   let entries: string[];
   let invalid: string[] = [];
   if (Array.isArray(body.urls)) {
-    const sorted = sortInvalid(body.urls);
+    const sorted = sortExtractUrls(body.urls);
     entries = sorted.valid;
     invalid = sorted.invalid;
     if (invalid.length > 0 && !body.ignoreInvalidURLs) {

@@ -1,23 +1,5 @@
 import type { Engine, ExtractRequest } from "../core/index.js";
 
-/** An entry of an extract's urls: an absolute http(s) URL, possibly with `*` globs in its path. */
-export function sortInvalid(entries: readonly string[]): { valid: string[]; invalid: string[] } {
-  const valid: string[] = [];
-  const invalid: string[] = [];
-  for (const entry of entries) {
-    const trimmed = entry.trim();
-    let ok = false;
-    try {
-      const url = new URL(trimmed.replace(/\*/g, "GLOB"));
-      ok = (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0 && !url.hostname.includes("GLOB");
-    } catch {
-      ok = false;
-    }
-    (ok ? valid : invalid).push(entry);
-  }
-  return { valid, invalid };
-}
-
 export function isGlob(entry: string): boolean {
   return entry.includes("*");
 }

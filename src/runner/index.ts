@@ -4,4 +4,3 @@ export { MAX_RATE_LIMIT_WAIT_MS } from "./page.js";
 export { backoffMs, classify } from "./retry.js";
 export { globToRegExp, matchesGlob, selectUrls } from "./url-source.js";
 export { WorkPool } from "./pool.js";
-export { sortInvalid } from "./extract-urls.js";

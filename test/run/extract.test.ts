@@ -73,11 +73,12 @@ describe("extract steps", () => {
   });
 
   it("lists invalid URLs and goes on when ignoreInvalidURLs is true (an empty list when there are none)", async () => {
-    const { result, db } = await runYaml(pipeline(step(`urls: ["${site.url}/products/4", "not a url", "ftp://files.example/x"]\nschema: ${schema}\nignoreInvalidURLs: true`)), deterministic);
+    const { result, db } = await runYaml(pipeline(step(`urls: ["${site.url}/products/4", "not a url", "ftp://files.example/x", "http://intranet/page", "https://*.example.com/*"]\nschema: ${schema}\nignoreInvalidURLs: true`)), deterministic);
     if (!result.ok) throw new Error("invalid");
     expect(result.status).toBe("succeeded");
     const extract = stepResult(db, result.runId);
-    expect(extract.invalidURLs).toEqual(["not a url", "ftp://files.example/x"]);
+    // The same rule as serve and the pipeline check: a host without a top-level domain, a glob in the host.
+    expect(extract.invalidURLs).toEqual(["not a url", "ftp://files.example/x", "http://intranet/page", "https://*.example.com/*"]);
     expect(extract.data).toEqual({ products: [{ name: "Widget 4", price: 14 }] });
 
     const clean = await runYaml(pipeline(step(`urls: ["${site.url}/products/5"]\nschema: ${schema}\nignoreInvalidURLs: true`)), deterministic);
