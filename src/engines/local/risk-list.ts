@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
-import { domainMatches, type RiskClassifier } from "./threat-protection.js";
+import { domainMatches } from "../../core/index.js";
+import type { RiskClassifier } from "./threat-protection.js";
 
 interface Entry {
   domain: string;

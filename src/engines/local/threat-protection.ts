@@ -1,5 +1,5 @@
 import type { ThreatProtectionOverride } from "../../core/index.js";
-import { ScrapelineError } from "../../core/index.js";
+import { domainMatches, ScrapelineError } from "../../core/index.js";
 
 /**
  * The web-risk classifier of `mode: normal`: the risk score (0-100) of a host, undefined when it
@@ -9,13 +9,6 @@ export type RiskClassifier = (host: string) => number | undefined;
 
 /** A verdict at or above this blocks when the policy sets no riskScoreThreshold. */
 export const DEFAULT_RISK_SCORE_THRESHOLD = 50;
-
-/** Whether a host matches a plain (`example.com`, also its subdomains) or wildcard (`*.example.com`, subdomains only) domain. */
-export function domainMatches(host: string, pattern: string): boolean {
-  const p = pattern.toLowerCase();
-  if (p.startsWith("*.")) return host.endsWith(p.slice(1)) && host.length > p.length - 1;
-  return host === p || host.endsWith(`.${p}`);
-}
 
 /**
  * Enforces a threat-protection policy before anything is fetched: the whitelist wins over every
