@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
-import { workdir } from "./helpers.js";
+import { cliChild, finish, workdir } from "./helpers.js";
 
 const PAGES = 30;
 const site = new FixtureSite();
@@ -23,22 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => site.stop());
 
-function cli(args: string[]) {
-  return spawn(process.execPath, ["dist/cli/main.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-}
-
-async function finish(child: ReturnType<typeof cli>, onErr?: (text: string) => void): Promise<{ code: number | null; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-  child.stderr.on("data", (c: Buffer) => {
-    err += c.toString();
-    onErr?.(err);
-  });
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  return { code, out, err };
-}
-
 describe("SIGINT during a crawl, then --resume", () => {
   it("stores what was crawled, marks the step cancelled, and the resumed crawl fetches every page exactly once", async () => {
     const dir = workdir();
@@ -46,7 +29,7 @@ describe("SIGINT during a crawl, then --resume", () => {
     const db = join(dir, "crawl.db");
     writeFileSync(file, `version: 1\nname: slowcrawl\nconcurrency: 2\nperHostConcurrency: 2\nsteps:\n  - id: site\n    crawl: { url: "${site.url}/", sitemap: skip, limit: 100, scrapeOptions: { formats: [markdown] } }\n`);
 
-    const first = cli(["run", file, "--db", db, "--allow-private-network"]);
+    const first = cliChild(["run", file, "--db", db, "--allow-private-network"]);
     let sent = false;
     const interrupted = await finish(first, (err) => {
       if (!sent && (err.match(/ 200 http/g) ?? []).length >= 6) {
@@ -67,11 +50,11 @@ describe("SIGINT during a crawl, then --resume", () => {
     expect(storedBefore).toBeGreaterThanOrEqual(6);
     expect(storedBefore).toBeLessThan(PAGES);
 
-    const shown = await finish(cli(["show", "--db", db]));
+    const shown = await finish(cliChild(["show", "--db", db]));
     expect(shown.out).toContain("interrupted");
     expect(shown.out).toMatch(/site\s+crawl\s+cancelled/);
 
-    const resumed = await finish(cli(["run", file, "--db", db, "--allow-private-network", "--resume", "--json"]));
+    const resumed = await finish(cliChild(["run", file, "--db", db, "--allow-private-network", "--resume", "--json"]));
     expect(resumed.code).toBe(0);
     const summary = JSON.parse(resumed.out);
     expect(summary.status).toBe("succeeded");
@@ -104,7 +87,7 @@ describe("kill -9 during a crawl, then --resume", () => {
     const before = new Map([...Array(PAGES).keys()].map((i) => [i, site.hits.get(path(i)) ?? 0]));
     writeFileSync(file, `version: 1\nname: killedcrawl\nconcurrency: 2\nperHostConcurrency: 2\nsteps:\n  - id: site\n    crawl: { url: "${site.url}/", sitemap: skip, limit: 100, scrapeOptions: { ${options} } }\n`);
 
-    const first = cli(["run", file, "--db", db, "--allow-private-network"]);
+    const first = cliChild(["run", file, "--db", db, "--allow-private-network"]);
     let killed = false;
     await finish(first, (err) => {
       // Before the crawl's first saved frontier: only the stored pages know the links to the rest.
@@ -119,7 +102,7 @@ describe("kill -9 during a crawl, then --resume", () => {
     expect(storedBefore).toBeGreaterThanOrEqual(4);
     expect(storedBefore).toBeLessThan(PAGES);
 
-    const resumed = await finish(cli(["run", file, "--db", db, "--allow-private-network", "--resume", "--json"]));
+    const resumed = await finish(cliChild(["run", file, "--db", db, "--allow-private-network", "--resume", "--json"]));
     expect(resumed.code, resumed.err).toBe(0);
     expect(JSON.parse(resumed.out).status).toBe("succeeded");
     const after = new Database(db, { readonly: true });

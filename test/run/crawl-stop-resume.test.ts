@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteStore } from "../../src/store/index.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
-import { runYaml, workdir } from "./helpers.js";
+import { cliChild, finish, runYaml, workdir } from "./helpers.js";
 
 /**
  * Every way a crawl stops — Ctrl-C, a second Ctrl-C, the step's timeoutMs, the budget — leaves what
@@ -55,29 +54,13 @@ function storedUrls(db: string, runId = 1): string[] {
 const hitsNow = () => new Map(paths.map((p) => [p, site.hits.get(p) ?? 0]));
 const fetchedSince = (before: Map<string, number>) => paths.map((p) => (site.hits.get(p) ?? 0) - before.get(p)!);
 
-function cli(args: string[]) {
-  return spawn(process.execPath, ["dist/cli/main.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-}
-
-async function finish(child: ReturnType<typeof cli>, onErr?: (text: string) => void): Promise<{ code: number | null; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-  child.stderr.on("data", (c: Buffer) => {
-    err += c.toString();
-    onErr?.(err);
-  });
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  return { code, out, err };
-}
-
 describe("Ctrl-C during a crawl, then --resume, stores what an uninterrupted crawl stores", () => {
   it("uninterrupted, the crawl stores every page of the site once", async () => {
     const dir = workdir();
     const file = join(dir, "crawl.yaml");
     const db = join(dir, "crawl.db");
     writeFileSync(file, crawlYaml("whole"));
-    const run = await finish(cli(["run", file, "--db", db, "--allow-private-network"]));
+    const run = await finish(cliChild(["run", file, "--db", db, "--allow-private-network"]));
     expect(run.code, run.err).toBe(0);
     expect(storedUrls(db)).toEqual(everyUrl());
   });
@@ -95,7 +78,7 @@ describe("Ctrl-C during a crawl, then --resume, stores what an uninterrupted cra
     writeFileSync(file, crawlYaml("stopped"));
     const before = hitsNow();
 
-    const first = cli(["run", file, "--db", db, "--allow-private-network"]);
+    const first = cliChild(["run", file, "--db", db, "--allow-private-network"]);
     let sent = 0;
     const interrupted = await finish(first, (err) => {
       if (sent === 0 && (err.match(/ 200 http/g) ?? []).length >= after) {
@@ -110,7 +93,7 @@ describe("Ctrl-C during a crawl, then --resume, stores what an uninterrupted cra
     expect(stored).toBeGreaterThanOrEqual(after);
     expect(stored).toBeLessThan(ALL);
 
-    const resumed = await finish(cli(["run", file, "--db", db, "--allow-private-network", "--resume", "--json"]));
+    const resumed = await finish(cliChild(["run", file, "--db", db, "--allow-private-network", "--resume", "--json"]));
     expect(resumed.code, resumed.err).toBe(0);
     const summary = JSON.parse(resumed.out) as { status: string; steps: Array<{ id: string; status: string; documents: number; failed: number }> };
     expect(summary.status).toBe("succeeded");

@@ -1,6 +1,8 @@
+import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { runPipelineFile, type RunEvent, type RunFileOptions } from "../../src/app/index.js";
 import { SqliteStore } from "../../src/store/index.js";
 
@@ -28,4 +30,22 @@ export function readDocuments(db: string, runId: number, stepId?: string) {
 
 export function pipeline(steps: string, extra = ""): string {
   return `version: 1\nname: test\nretry: { attempts: 3, initialDelayMs: 10, maxDelayMs: 50 }\n${extra}steps:\n${steps}`;
+}
+
+/** The built CLI as a child process (run `npm run build` first), its output piped. */
+export function cliChild(args: string[]) {
+  return spawn(process.execPath, ["dist/cli/main.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** Waits for a child to exit, collecting its output; `onErr` sees stderr so far at every chunk (to signal it mid-run). */
+export async function finish(child: ChildProcessByStdio<null, Readable, Readable>, onErr?: (text: string) => void): Promise<{ code: number | null; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr.on("data", (c: Buffer) => {
+    err += c.toString();
+    onErr?.(err);
+  });
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return { code, out, err };
 }

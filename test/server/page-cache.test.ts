@@ -1,10 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasOpenssl, selfSignedCert } from "../helpers/tls.js";
 import { FixtureSite } from "../helpers/site.js";
 import { startServe, type Serve } from "./helpers.js";
 
@@ -13,14 +10,6 @@ import { startServe, type Serve } from "./helpers.js";
  * fetched the way that request would fetch it, and trusted the way it would trust it.
  */
 
-function hasOpenssl(): boolean {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let serve: Serve;
 let site: FixtureSite;
@@ -47,13 +36,9 @@ const scrape = (team: string, url: string, extra: Record<string, unknown> = {}) 
 describe.skipIf(!hasOpenssl())("TLS verification", () => {
   let https: import("node:https").Server;
   let url = "";
-  const dir = mkdtempSync(join(tmpdir(), "scrapeline-cache-tls-"));
 
   beforeAll(async () => {
-    const key = join(dir, "key.pem");
-    const cert = join(dir, "cert.pem");
-    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=untrusted.test"], { stdio: "ignore" });
-    https = createServer({ key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") }, (_req, res) => {
+    https = createServer(selfSignedCert("untrusted.test"), (_req, res) => {
       res.writeHead(200, { "content-type": "text/html" }).end("<html><head><title>Untrusted</title></head><body><main><p>served without a trusted certificate</p></main></body></html>");
     });
     await new Promise<void>((resolve) => https.listen(0, "127.0.0.1", resolve));
@@ -62,7 +47,6 @@ describe.skipIf(!hasOpenssl())("TLS verification", () => {
   afterAll(async () => {
     https.closeAllConnections();
     await new Promise<void>((resolve) => https.close(() => resolve()));
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("a page fetched without verification never answers a request that verifies", async () => {

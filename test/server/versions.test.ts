@@ -1,23 +1,12 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasOpenssl, selfSignedCert } from "../helpers/tls.js";
 import { FixtureSite } from "../helpers/site.js";
 import { startServe, waitFor, type Serve } from "./helpers.js";
 
 /** Each version of the interface answers with its own defaults and its own fields. */
 
-function hasOpenssl(): boolean {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let serve: Serve;
 const site = new FixtureSite();
@@ -66,19 +55,14 @@ describe("defaults by version", () => {
   describe.skipIf(!hasOpenssl())("TLS verification", () => {
     let https: import("node:https").Server;
     let url = "";
-    const dir = mkdtempSync(join(tmpdir(), "scrapeline-versions-tls-"));
     beforeAll(async () => {
-      const key = join(dir, "key.pem");
-      const cert = join(dir, "cert.pem");
-      execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=untrusted.test"], { stdio: "ignore" });
-      https = createServer({ key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") }, (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(product("Self-signed", 5)));
+      https = createServer(selfSignedCert("untrusted.test"), (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(product("Self-signed", 5)));
       await new Promise<void>((resolve) => https.listen(0, "127.0.0.1", resolve));
       url = `https://127.0.0.1:${(https.address() as AddressInfo).port}/`;
     });
     afterAll(async () => {
       https.closeAllConnections();
       await new Promise<void>((resolve) => https.close(() => resolve()));
-      rmSync(dir, { recursive: true, force: true });
     });
 
     it("v1 extract verifies certificates by default: a self-signed page fails", async () => {

@@ -1,34 +1,16 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { TLSSocket } from "node:tls";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasOpenssl, selfSignedCert } from "../../helpers/tls.js";
 import { createFetchGate, type FetchGate } from "../../../src/engines/local/fetch/index.js";
 import { failure, startHttpsServer, tableResolver, type TestServer } from "./servers.js";
 
-function hasOpenssl(): boolean {
-  try {
-    execFileSync("openssl", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe.skipIf(!hasOpenssl())("https through the gate", () => {
   let server: TestServer;
   let gate: FetchGate;
-  const dir = mkdtempSync(join(tmpdir(), "scrapeline-tls-"));
 
   beforeAll(async () => {
-    const key = join(dir, "key.pem");
-    const cert = join(dir, "cert.pem");
-    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=secure.test", "-addext", "subjectAltName=DNS:secure.test"], { stdio: "ignore" });
-    server = await startHttpsServer((req, res) => res.end(`sni=${(req.socket as TLSSocket).servername}`), {
-      key: readFileSync(key, "utf8"),
-      cert: readFileSync(cert, "utf8"),
-    });
+    server = await startHttpsServer((req, res) => res.end(`sni=${(req.socket as TLSSocket).servername}`), selfSignedCert("secure.test", "secure.test"));
     const { resolve } = tableResolver({ "secure.test": ["127.0.0.1"], "inside.test": ["127.0.0.2"] });
     gate = createFetchGate({ allowPrivateNetwork: false, resolve, treatAsPublic: ["127.0.0.1/32"] });
   });
@@ -36,7 +18,6 @@ describe.skipIf(!hasOpenssl())("https through the gate", () => {
   afterAll(async () => {
     await gate.close();
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("refuses an untrusted certificate with a hint", async () => {
