@@ -144,7 +144,7 @@ export class JobRunner {
     const startCrawl = engine.startCrawl.bind(engine);
     return {
       name: engine.name,
-      scrape: (url, options, signal) => engine.scrape(url, options, signal),
+      scrape: (url, options, signal, extras) => engine.scrape(url, options, signal, extras),
       ...(engine.map ? { map: engine.map.bind(engine) } : {}),
       startCrawl: async (request, options) => {
         const frontier = await startCrawl(request, options);

@@ -55,4 +55,9 @@ export interface Document {
   actions?: ActionResults;
   warning?: string;
   metadata: DocumentMetadata;
+  /**
+   * Not the service's: every link of the whole page, whatever the content options, when a crawl
+   * asks the engine for them (what it follows). Kept in the page cache, never in a stored page.
+   */
+  pageLinks?: string[];
 }

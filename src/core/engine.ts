@@ -70,11 +70,17 @@ export interface EngineSettings {
  * The engine port (DESIGN.md §3). The local engine and the remote client implement it and return
  * the same shapes. Implementations throw ScrapelineError with a kind, never bare errors.
  */
+/** What a caller asks of a scrape beyond the service's options. */
+export interface ScrapeExtras {
+  /** Also return `pageLinks`: every link of the whole page (a crawl follows them), whatever the content options. */
+  pageLinks?: boolean;
+}
+
 export interface Engine {
   readonly name: string;
   /** The engine fills `changeTracking` itself (the service); otherwise the runner compares pages with the store's snapshots. */
   readonly tracksChanges?: boolean;
-  scrape(url: string, options: ScrapeOptions, signal?: AbortSignal): Promise<Document>;
+  scrape(url: string, options: ScrapeOptions, signal?: AbortSignal, extras?: ScrapeExtras): Promise<Document>;
   /** Local crawls: robots.txt and sitemaps read, the frontier seeded (or restored). */
   startCrawl?(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown }): Promise<CrawlFrontierPort>;
   map?(request: MapRequest, signal?: AbortSignal): Promise<MapResult>;

@@ -1,4 +1,4 @@
-import type { Document, ScrapeOptions, Step } from "../core/index.js";
+import type { ScrapeOptions, Step } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { cacheKey, mayWriteCache } from "./cache.js";
 import type { RunContext } from "./context.js";
@@ -35,18 +35,17 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   const frontier = await engine.startCrawl(step.body, { signal: timeout, ...(saved ? { restore: JSON.parse(saved) } : {}) });
   const already = store.storedUrls(ctx.runId, step.id);
   const options = step.body.scrapeOptions;
-  const wantsLinks = options.formats.some((f) => f.type === "links");
-  // Links are needed to crawl; made once, so the page cache works out its key once.
-  const withLinks = wantsLinks ? options : { ...options, formats: [...options.formats, { type: "links" as const }] };
+  // The engine also returns every link of each page (pageLinks): what the crawl follows, whatever
+  // the content options shape into the stored page and its links format.
   const job = (url: string): PageJob => ({
     stepId: step.id,
     url,
-    options: withLinks,
+    options,
     retry: step.retry,
+    pageLinks: true,
     ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}),
-    ...(wantsLinks ? {} : { toStored: withoutLinks }),
   });
-  const storedPage = storedLinks(ctx, withLinks);
+  const storedPage = storedLinks(ctx, options);
   const delaySeconds = step.body.delay ?? frontier.delaySeconds;
   if (delaySeconds) ctx.pool.spaceHost(new URL(step.body.url).host, delaySeconds * 1000);
   for (const message of frontier.warnings) ctx.emit({ type: "step-warning", stepId: step.id, message });
@@ -142,11 +141,6 @@ function storedLinks(ctx: RunContext, options: ScrapeOptions): (url: string) => 
   const key = cacheKey(options);
   return (url) => {
     const entry = ctx.ports.store.cacheGet(url, key, Number.MAX_SAFE_INTEGER);
-    return entry?.document.links ? { url: entry.document.metadata.url || url, links: entry.document.links } : undefined;
+    return entry?.document.pageLinks ? { url: entry.document.metadata.url || url, links: entry.document.pageLinks } : undefined;
   };
-}
-
-function withoutLinks(document: Document): Document {
-  const { links: _links, ...rest } = document;
-  return rest;
 }

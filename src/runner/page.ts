@@ -29,8 +29,10 @@ export interface PageJob {
   billAs?: ScrapeOptions;
   retry: RetryPolicy;
   stepTimeoutMs?: number;
-  /** Shapes the document before it is stored (a crawl drops the links it needed but nobody asked for). */
+  /** Shapes the document before it is stored (an extract step drops the raw html it needed but nobody asked for). */
   toStored?: (document: Document) => Document;
+  /** Ask the engine for every link of the whole page too (`pageLinks`, what a crawl follows); never stored. */
+  pageLinks?: boolean;
   /** `hidden`: a page the previous crawl found and this one did not, fetched to see whether it still answers. */
   visibility?: "visible" | "hidden";
 }
@@ -86,19 +88,19 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
           try {
             const tracking = localTracking(ctx, options);
             const engineOptions = deadline.shape(tracking ? forEngine(options, tracking) : options, ctx.clock());
-            const { page, cacheKey } = await fetchOrCache(ctx, url, options, engineOptions, pageSignal(ctx, timeout));
+            const { page, cacheKey } = await fetchOrCache(ctx, url, options, engineOptions, pageSignal(ctx, timeout), job.pageLinks === true);
             const snapshot = tracking ? trackChange(ctx, url, page, tracking, job.visibility ?? "visible") : undefined;
             if (tracking && !options.formats.some((f) => f.type === "json")) delete page.json;
             const credits = creditsOf(ctx, page, job.billAs ?? options);
             page.metadata.creditsUsed = credits;
-            const document = job.toStored ? job.toStored(page) : page;
+            const document = withoutPageLinks(job.toStored ? job.toStored(page) : page);
             const cache = cacheKey === undefined ? undefined : { optionsKey: cacheKey, document: page };
             if (cache) noteCached(ctx, cache.optionsKey, url);
             const committed = ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document }, snapshot, cache);
             ctx.budget.settle(estimate, credits);
             const { metadata } = page;
             const event: StoredEvent = { type: "document-stored", stepId: step.id, url, statusCode: metadata.statusCode, credits, ...(metadata["creditsEstimated"] ? { estimated: true } : {}) };
-            return { page: { url: metadata.url || url, links: page.links }, event, committed };
+            return { page: { url: metadata.url || url, links: page.pageLinks ?? page.links }, event, committed };
           } catch (error) {
             ctx.budget.settle(estimate, 0);
             throw error;
@@ -199,15 +201,16 @@ function trackChange(ctx: RunContext, url: string, page: Document, format: Chang
  * The page from the cache when maxAge allows, else from the engine, with the cache key to store it
  * under when it may be cached (it is, with the page, in the page's transaction).
  */
-async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions, engineOptions: ScrapeOptions, signal: AbortSignal): Promise<{ page: Document; cacheKey?: string }> {
+async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions, engineOptions: ScrapeOptions, signal: AbortSignal, pageLinks: boolean): Promise<{ page: Document; cacheKey?: string }> {
   const store = ctx.ports.store;
   const key = cacheKey(options);
   const local = !ctx.ports.engine.reportsCredits; // a remote service keeps (and bills) its own cache
   if (local && mayReadCache(options) && cacheMayHold(ctx, key, url)) {
     const cached = store.cacheGet(url, key, options.maxAge);
-    if (cached) return { page: fromCache(cached.document, cached.cachedAt) };
+    // A crawl needs the page's links: an entry cached without them (by a scrape) does not answer it.
+    if (cached && (!pageLinks || cached.document.pageLinks)) return { page: fromCache(cached.document, cached.cachedAt) };
   }
-  const page = await ctx.ports.engine.scrape(url, engineOptions, signal);
+  const page = await ctx.ports.engine.scrape(url, engineOptions, signal, pageLinks ? { pageLinks: true } : undefined);
   if (local && options.maxAge > 0) page.metadata.cacheState = "miss";
   return local && mayWriteCache(options) ? { page, cacheKey: key } : { page };
 }
@@ -218,6 +221,13 @@ function creditsOf(ctx: RunContext, page: Document, options: ScrapeOptions): num
   if (ctx.ports.engine.reportsCredits && typeof reported === "number") return reported;
   if (ctx.ports.engine.reportsCredits) page.metadata["creditsEstimated"] = true;
   return ctx.ports.credits.forDocument(page, options);
+}
+
+/** The page as stored and answered: `pageLinks` stay in the page cache only. */
+function withoutPageLinks(page: Document): Document {
+  if (page.pageLinks === undefined) return page;
+  const { pageLinks: _pageLinks, ...stored } = page;
+  return stored;
 }
 
 function fail(ctx: RunContext, stepId: string, url: string, tally: StepTally, kind: ErrorKind | "unknown", reason: string): "failed" {

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { Document } from "../core/index.js";
 import { getBlob, putBlob } from "./blobs.js";
-import { sameFields } from "./cache-entry.js";
+import { decodeEntryLinks, encodeEntryLinks, sameFields } from "./cache-entry.js";
 
 /** A cached page of `url` made with the same options no longer ago than `maxAgeMs` (before `nowMs`). */
 export function readCacheEntry(db: Database.Database, url: string, optionsKey: string, maxAgeMs: number, nowMs: number): { document: Document; cachedAt: string } | undefined {
@@ -12,7 +12,7 @@ export function readCacheEntry(db: Database.Database, url: string, optionsKey: s
   const cachedAt = row.fetched_at;
   if (nowMs - Date.parse(cachedAt) > maxAgeMs) return undefined;
   const document = JSON.parse(getBlob(db, row.blob_hash).toString("utf8")) as Document;
-  if (row.links_blob) document.links = JSON.parse(getBlob(db, row.links_blob).toString("utf8")) as string[];
+  if (row.links_blob) Object.assign(document, decodeEntryLinks(getBlob(db, row.links_blob).toString("utf8")));
   return { document, cachedAt };
 }
 
@@ -22,9 +22,10 @@ export function cacheHoldsKey(db: Database.Database, optionsKey: string): boolea
 }
 
 /**
- * Writes a cache entry: the document without its links, and the links apart. A crawl stores its
- * pages without the links it followed, so the entry then shares the stored page's blob (compared
- * as JSON; `stored` is the page written in the same transaction) and adds only the links.
+ * Writes a cache entry: the document without its links, and the links apart (the links format and
+ * the page's links a crawl followed). A crawl stores its pages without the links it followed, so
+ * the entry then shares the stored page's blob (compared field by field or as JSON; `stored` is
+ * the page written in the same transaction) and adds only the links.
  */
 export function writeCacheEntry(
   db: Database.Database,
@@ -37,13 +38,15 @@ export function writeCacheEntry(
   if (stored && document === stored.document && document.changeTracking === undefined) {
     hash = stored.hash;
   } else {
-    const { links, ...rest } = document;
+    const { links, pageLinks, ...rest } = document;
+    // The stored page may hold the links format itself: then the entry's links are read from the list kept apart all the same.
     if (stored && sameFields(rest, stored.document)) hash = stored.hash;
     else {
       const json = JSON.stringify(rest);
       hash = stored && stored.json === json ? stored.hash : putBlob(db, Buffer.from(json));
     }
-    if (links) linksHash = putBlob(db, Buffer.from(JSON.stringify(links)));
+    const apart = encodeEntryLinks({ ...(links ? { links } : {}), ...(pageLinks ? { pageLinks } : {}) });
+    if (apart !== undefined) linksHash = putBlob(db, Buffer.from(apart));
   }
   db.prepare(
     `INSERT INTO page_cache (url, options_key, blob_hash, links_blob, fetched_at) VALUES (?, ?, ?, ?, ?)

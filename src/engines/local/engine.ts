@@ -1,4 +1,4 @@
-import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ScrapeOptions } from "../../core/index.js";
+import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ScrapeExtras, ScrapeOptions } from "../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
@@ -69,10 +69,10 @@ export class LocalEngine implements Engine {
     return headers;
   }
 
-  async scrape(url: string, options: ScrapeOptions, signal?: AbortSignal): Promise<Document> {
+  async scrape(url: string, options: ScrapeOptions, signal?: AbortSignal, extras: ScrapeExtras = {}): Promise<Document> {
     assertSupported(options, url, this.browserMode !== "never");
     checkThreatProtection(url, options.threatProtection, this.riskClassifier);
-    if (usesBrowser(options, this.browserMode)) return this.scrapeInBrowser(url, options, signal);
+    if (usesBrowser(options, this.browserMode)) return this.scrapeInBrowser(url, options, signal, extras);
     const response = await this.gate.fetch({
       url,
       headers: this.headersFor(options),
@@ -110,17 +110,18 @@ export class LocalEngine implements Engine {
       if (want.has("markdown")) document.markdown = kind === "json" ? `\`\`\`json\n${text}\n\`\`\`\n` : text;
       if (want.has("html")) document.html = text;
       if (want.has("links")) document.links = [];
+      if (extras.pageLinks) document.pageLinks = [];
       if (want.has("images")) document.images = [];
       if (wantsExtraction(options)) await applyExtraction(document, options, { url: response.url, markdown: text, ...(kind === "json" ? {} : { rawHtml: text }) }, this.extractor, signal);
       return document;
     }
-    const markdown = fillFromHtml(document, text, options);
+    const markdown = fillFromHtml(document, text, options, extras);
     if (wantsExtraction(options)) await applyExtraction(document, options, { url: response.url, markdown, rawHtml: text }, this.extractor, signal);
     return document;
   }
 
   /** The browser path: the page after waitFor and actions, converted exactly like the HTTP path. */
-  private async scrapeInBrowser(url: string, options: ScrapeOptions, signal?: AbortSignal): Promise<Document> {
+  private async scrapeInBrowser(url: string, options: ScrapeOptions, signal: AbortSignal | undefined, extras: ScrapeExtras): Promise<Document> {
     parseHttpUrl(url);
     const check = this.browser.check;
     const page: BrowserPage = await this.browser.withBrowser((browser) => loadPage(browser, { url, options, check, ...(signal ? { signal } : {}) }), signal);
@@ -130,7 +131,7 @@ export class LocalEngine implements Engine {
     if (contentType) metadata.contentType = contentType;
     const document: Document = { metadata };
     if (options.formats.some((f) => f.type === "rawHtml")) document.rawHtml = page.html;
-    const markdown = fillFromHtml(document, page.html, options);
+    const markdown = fillFromHtml(document, page.html, options, extras);
     if (wantsExtraction(options)) await applyExtraction(document, options, { url: page.url, markdown, rawHtml: page.html }, this.extractor, signal);
     if (page.screenshot !== undefined) document.screenshot = page.screenshot;
     if (page.actions) document.actions = { screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [], ...page.actions };
@@ -166,7 +167,7 @@ function assertNotRetryStatus(status: number, headers: Record<string, string>, f
 }
 
 /** Markdown, html, links, images and metadata of a page, as `formats` asks; returns the markdown (made also when only extraction needs it). */
-function fillFromHtml(document: Document, text: string, options: ScrapeOptions): string {
+function fillFromHtml(document: Document, text: string, options: ScrapeOptions, extras: ScrapeExtras): string {
   const want = new Set(options.formats.map((f) => f.type));
   const { metadata } = document;
   const html = processHtml(text, {
@@ -176,12 +177,13 @@ function fillFromHtml(document: Document, text: string, options: ScrapeOptions):
     ...(options.excludeTags ? { excludeTags: options.excludeTags } : {}),
     removeBase64Images: options.removeBase64Images,
     blockAds: options.blockAds,
-    want: { markdown: want.has("markdown") || wantsExtraction(options), html: want.has("html"), links: want.has("links"), images: want.has("images") },
+    want: { markdown: want.has("markdown") || wantsExtraction(options), html: want.has("html"), links: want.has("links"), images: want.has("images"), pageLinks: extras.pageLinks === true },
   });
   Object.assign(metadata, html.metadata, { sourceURL: metadata.sourceURL, url: metadata.url, statusCode: metadata.statusCode });
   if (html.markdown !== undefined && want.has("markdown")) document.markdown = html.markdown;
   if (html.html !== undefined) document.html = html.html;
   if (html.links !== undefined) document.links = html.links;
+  if (html.pageLinks !== undefined) document.pageLinks = html.pageLinks;
   if (html.images !== undefined) document.images = html.images;
   return html.markdown ?? "";
 }

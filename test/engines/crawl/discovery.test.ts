@@ -49,3 +49,26 @@ describe("crawl discovery", () => {
     expect((await crawled(", scrapeOptions: { excludeTags: [nav, footer], onlyMainContent: false }")).urls).toEqual(ALL);
   });
 });
+
+describe("a crawl's pages and what it follows", () => {
+  it("store the links format of the cleaned content, as the service's, and never the page's links it followed", async () => {
+    const { urls, docs } = await crawled(", scrapeOptions: { formats: [markdown, links], onlyMainContent: false, excludeTags: [nav, footer] }");
+    expect(urls).toEqual(ALL);
+    const home = docs.find((d) => new URL(d.url).pathname === "/")!;
+    expect(home.document.links).toEqual(["/p1", "/p2", "/p3"].map((p) => `${site.url}${p}`));
+    expect(home.document).not.toHaveProperty("pageLinks");
+    // Without the links format, no links are stored at all.
+    const plain = await crawled();
+    for (const doc of plain.docs) {
+      expect(doc.document).not.toHaveProperty("links");
+      expect(doc.document).not.toHaveProperty("pageLinks");
+    }
+  });
+
+  it("a scrape's cache entry of a page does not answer a crawl that needs the page's links", async () => {
+    const yaml = pipeline(`  - id: first\n    scrape: { url: "${site.url}/" }\n` + crawl("").replace("id: site", "id: site\n    needs: [first]"));
+    const { result, db } = await runYaml(yaml);
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+    expect(readDocuments(db, result.runId, "site").map((d) => new URL(d.url).pathname).sort()).toEqual(ALL);
+  });
+});

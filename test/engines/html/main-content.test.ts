@@ -28,8 +28,8 @@ describe("onlyMainContent", () => {
     for (const clutter of ["Home", "Sport", "Popular", "Tweet", "comments", "First!", "rights reserved", "Privacy"]) {
       expect(markdown).not.toContain(clutter);
     }
-    // Links are the page's, not the content's: they are what a crawl follows.
-    expect(result.links).toEqual(["https://example.com/", "https://example.com/news", "https://example.com/sport", "https://example.com/p1", "https://example.com/p2", "https://twitter.com/share", "https://example.com/privacy"]);
+    // The links format follows the cleaned content, as the service's.
+    expect(result.links).toEqual([]);
   });
 
   it("keeps everything without it", () => {

@@ -68,17 +68,30 @@ describe("links", () => {
     expect(run(html).links).toEqual(["https://example.com/a", "mailto:me@x.org", "https://o.org/b"]);
   });
 
-  it("are the whole page's, whatever onlyMainContent, includeTags and excludeTags keep of the content", () => {
-    const html = '<header><nav><a href="/n">n</a></nav></header><main><p>Words of the main content, long enough to be it.</p><p><a href="/p">p</a></p></main><footer><a href="/f">f</a></footer>';
+  it("follow the cleaned content, as the service's: excluded and non-main links are gone", () => {
+    const html = '<header><nav><a href="/n">n</a></nav></header><main><h1>The story</h1><p>Words of the main content, long enough to be it, with <a href="/p">a link</a> among them, and more words after the link so that the paragraph reads as text.</p></main><footer><a href="/f">f</a></footer>';
+    expect(run(html, { excludeTags: ["nav", "footer"] }).links).toEqual(["https://example.com/p"]);
+    expect(run(html, { includeTags: ["main"] }).links).toEqual(["https://example.com/p"]);
+    const main = run(html, { onlyMainContent: true });
+    expect(main.links).toContain("https://example.com/p");
+    expect(main.links).not.toContain("https://example.com/f");
+    // Exactly the links the content shows.
+    expect(main.links).toEqual([...main.markdown!.matchAll(/\]\((https:[^)]+)\)/g)].map((m) => m[1]));
+  });
+
+  it("the page's links (what a crawl follows) are the whole page's, whatever onlyMainContent, includeTags and excludeTags keep", () => {
+    const html = '<header><nav><a href="/n">n</a></nav></header><main><h1>The story</h1><p>Words of the main content, long enough to be it, with <a href="/p">a link</a> among them, and more words after the link so that the paragraph reads as text.</p></main><footer><a href="/f">f</a></footer>';
     const all = ["https://example.com/n", "https://example.com/p", "https://example.com/f"];
-    expect(run(html, { excludeTags: ["nav", "footer"] }).links).toEqual(all);
-    expect(run(html, { includeTags: ["main"] }).links).toEqual(all);
-    expect(run(html, { onlyMainContent: true }).links).toEqual(all);
+    const pageLinks = (options: Parameters<typeof run>[1]) => run(html, { ...options, want: { markdown: true, links: true, pageLinks: true } }).pageLinks;
+    expect(pageLinks({ excludeTags: ["nav", "footer"] })).toEqual(all);
+    expect(pageLinks({ includeTags: ["main"] })).toEqual(all);
+    expect(pageLinks({ onlyMainContent: true })).toEqual(all);
   });
 
   it("leave out what no output shows: scripts, templates, comments, svg internals", () => {
     const html = '<script>var a = "<a href=/s>";</script><template><a href="/t">t</a></template><!-- <a href="/c">c</a> --><svg><a href="/v">v</a></svg><noscript><a href="/ns">ns</a></noscript><a href="/ok">ok</a>';
     expect(run(html).links).toEqual(["https://example.com/ok"]);
+    expect(run(html, { want: { pageLinks: true } }).pageLinks).toEqual(["https://example.com/ok"]);
   });
 });
 
@@ -125,6 +138,6 @@ describe("hostile input", () => {
     const page = `<html><body><nav>${"<a href='/n'>nav</a>".repeat(100)}</nav><article>${para.repeat(Math.ceil(10_000_000 / para.length))}</article></body></html>`;
     const result = run(page, { onlyMainContent: true });
     expect(result.markdown!.length).toBeGreaterThan(5_000_000);
-    expect(result.links).toEqual(["https://example.com/n", "https://example.com/x"]);
+    expect(result.links).toEqual(["https://example.com/x"]);
   });
 });

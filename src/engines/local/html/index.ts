@@ -2,7 +2,7 @@ import { removeAds } from "./ads.js";
 import { removeNonMainByList } from "./baseline.js";
 import type { El } from "./dom.js";
 import { extractImages } from "./images.js";
-import { extractLinks } from "./links.js";
+import { extractLinks, normalizeLinks } from "./links.js";
 import { extractMainContent } from "./main-content/index.js";
 import { toMarkdown } from "./markdown/convert.js";
 import { extractMetadata } from "./metadata.js";
@@ -18,9 +18,10 @@ export { htmlText, htmlTokenF1, tokenF1, tokenize } from "./quality.js";
 /**
  * Turns a page into what the service returns: cleaned html, markdown, links, images and metadata.
  * The page is parsed once into a compact tree; includeTags, excludeTags, blockAds and
- * onlyMainContent then prune it, and each requested output is one walk over what is left. Links
- * are the exception: they are every link of the whole page, collected while parsing, since they
- * are what a crawl follows (content options shape the content, not where the site leads). Only
+ * onlyMainContent then prune it, and each requested output is one walk over what is left (the
+ * `links` format too, as the service's). `pageLinks` are every link of the whole page, collected
+ * while parsing: what a crawl follows, since content options shape the content, not where the
+ * site leads. Only
  * the outputs in `want` are produced; metadata always is. Never throws on malformed input.
  */
 export function processHtml(rawHtml: string, options: HtmlOptions): HtmlResult {
@@ -30,10 +31,11 @@ export function processHtml(rawHtml: string, options: HtmlOptions): HtmlResult {
   const { root, info } = parseHtml(typeof rawHtml === "string" ? rawHtml : "", {
     allAttributes: want.html === true || included || excluded,
     hints: options.onlyMainContent && !included,
-    anchors: want.links === true,
+    anchors: want.pageLinks === true,
   });
   const urls = new UrlResolver(options.url, info.baseHref);
   const result: HtmlResult = { metadata: extractMetadata(info, urls) };
+  if (want.pageLinks) result.pageLinks = normalizeLinks(info.anchors, urls);
   if (!want.markdown && !want.html && !want.links && !want.images) return result;
 
   let page: El = root;
@@ -54,7 +56,7 @@ export function processHtml(rawHtml: string, options: HtmlOptions): HtmlResult {
     result.markdown = markdown;
   }
   if (want.html) result.html = serializeHtml(content, urls);
-  if (want.links) result.links = extractLinks(info.anchors, urls);
+  if (want.links) result.links = extractLinks(content, urls);
   if (want.images) result.images = extractImages(content, info, urls);
   return result;
 }

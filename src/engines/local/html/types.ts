@@ -11,7 +11,8 @@ export interface HtmlOptions {
   removeBase64Images: boolean;
   /** Remove ad and cookie-consent elements. */
   blockAds: boolean;
-  want: { markdown?: boolean; html?: boolean; links?: boolean; images?: boolean };
+  /** `pageLinks`: every link of the whole page, whatever the content options (what a crawl follows). */
+  want: { markdown?: boolean; html?: boolean; links?: boolean; images?: boolean; pageLinks?: boolean };
 }
 
 export interface HtmlResult {
@@ -19,6 +20,7 @@ export interface HtmlResult {
   html?: string;
   links?: string[];
   images?: string[];
+  pageLinks?: string[];
   /** Always present: read from the raw document's head. */
   metadata: Record<string, unknown>;
 }
