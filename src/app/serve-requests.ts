@@ -100,18 +100,21 @@ const V1_FORMATS = new Set(["markdown", "html", "rawHtml", "links", "screenshot"
 
 /**
  * A v1 body's scrape options may not ask for what only v2 has: a format v1 does not know
- * (images, summary, …), written as a name or as an object. The object forms of v1's own formats
- * and `parsers` are accepted as the pipeline language maps them (scrapeline's own remote engine
- * sends normalized options).
+ * (images, summary, …), any format written as an object (v1's formats are names; their options
+ * have fields of their own, such as jsonOptions), or `parsers` (v1 has parsePDF).
  */
 function refuseV2Only(options: unknown): void {
   if (options === null || typeof options !== "object" || Array.isArray(options)) return;
+  if ("parsers" in options) throw new ScrapelineError("invalid-input", "Bad request: parsers is a v2 field; v1 has parsePDF (or use POST /v2/extract)");
   const formats = (options as Body).formats;
   if (!Array.isArray(formats)) return;
   for (const format of formats) {
-    const type = typeof format === "string" ? format : format !== null && typeof format === "object" ? (format as Body).type : undefined;
-    if (typeof type !== "string" || V1_FORMATS.has(type)) continue;
-    throw new ScrapelineError("invalid-input", `Bad request: format ${type} is not a v1 format (v1 formats: ${[...V1_FORMATS].join(", ")}); use POST /v2/extract for v2 formats`);
+    if (format !== null && typeof format === "object") {
+      const type = (format as Body).type;
+      throw new ScrapelineError("invalid-input", `Bad request: v1 formats are names, not objects${typeof type === "string" ? ` (found {type: ${type}})` : ""}; use POST /v2/extract for format objects`);
+    }
+    if (typeof format !== "string" || V1_FORMATS.has(format)) continue;
+    throw new ScrapelineError("invalid-input", `Bad request: format ${format} is not a v1 format (v1 formats: ${[...V1_FORMATS].join(", ")}); use POST /v2/extract for v2 formats`);
   }
 }
 

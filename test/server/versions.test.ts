@@ -123,10 +123,18 @@ describe("fields by version", () => {
     });
   }
 
-  it("v1 extract refuses v2 formats in object form too", async () => {
-    const r = await serve.call("POST", "/v1/extract", { body: { urls: [url()], schema, scrapeOptions: { formats: [{ type: "summary" }] } } });
-    expect(r.status).toBe(400);
-    expect(r.body.error).toContain("format summary is not a v1 format");
+  it("v1 extract refuses formats written as objects and the v2 field parsers", async () => {
+    const summary = await serve.call("POST", "/v1/extract", { body: { urls: [url()], schema, scrapeOptions: { formats: [{ type: "summary" }] } } });
+    expect(summary.status).toBe(400);
+    expect(summary.body.error).toContain("v1 formats are names, not objects (found {type: summary})");
+    const markdown = await serve.call("POST", "/v1/extract", { body: { urls: [url()], schema, scrapeOptions: { formats: [{ type: "markdown" }] } } });
+    expect(markdown.status).toBe(400);
+    const parsers = await serve.call("POST", "/v1/extract", { body: { urls: [url()], schema, scrapeOptions: { parsers: [] } } });
+    expect(parsers.status).toBe(400);
+    expect(parsers.body.error).toContain("parsers is a v2 field; v1 has parsePDF");
+    // The same options are v2's own.
+    const v2 = await serve.call("POST", "/v2/extract", { body: { urls: [url()], schema, scrapeOptions: { formats: [{ type: "markdown" }], parsers: [] } } });
+    expect(v2.status).toBe(200);
   });
 
   it("v1 extract maps its v1 fields and says so in warning", async () => {

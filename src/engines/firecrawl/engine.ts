@@ -61,16 +61,19 @@ export class FirecrawlEngine implements Engine {
     return new RemoteCrawlJob(this.http, answer.id, "batch", control.onWait);
   }
 
-  /** An extract job: POST /v1/extract with the request as SPEC.md gives it, then its status until it ends. */
+  /**
+   * An extract job: POST /v2/extract with the request as SPEC.md gives it (its scrape options are
+   * in v2 form once the pipeline is loaded), then its status until it ends.
+   */
   async extractJob(request: ExtractRequest, urls: string[], signal?: AbortSignal): Promise<ExtractResult> {
     const { limit: _limit, urls: _urls, ...rest } = request;
-    const start = await this.http.call<{ id?: string; invalidURLs?: string[] }>("POST", "/v1/extract", { body: { urls, ...rest }, what: "starting an extract", attempts: 4, idempotencyKey: randomUUID(), ...(signal ? { signal } : {}) });
+    const start = await this.http.call<{ id?: string; invalidURLs?: string[] }>("POST", "/v2/extract", { body: { urls, ...rest }, what: "starting an extract", attempts: 4, idempotencyKey: randomUUID(), ...(signal ? { signal } : {}) });
     if (!start.id) throw new ScrapelineError("bad-content", "the service started an extract without giving its id");
     let wait = FIRST_POLL_MS;
     for (;;) {
       const status = await this.http.call<{ success?: boolean; status?: string; data?: unknown; sources?: Record<string, string[]>; tokensUsed?: number; creditsUsed?: number; error?: string; warning?: string }>(
         "GET",
-        `/v1/extract/${encodeURIComponent(start.id)}`,
+        `/v2/extract/${encodeURIComponent(start.id)}`,
         { what: `the status of extract job ${start.id}`, attempts: 5, ...(signal ? { signal } : {}) },
       );
       if (status.status === "completed" || status.status === "failed" || status.status === "cancelled") {

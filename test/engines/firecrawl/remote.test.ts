@@ -184,12 +184,12 @@ describe("the remote engine", () => {
   });
 
   it("runs an extract on the service and keeps its result and credits", async () => {
-    service.on("POST /v1/extract", (_c, res) => json(res, 200, { success: true, id: "ex-1", invalidURLs: ["bad"] }));
-    service.on("GET /v1/extract/ex-1", (_c, res, n) => json(res, 200, n < 2 ? { success: true, status: "processing", data: [] } : { success: true, status: "completed", data: { title: "Remote" }, tokensUsed: 300, expiresAt: new Date().toISOString() }));
+    service.on("POST /v2/extract", (_c, res) => json(res, 200, { success: true, id: "ex-1", invalidURLs: ["bad"] }));
+    service.on("GET /v2/extract/ex-1", (_c, res, n) => json(res, 200, n < 2 ? { success: true, status: "processing", data: [] } : { success: true, status: "completed", data: { title: "Remote" }, tokensUsed: 300, expiresAt: new Date().toISOString() }));
     const { result, db } = await runYaml(remote(`  - id: x\n    extract: { urls: ["https://example.com/*", "bad"], prompt: "the title", ignoreInvalidURLs: true }\n`), { env });
     if (!result.ok) throw new Error("invalid");
     expect(result.status).toBe("succeeded");
-    const sent = service.calls.find((c) => c.path === "/v1/extract")!;
+    const sent = service.calls.find((c) => c.path === "/v2/extract")!;
     expect(sent.body).toMatchObject({ urls: ["https://example.com/*", "bad"], prompt: "the title", ignoreInvalidURLs: true, enableWebSearch: false });
     expect(sent.body).not.toHaveProperty("limit");
     const store = new SqliteStore(db);
