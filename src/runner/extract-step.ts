@@ -54,7 +54,11 @@ export async function runExtractStep(ctx: RunContext, step: ExtractStep, timeout
   if (tally.cancelled) return tally;
 
   const byUrl = new Map<string, Document>();
-  for (const stored of store.documents(ctx.runId, step.id)) byUrl.set(stored.url, stored.document);
+  let pageCredits = 0;
+  for (const stored of store.documents(ctx.runId, step.id)) {
+    byUrl.set(stored.url, stored.document);
+    pageCredits += stored.creditsUsed;
+  }
   const parts = urls.filter((u) => byUrl.has(u)).map((url) => ({ url, data: byUrl.get(url)!.json }));
   const tokensUsed = parts.reduce((sum, p) => sum + Number(byUrl.get(p.url)!.metadata["tokensUsed"] ?? 0), 0);
   const combined = engine.combineExtractions(parts, body.schema);
@@ -72,7 +76,8 @@ export async function runExtractStep(ctx: RunContext, step: ExtractStep, timeout
     ...(body.showSources ? { sources: combined.sources } : {}),
     ...(body.ignoreInvalidURLs ? { invalidURLs: invalid } : {}),
     tokensUsed,
-    creditsUsed,
+    // What the step was charged, as serve answers it: its pages (billed as scrapes) and the model's tokens.
+    creditsUsed: pageCredits + creditsUsed,
     ...(failed ? { error: `the extracted data does not match the schema: ${combined.violations.join("; ")}` } : {}),
     ...(warnings.length ? { warning: warnings.join(" ") } : {}),
   };

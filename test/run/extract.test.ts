@@ -51,7 +51,8 @@ describe("extract steps", () => {
     if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
     expect(result.status).toBe("succeeded");
     const extract = stepResult(db, result.runId);
-    expect(extract).toMatchObject({ success: true, status: "completed", tokensUsed: 0, creditsUsed: 0 });
+    // creditsUsed is what the step was charged, as serve answers it: three pages, no tokens.
+    expect(extract).toMatchObject({ success: true, status: "completed", tokensUsed: 0, creditsUsed: 3 });
     expect(extract.data.products).toEqual([
       { name: "Widget 1", price: 11 },
       { name: "Widget 2", price: 12 },
@@ -115,7 +116,7 @@ describe("extract steps", () => {
     if (!result.ok) throw new Error("invalid");
     expect(result.status).toBe("succeeded");
     const extract = stepResult(db, result.runId);
-    expect(extract).toMatchObject({ tokensUsed: 200, creditsUsed: 14, data: { products: [{ name: "Widget 2", price: 12 }, { name: "Widget 1", price: 11 }] } });
+    expect(extract).toMatchObject({ tokensUsed: 200, creditsUsed: 2 + 14, data: { products: [{ name: "Widget 2", price: 12 }, { name: "Widget 1", price: 11 }] } });
     expect(result.credits).toBe(2 + 14);
     expect(llm.requests.every((r) => r.body.model === "extract-model")).toBe(true);
     const store = new SqliteStore(db);
