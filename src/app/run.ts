@@ -51,11 +51,13 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const planJson = JSON.stringify({ ...redactInterpolations(pipeline, loaded.interpolations), file: undefined });
   // What a run fetches and stores; its pace and its budget may change between a stop and --resume.
   const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined, perHostConcurrency: undefined, budget: undefined })).digest("hex");
+  // Runs started before the budget and per-host concurrency were left out were hashed without only concurrency.
+  const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined })).digest("hex");
 
   const engine = options.engine ?? createEngine(pipeline, options);
   const store = openStore(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
   try {
-    const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, pipelineHash, options.resume);
+    const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, [pipelineHash, earlierHash], options.resume);
     let runId: number | undefined;
     const warnings: RunWarning[] = [];
     const told = new Set<string>();
@@ -151,7 +153,7 @@ function createEngine(pipeline: Pipeline, options: RunFileOptions): Engine {
   });
 }
 
-function findResumable(store: SqliteStore, pipeline: Pipeline, hash: string, resume: true | number): RunRecord {
+function findResumable(store: SqliteStore, pipeline: Pipeline, hashes: readonly string[], resume: true | number): RunRecord {
   const run = resume === true ? store.latestUnfinishedRun(pipeline.name) : store.getRun(resume);
   if (!run) {
     throw new ScrapelineError("invalid-input", resume === true ? `nothing to resume: the latest run of pipeline "${pipeline.name}" succeeded, or it has none` : `no run ${resume} in this database`);
@@ -162,7 +164,7 @@ function findResumable(store: SqliteStore, pipeline: Pipeline, hash: string, res
   if (run.status === "running" && run.owner?.host === hostname()) {
     throw new ScrapelineError("invalid-input", `run ${run.id} is still running (process ${run.owner.pid}); stop it first (Ctrl-C), then resume it`);
   }
-  if (run.pipelineHash !== hash) {
+  if (!hashes.includes(run.pipelineHash)) {
     throw new ScrapelineError("invalid-input", `the pipeline changed since run ${run.id} started; resuming would mix two versions. Start a new run instead.`);
   }
   return run;

@@ -145,3 +145,27 @@ describe("the step's timeoutMs and the budget stop a crawl the same way", () => 
     expect(storedUrls(first.db)).toEqual(everyUrl());
   });
 });
+
+describe("what --resume accepts", () => {
+  it("a run recorded with the earlier hash of its pipeline (budget and per-host concurrency still in it), but not a changed pipeline", async () => {
+    const { createHash } = await import("node:crypto");
+    const Database = (await import("better-sqlite3")).default;
+    const yaml = crawlYaml("upgraded", "budget:\n  maxCredits: 5\n");
+    const first = await runYaml(yaml);
+    expect(first.result.ok && first.result.status).toBe("budget-exhausted");
+    const store = new SqliteStore(first.db);
+    const planJson = store.runPlan(1)!;
+    store.close();
+    const db = new Database(first.db);
+    const earlier = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined })).digest("hex");
+    db.prepare("UPDATE runs SET pipeline_hash = ? WHERE id = 1").run(earlier);
+    db.close();
+    const resumed = await runYaml(yaml, { db: first.db, resume: true });
+    expect(resumed.result.ok && resumed.result.status).toBe("budget-exhausted");
+
+    const other = new Database(first.db);
+    other.prepare("UPDATE runs SET pipeline_hash = 'not this pipeline' WHERE id = 1").run();
+    other.close();
+    await expect(runYaml(yaml, { db: first.db, resume: true })).rejects.toThrow(/the pipeline changed since run 1 started/);
+  });
+});
