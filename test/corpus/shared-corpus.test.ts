@@ -2,8 +2,13 @@
 // repository for their licences. They are measured when SCRAPELINE_CORPUS names the folder holding
 // them (CI sets it to ../shared/corpus); without it these tests are skipped and say so, and the
 // repository's own pages (test/fixtures/main-content) cover the same code.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { Tokenizer } from "htmlparser2";
 import { describe, expect, it } from "vitest";
+import { htmlText, processHtml } from "../../src/engines/local/html/index.js";
+import { shingleCounts, shingleScores } from "../../src/engines/local/html/quality.js";
 import { FastTokenizer } from "../../src/engines/local/html/tokenizer.js";
 import { mainContentF1, readCorpus, sharedCorpus } from "../helpers/corpus.js";
 import { tokenizerEvents } from "../engines/html/helpers.js";
@@ -27,5 +32,22 @@ describe.skipIf(!corpus)(title, () => {
     for (const page of pages()) {
       expect(tokenizerEvents(FastTokenizer, page.source), page.name).toEqual(tokenizerEvents(Tokenizer, page.source));
     }
+  });
+});
+
+describe.skipIf(!corpus)(`${title}: article-extraction benchmark, development half`, () => {
+  it("keeps the article bodies: F1 ≥ 0.965 by the benchmark's metric", () => {
+    const dir = resolve(corpus!, "article-benchmark");
+    const truth = JSON.parse(readFileSync(resolve(dir, "ground-truth.json"), "utf8")) as Record<string, { articleBody?: string; url: string }>;
+    const pages = Object.entries(truth).map(([key, entry]) => {
+      const source = gunzipSync(readFileSync(resolve(dir, "html", `${key}.html.gz`))).toString("utf8");
+      const html = processHtml(source, { url: entry.url, onlyMainContent: true, removeBase64Images: false, blockAds: false, want: { html: true } }).html!;
+      return shingleCounts(htmlText(html), entry.articleBody ?? "");
+    });
+    expect(pages.length).toBe(91);
+    const { f1, precision, recall } = shingleScores(pages);
+    expect(f1).toBeGreaterThanOrEqual(0.965);
+    expect(precision).toBeGreaterThanOrEqual(0.945);
+    expect(recall).toBeGreaterThanOrEqual(0.98);
   });
 });

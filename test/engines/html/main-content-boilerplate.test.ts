@@ -1,6 +1,3 @@
-import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { htmlText, processHtml } from "../../../src/engines/local/html/index.js";
 import { shingleCounts, shingleScores } from "../../../src/engines/local/html/quality.js";
@@ -122,25 +119,5 @@ describe("the article-extraction benchmark's metric", () => {
     expect(scores.precision).toBeCloseTo(0.5);
     expect(scores.recall).toBeCloseTo(0.5);
     expect(scores.f1).toBeCloseTo(0.5);
-  });
-});
-
-const CORPUS = resolve(process.env.SCRAPELINE_CORPUS ?? new URL("../../../../shared/corpus/", import.meta.url).pathname, "article-benchmark");
-const HAVE_CORPUS = existsSync(resolve(CORPUS, "ground-truth.json"));
-if (!HAVE_CORPUS) console.log(`skipped: the article-extraction benchmark is not at ${CORPUS} (set SCRAPELINE_CORPUS)`);
-
-describe.skipIf(!HAVE_CORPUS)("article-extraction benchmark, development half", () => {
-  it("keeps the article bodies: F1 ≥ 0.965 by the benchmark's metric", () => {
-    const truth = JSON.parse(readFileSync(resolve(CORPUS, "ground-truth.json"), "utf8")) as Record<string, { articleBody?: string; url: string }>;
-    const pages = Object.entries(truth).map(([key, entry]) => {
-      const source = gunzipSync(readFileSync(resolve(CORPUS, "html", `${key}.html.gz`))).toString("utf8");
-      const html = processHtml(source, { url: entry.url, onlyMainContent: true, removeBase64Images: false, blockAds: false, want: { html: true } }).html!;
-      return shingleCounts(htmlText(html), entry.articleBody ?? "");
-    });
-    expect(pages.length).toBe(91);
-    const { f1, precision, recall } = shingleScores(pages);
-    expect(f1).toBeGreaterThanOrEqual(0.965);
-    expect(precision).toBeGreaterThanOrEqual(0.945);
-    expect(recall).toBeGreaterThanOrEqual(0.98);
   });
 });
