@@ -80,7 +80,7 @@ export class ServeService {
     this.clock = options.clock ?? Date.now;
     this.store = openStore(options.db);
     this.tables = new ServeTables(this.store.db);
-    const owner = this.tables.claimServer({ pid: process.pid, host: hostname(), token: this.token }, processAlive);
+    const owner = this.tables.claimServer(this.token);
     if (owner) {
       this.store.close();
       throw new ScrapelineError(
@@ -318,13 +318,3 @@ function isKind(kind: string): kind is ErrorKind {
   return KINDS.has(kind as ErrorKind);
 }
 
-
-/** Whether a process runs (one of another user counts: it exists). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { currentOwner, ownerAlive } from "./owner.js";
 import type { ApiKeyRecord, ServeJob, ServeJobKind, ServeJobStatus, Team, ThreatPolicy } from "../core/index.js";
 
 type Row = Record<string, unknown>;
@@ -119,14 +120,20 @@ export class ServeTables {
    * changes nothing, when another server holds the database: one on another host, or a process
    * `isAlive` says still runs (this process included, for another server it started).
    */
-  claimServer(owner: { pid: number; host: string; token: string }, isAlive: (pid: number) => boolean): ServeOwner | undefined {
+  claimServer(token: string): ServeOwner | undefined {
+    const self = currentOwner();
+    const claim = claimOf(token);
     return this.db
       .transaction((): ServeOwner | undefined => {
         const row = this.db.prepare("SELECT pid, host, token, started_at FROM serve_owner WHERE id = 1").get() as Row | undefined;
-        if (row && row.token !== owner.token && (row.host !== owner.host || isAlive(row.pid as number))) {
-          return { pid: row.pid as number, host: row.host as string, startedAt: row.started_at as string };
+        if (row && row.token !== claim) {
+          const held = String(row.token);
+          const started = held.includes("|") ? held.slice(0, held.indexOf("|")) || null : null;
+          if (ownerAlive({ host: row.host as string, pid: row.pid as number, started }) !== false) {
+            return { pid: row.pid as number, host: row.host as string, startedAt: row.started_at as string };
+          }
         }
-        this.db.prepare("INSERT OR REPLACE INTO serve_owner (id, pid, host, token, started_at) VALUES (1, ?, ?, ?, ?)").run(owner.pid, owner.host, owner.token, this.stamp());
+        this.db.prepare("INSERT OR REPLACE INTO serve_owner (id, pid, host, token, started_at) VALUES (1, ?, ?, ?, ?)").run(self.pid, self.host, claim, this.stamp());
         this.cancelUnfinishedJobs();
         return undefined;
       })
@@ -135,7 +142,7 @@ export class ServeTables {
 
   /** Gives the database up, when `token` still owns it. */
   releaseServer(token: string): void {
-    this.db.prepare("DELETE FROM serve_owner WHERE id = 1 AND token = ?").run(token);
+    this.db.prepare("DELETE FROM serve_owner WHERE id = 1 AND token = ?").run(claimOf(token));
   }
 
   /** Jobs a stopped server left running: marked cancelled (their stored pages stay readable). */
@@ -180,4 +187,12 @@ function toJob(row: Row): ServeJob {
     finishedAt: (row.finished_at as string | null) ?? null,
     error: (row.error as string | null) ?? null,
   };
+}
+
+/**
+ * A server's claim as stored: its process's start token, then the server's own token, so that a
+ * pid the system gave to another process since is not taken for the owner (store/owner.ts).
+ */
+function claimOf(token: string): string {
+  return `${currentOwner().started ?? ""}|${token}`;
 }
