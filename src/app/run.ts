@@ -61,6 +61,13 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     let runId: number | undefined;
     const warnings: RunWarning[] = [];
     const told = new Set<string>();
+    // A page's own warning (Document.warning) is told as it is stored, and kept with the run's,
+    // unless the step told it already (a map step does).
+    const onPageWarning = (stepId: string, url: string, message: string) => {
+      if (told.has(`${stepId}\n${message}`)) return;
+      warnings.push({ stepId, url, message, at: new Date().toISOString() });
+      options.onEvent?.({ type: "step-warning", stepId, message: `${url}: ${message}` });
+    };
     const onEvent: EventSink = (event) => {
       if (event.type === "run-started") runId = event.runId;
       if (event.type === "step-warning") {
@@ -68,13 +75,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
         warnings.push({ stepId: event.stepId, url: null, message: event.message, at: new Date().toISOString() });
       }
       options.onEvent?.(event);
-    };
-    // A page's own warning (Document.warning) is told as it is stored, and kept with the run's,
-    // unless the step told it already (a map step does).
-    const onPageWarning = (stepId: string, url: string, message: string) => {
-      if (told.has(`${stepId}\n${message}`)) return;
-      warnings.push({ stepId, url, message, at: new Date().toISOString() });
-      options.onEvent?.({ type: "step-warning", stepId, message: `${url}: ${message}` });
+      if (event.type === "document-stored" && event.warning) onPageWarning(event.stepId, event.url, event.warning);
     };
     // A process that ends while the run is still going (nothing left to wait for, process.exit)
     // leaves it interrupted, so that --resume finds it, never "running".
@@ -83,7 +84,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     let result: RunResult;
     try {
       result = await runPlan(
-        { engine, store: watchPageWarnings(store, onPageWarning), credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking) },
+        { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking) },
         { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
       );
     } catch (error) {
@@ -108,24 +109,6 @@ function keepWarnings(store: SqliteStore, runId: number, warnings: readonly RunW
   } catch {
     // The run's own record is already final.
   }
-}
-
-/** The store, telling `onWarning` of each page saved with a warning. */
-function watchPageWarnings(store: SqliteStore, onWarning: (stepId: string, url: string, message: string) => void): SqliteStore {
-  return new Proxy(store, {
-    get(target, property) {
-      if (property === "saveDocument") {
-        return (...args: Parameters<SqliteStore["saveDocument"]>) => {
-          const saved = target.saveDocument(...args);
-          const [record] = args;
-          if (record.document.warning) onWarning(record.stepId, record.url, record.document.warning);
-          return saved;
-        };
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }
 
 /** Ends a run this process started and did not finish; a finished run is left as it is. */

@@ -7,7 +7,7 @@ export type RunEvent =
   | { type: "step-skipped"; stepId: string; reason: string }
   | { type: "step-warning"; stepId: string; message: string }
   | { type: "step-finished"; stepId: string; status: "succeeded" | "failed" | "cancelled"; documents: number; failures: number; credits: number; error?: string; crawl?: { found: number; skippedByRobots: number; skippedByRules: number } }
-  | { type: "document-stored"; stepId: string; url: string; statusCode: number; credits: number; /** The engine reported no figure: computed by the billing rules. */ estimated?: boolean }
+  | { type: "document-stored"; stepId: string; url: string; statusCode: number; credits: number; /** The engine reported no figure: computed by the billing rules. */ estimated?: boolean; /** The page's own warning (Document.warning). */ warning?: string }
   /** A wait of more than a moment that holds a step up (a service's rate limit on a job's status). */
   | { type: "step-waiting"; stepId: string; waitMs: number; reason: string }
   | { type: "document-retried"; stepId: string; url: string; attempt: number; delayMs: number; reason: string }

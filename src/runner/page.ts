@@ -99,7 +99,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
             const committed = ctx.ports.store.saveDocument({ runId: ctx.runId, stepId: step.id, url, fetchedAt: new Date(ctx.clock()).toISOString(), creditsUsed: credits, document }, snapshot, cache);
             ctx.budget.settle(estimate, credits);
             const { metadata } = page;
-            const event: StoredEvent = { type: "document-stored", stepId: step.id, url, statusCode: metadata.statusCode, credits, ...(metadata["creditsEstimated"] ? { estimated: true } : {}) };
+            const event: StoredEvent = { type: "document-stored", stepId: step.id, url, statusCode: metadata.statusCode, credits, ...(metadata["creditsEstimated"] ? { estimated: true } : {}), ...(page.warning ? { warning: page.warning } : {}) };
             return { page: { url: metadata.url || url, links: page.pageLinks ?? page.links }, event, committed };
           } catch (error) {
             ctx.budget.settle(estimate, 0);
