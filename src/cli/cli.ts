@@ -73,6 +73,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
       known = Object.keys((parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
       throw new UsageError(error?.message ?? message ?? "invalid command line");
     });
+  skipHelpRendering(parser);
   let output: string;
   try {
     output = await new Promise<string>((resolve, reject) => {
@@ -89,6 +90,17 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
   }
   if (output) io.stdout(`${output}\n`);
   return exitCode;
+}
+
+/**
+ * yargs renders a command's whole help text before it runs the command, to have it at hand should
+ * the command fail later; this CLI's failures print their own message and a pointer to `--help`, so
+ * that rendering (a tenth of a command's start-up) is skipped. `--help` itself renders as before.
+ */
+function skipHelpRendering(parser: unknown): void {
+  const internals = (parser as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: unknown } } }).getInternalMethods?.();
+  const usage = internals?.getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === "function") usage.cacheHelpMessage = () => {};
 }
 
 /** yargs' message, with "did you mean" for a mistyped option and without its camelCase echo. */

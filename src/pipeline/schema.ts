@@ -90,7 +90,8 @@ export function compileBundledSchemas(files: Map<string, AnySchemaObject>, optio
 }
 
 function precompiled(digest: string): ValidateFunction | undefined {
-  const file = new URL(PRECOMPILED_VALIDATOR, import.meta.url);
+  // Named from the folder above, so the path holds here and in the CLI's bundle (dist/cli/) alike.
+  const file = new URL(`../pipeline/${PRECOMPILED_VALIDATOR}`, import.meta.url);
   if (!existsSync(file)) return undefined;
   const module = require(fileURLToPath(file)) as ValidateFunction & { schemasDigest?: string };
   return module.schemasDigest === digest ? module : undefined;

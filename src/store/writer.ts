@@ -61,7 +61,9 @@ export class Writer {
   constructor(path: string, busyTimeoutMs: number) {
     const { port1, port2 } = new MessageChannel();
     const data: WriterData = { path, busyTimeoutMs, port: port2, replies: this.replies };
-    this.worker = new Worker(new URL("./writer-thread.js", import.meta.url), {
+    // From the folder above, so the path holds both here and in the CLI's bundle (dist/cli/, one level
+    // down from the package's dist/ as this folder is); the thread itself always runs dist/store/.
+    this.worker = new Worker(new URL("../store/writer-thread.js", import.meta.url), {
       workerData: data,
       transferList: [port2],
       // The thread holds a page at a time: a small young generation keeps its heap (and the process's RSS) small.

@@ -37,17 +37,67 @@ function staticGraph(...entries: string[]): { files: Set<string>; packages: Set<
   return { files, packages };
 }
 
+/** The bundle's module map (scripts/bundle-cli.mjs): for each file of dist/cli/, its static imports and the modules in it. */
+interface BundleMeta {
+  entry: string;
+  outputs: Record<string, { imports: string[]; inputs: string[] }>;
+}
+
+/** The packages `name` needs, itself included, as installed (nested copies included). */
+function dependencyClosure(name: string, from = resolve("."), seen = new Set<string>()): Set<string> {
+  let dir = from;
+  while (!existsSync(resolve(dir, "node_modules", name, "package.json"))) dir = dirname(dir);
+  const home = resolve(dir, "node_modules", name);
+  if (seen.has(home)) return seen;
+  seen.add(home);
+  const pkg = JSON.parse(readFileSync(resolve(home, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+  for (const dep of Object.keys(pkg.dependencies ?? {})) dependencyClosure(dep, home, seen);
+  return seen;
+}
+
+/** Package names of a closure's folders. */
+const names = (homes: Set<string>) => new Set([...homes].map((home) => /node_modules\/((?:@[^/]+\/)?[^/]+)$/.exec(home)![1]!));
+
+/** The package a bundled file came from (the innermost, for a nested copy). */
+const packageOf = (input: string) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(input)?.[1];
+
 describe("start-up of the CLI", () => {
   const main = resolve(DIST, "cli/main.js");
+  const metaFile = resolve(DIST, "cli/bundle-meta.json");
 
-  it.skipIf(!existsSync(main))("loads only the command line's own modules and yargs before a command runs", () => {
-    // main.js turns on Node's compile cache, then imports cli.js: both run at every start.
-    expect(readFileSync(main, "utf8")).toContain('await import("./cli.js")');
-    const { files, packages } = staticGraph(main, resolve(DIST, "cli/cli.js"));
+  it.skipIf(!existsSync(resolve(DIST, "cli/cli.js")))("the command line's own modules import no store, engine, server or schema code", () => {
+    const { files, packages } = staticGraph(resolve(DIST, "cli/cli.js"));
     expect([...packages].sort()).toEqual(["fastest-levenshtein", "yargs"]);
     const outside = [...files].map((f) => f.slice(DIST.length + 1)).filter((f) => !f.startsWith("cli/"));
     // The light part of app and the few pure pieces it names: no store, runner, engines or server.
     for (const file of outside) expect(file).toMatch(/^(app\/(light|db-path)\.js|pipeline\/(suggest|render)\.js|core\/[\w/-]+\.js|runner\/events\.js)$/);
+  });
+
+  it.skipIf(!existsSync(metaFile))("the bundle a start reads holds only the command line, yargs and the light modules", () => {
+    const meta = JSON.parse(readFileSync(metaFile, "utf8")) as BundleMeta;
+    // main.js turns on Node's compile cache, then imports the command line's chunk: both run at every start.
+    const cliChunk = Object.keys(meta.outputs).find((file) => meta.outputs[file]!.inputs.includes("dist/cli/cli.js"));
+    expect(cliChunk).toBeDefined();
+    expect(readFileSync(main, "utf8")).toContain(`await import("./${cliChunk}")`);
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const next of meta.outputs[file]!.imports) visit(next);
+    };
+    visit(meta.entry);
+    visit(cliChunk!);
+    const inputs = [...loaded].flatMap((file) => meta.outputs[file]!.inputs);
+    const allowed = new Set([...names(dependencyClosure("yargs")), "fastest-levenshtein"]);
+    const packages = new Set(inputs.map(packageOf).filter((name): name is string => name !== undefined));
+    for (const name of packages) expect(allowed, `package ${name} loads at every start`).toContain(name);
+    for (const input of inputs.filter((i) => i.startsWith("dist/") && !i.startsWith("dist/cli/"))) {
+      expect(input).toMatch(/^dist\/(app\/(light|db-path)\.js|pipeline\/(suggest|render)\.js|core\/[\w/-]+\.js|runner\/events\.js)$/);
+    }
+    // And the chunks a command loads when it runs are there: validate's, with the YAML reader in its reach.
+    const validateChunk = Object.keys(meta.outputs).find((file) => meta.outputs[file]!.inputs.includes("dist/app/validate.js"));
+    expect(validateChunk).toBeDefined();
+    expect(loaded.has(validateChunk!)).toBe(false);
   });
 
   it.skipIf(!existsSync(main))("finds the static imports the check relies on", () => {

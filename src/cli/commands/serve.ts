@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
-import { fileURLToPath } from "node:url";
 import type { CommandModule } from "yargs";
 import { databasePath } from "../../app/light.js";
 import { EXIT } from "../exit-codes.js";
+import { SERVER_PROGRAM } from "../programs.js";
 import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";
 
@@ -18,11 +18,6 @@ interface ServeArgs {
   "max-connections-per-client"?: number;
 }
 
-/**
- * The server program (src/server/main.ts). The CLI runs it as a child process rather than
- * importing it: cli and server are separate frontends over app (DESIGN.md §2).
- */
-const SERVER_PROGRAM = fileURLToPath(new URL("../../server/main.js", import.meta.url));
 
 /** `scrapeline serve`: runs the server until SIGTERM or SIGINT, which it passes on for a graceful stop. */
 export function serveCommand(io: Io, setExit: (code: number) => void): CommandModule<object, ServeArgs> {

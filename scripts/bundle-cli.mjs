@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Part of `npm run build`: bundles the CLI so a command starts by reading a few files rather than
+// the sixty modules tsc writes for it and the many files of yargs. The bundle replaces
+// dist/cli/main.js; the modules each command loads when it runs become chunks beside it, still
+// loaded only by the command that needs them. Everything stays in dist/cli/, one level below
+// dist/ like every compiled folder, so paths a module finds from its own URL (`../../schemas/`,
+// `../store/writer-thread.js`) hold bundled or not. Packages other than the few every start
+// needs stay outside the bundle and load from node_modules as before. The bundle's module map is
+// written to dist/cli/bundle-meta.json (test/cli/startup.test.ts reads it).
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { build } from "esbuild";
+
+const root = new URL("../", import.meta.url);
+const outdir = new URL("dist/cli/", root);
+/** Packages every start loads (the command line), bundled; the others load from node_modules. */
+const BUNDLED = new Set(["yargs", "fastest-levenshtein", "yaml"]);
+const CHUNK = /-[A-Z0-9]{8}\.js(\.map)?$/;
+const MARK = "// scrapeline: the CLI's bundle";
+
+const entry = new URL("dist/cli/main.js", root);
+if (readFileSync(entry, "utf8").startsWith(MARK)) {
+  console.error("bundle-cli: dist/cli/main.js is already the bundle; `npm run build` compiles it anew first");
+  process.exit(1);
+}
+
+const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
+const external = Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name));
+
+// Chunks of an earlier build: their names change with their content.
+for (const file of readdirSync(outdir)) if (CHUNK.test(file)) rmSync(new URL(file, outdir));
+
+const result = await build({
+  entryPoints: { main: entry.pathname },
+  outdir: outdir.pathname,
+  allowOverwrite: true,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.19",
+  chunkNames: "[name]-[hash]",
+  external: [...external, ...external.map((name) => `${name}/*`)],
+  sourcemap: "linked",
+  banner: { js: MARK },
+  // yaml's ES module build (published for browsers, plain JavaScript): its node build is CommonJS,
+  // whose named exports a bundled dynamic import would not see. They differ only in how warnings
+  // are logged, and the loader turns those off.
+  alias: { yaml: new URL("node_modules/yaml/browser/index.js", root).pathname },
+  metafile: true,
+  logLevel: "warning",
+});
+
+const rel = (path) => path.replace(/^.*?dist\/cli\//, "");
+const outputs = Object.fromEntries(
+  Object.entries(result.metafile.outputs)
+    .filter(([file]) => file.endsWith(".js"))
+    .map(([file, output]) => [rel(file), { imports: output.imports.filter((i) => i.kind === "import-statement" && !i.external).map((i) => rel(i.path)), inputs: Object.keys(output.inputs) }]),
+);
+writeFileSync(new URL("bundle-meta.json", outdir), `${JSON.stringify({ entry: "main.js", outputs }, null, 1)}\n`);
