@@ -2,12 +2,14 @@
 // Part of `npm run build`: bundles the CLI so a command starts by reading a few files rather than
 // the sixty modules tsc writes for it and the many files of yargs. The bundle replaces
 // dist/cli/main.js; the modules each command loads when it runs become chunks beside it, still
-// loaded only by the command that needs them. Everything stays in dist/cli/, one level below
-// dist/ like every compiled folder, so paths a module finds from its own URL (`../../schemas/`,
-// `../store/writer-thread.js`) hold bundled or not. Packages other than the few every start
+// loaded only by the command that needs them. A path a module finds from its own URL
+// (`new URL("../../schemas/", import.meta.url)`) is rewritten to lead to the same file from
+// dist/cli/, where the bundle runs. Packages other than the few every start
 // needs stay outside the bundle and load from node_modules as before. The bundle's module map is
 // written to dist/cli/bundle-meta.json (test/cli/startup.test.ts reads it).
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, relative, resolve } from "node:path";
 import { build } from "esbuild";
 
 const root = new URL("../", import.meta.url);
@@ -29,6 +31,23 @@ const external = Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(nam
 // Chunks of an earlier build: their names change with their content.
 for (const file of readdirSync(outdir)) if (CHUNK.test(file)) rmSync(new URL(file, outdir));
 
+/** `new URL("<relative path>", import.meta.url)` in a compiled module, rewritten to hold from dist/cli/. */
+const samePlaceFromBundle = {
+  name: "same-place-from-bundle",
+  setup(build) {
+    build.onLoad({ filter: /\/dist\/.*\.js$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const contents = source.replace(/new URL\((["'])(\.{1,2}\/[^"']*)\1, import\.meta\.url\)/g, (_, quote, path) => {
+        let moved = relative(outdir.pathname, resolve(dirname(args.path), path));
+        if (!moved.startsWith(".")) moved = `./${moved}`;
+        if (path.endsWith("/") && !moved.endsWith("/")) moved += "/";
+        return `new URL(${quote}${moved}${quote}, import.meta.url)`;
+      });
+      return { contents, loader: "js" };
+    });
+  },
+};
+
 const result = await build({
   entryPoints: { main: entry.pathname },
   outdir: outdir.pathname,
@@ -47,6 +66,7 @@ const result = await build({
   // are logged, and the loader turns those off.
   alias: { yaml: new URL("node_modules/yaml/browser/index.js", root).pathname },
   metafile: true,
+  plugins: [samePlaceFromBundle],
   logLevel: "warning",
 });
 

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import yargs, { type CommandModule } from "yargs";
 import { didYouMean } from "../app/light.js";
 import { isScrapelineError } from "../core/index.js";
@@ -18,6 +19,9 @@ import { UsageError } from "./options.js";
 import { processIo, type Io } from "./output.js";
 
 export { quietInterrupts, type Interrupts };
+
+/** This package's version, from its own package.json (never the one of the directory the command runs in). */
+const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 /** Runs the CLI with the given arguments; resolves to the exit code. Never calls process.exit. */
 export async function runCli(argv: readonly string[], io: Io = processIo(), interrupts: Interrupts = quietInterrupts()): Promise<number> {
@@ -62,7 +66,9 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     .epilog("Exit codes: 0 success, 1 a step failed, 2 invalid pipeline or usage, 3 budget exhausted, 130 interrupted.")
     .help()
     .alias("h", "help")
-    .version()
+    .version(VERSION)
+    // The command line speaks English, as every message of its own does.
+    .locale("en")
     .wrap(Math.min(100, process.stdout.columns || 100))
     .exitProcess(false)
     .fail((message, error) => {

@@ -105,3 +105,19 @@ describe("start-up of the CLI", () => {
     expect(staticImports(`import { a } from "./a.js";\nimport "./side.js";\nexport { b } from "./b.js";\nconst c = await import("./c.js");\n`)).toEqual(["./a.js", "./side.js", "./b.js"]);
   });
 });
+
+describe.skipIf(!existsSync(resolve(DIST, "cli/main.js")))("the bundled CLI", () => {
+  it("reports this package's version wherever it runs, and speaks English in any locale", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { runChild } = await import("./child.js");
+    const dir = mkdtempSync(resolve(tmpdir(), "scrapeline-version-"));
+    writeFileSync(resolve(dir, "package.json"), '{"name":"another","version":"9.9.9"}');
+    const own = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
+    const version = await runChild(["--version"], { cwd: dir, env: { LANG: "de_DE.UTF-8", LC_ALL: "de_DE.UTF-8" } });
+    expect(version.stdout.trim()).toBe(own);
+    const help = await runChild(["--help"], { cwd: dir, env: { LANG: "de_DE.UTF-8", LC_ALL: "de_DE.UTF-8" } });
+    expect(help.stdout).toContain("Commands:");
+    expect(help.stdout).toContain("Show version number");
+  });
+});
