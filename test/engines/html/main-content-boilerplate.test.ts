@@ -28,6 +28,18 @@ describe("onlyMainContent drops what a template puts around the story", () => {
     for (const clutter of ["Share this story", "Another story", "daily briefing"]) expect(out).not.toContain(clutter);
   });
 
+  it("keeps an embedded post (a tweet in a social-media box) with its author line, and drops the share bar beside it", () => {
+    const said = ["Yes, this is real, and the state spent half a million dollars on it", "It seems the rest of the campaigns are just as bad as this one"];
+    const tweet = (n: number) => `<div class="social-media-embed"><blockquote class="twitter-tweet"><p lang="en" dir="ltr">${said[n - 1]}: <a href="https://t.co/x${n}">https://t.co/x${n}</a></p>— Someone Else ${n} (@someone${n}) <a href="https://twitter.com/someone${n}/status/${n}">November 18, 2019</a></blockquote></div>`;
+    const out = main(`<html><body><article><h1>Headline</h1>${PROSE}${tweet(1)}<p>Between the posts, the story goes on with a sentence or two of its own words.</p>${tweet(2)}
+      <div class="social-share"><a href="https://facebook.com/share">Facebook</a> <a href="https://twitter.com/share">Twitter</a></div></article></body></html>`);
+    for (const n of [1, 2]) {
+      expect(out).toContain(said[n - 1]);
+      expect(out).toContain(`Someone Else ${n} (@someone${n})`);
+    }
+    expect(out).not.toContain("Facebook");
+  });
+
   it("drops bylines, datelines and photo credits, and keeps the caption", () => {
     const out = main(`<article><h1>Headline</h1>
       <div><span>By Jane Doe - 11/18/19 11:04 PM EST</span></div>

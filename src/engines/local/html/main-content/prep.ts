@@ -1,6 +1,6 @@
 import { El } from "../dom.js";
 import { DATA_TABLE, PARA } from "./score.js";
-import { classWeight, elementHints, HINT_SHARE, isVideoEmbed } from "./signals.js";
+import { classWeight, elementHints, HINT_EMBED, HINT_SHARE, isVideoEmbed } from "./signals.js";
 
 /** Totals of a subtree after cleaning, used to judge its ancestors. */
 interface Counts {
@@ -89,7 +89,11 @@ function shouldRemove(el: El, counts: Counts, context: Context, options: { clean
   if ((tag === "h1" || tag === "h2") && options.weighClasses && classWeight(el) < 0) return true;
   if (context.depth > 1 && counts.text < 500 && el.attrs.length > 0 && elementHints(el) & HINT_SHARE) return true;
   if (tag === "p" || el.flags & PARA) return counts.text === 0 && counts.img + counts.embed === 0;
-  if (options.cleanConditionally && CONDITIONAL.has(tag)) return isClutter(el, counts, context, options.weighClasses);
+  if (options.cleanConditionally && CONDITIONAL.has(tag)) {
+    // An embedded post with its words (a tweet's text and author) is quoted content, links and all.
+    if (counts.text > 0 && el.attrs.length > 0 && elementHints(el) & HINT_EMBED) return false;
+    return isClutter(el, counts, context, options.weighClasses);
+  }
   return false;
 }
 

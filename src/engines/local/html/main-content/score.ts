@@ -1,6 +1,6 @@
 import { El } from "../dom.js";
 import { countCommas } from "../parse.js";
-import { classWeight, elementHints, hasUnlikelyRole, HINT_BYLINE, HINT_MAYBE, HINT_UNLIKELY, isDialog, isHidden } from "./signals.js";
+import { classWeight, elementHints, hasUnlikelyRole, HINT_BYLINE, HINT_EMBED, HINT_MAYBE, HINT_UNLIKELY, isDialog, isHidden } from "./signals.js";
 
 export const DROP = 1;
 /** A div without block children: scored and cleaned like a paragraph. */
@@ -67,7 +67,7 @@ export function scoreTree(root: El, flags: ScoreFlags): Scored {
         el.flags = DROP;
         return;
       }
-      if (flags.stripUnlikely && ((hints & HINT_UNLIKELY && !(hints & HINT_MAYBE) && tag !== "a" && !inTableOrCode) || hasUnlikelyRole(el))) {
+      if (flags.stripUnlikely && ((hints & HINT_UNLIKELY && !(hints & (HINT_MAYBE | HINT_EMBED)) && tag !== "a" && !inTableOrCode) || hasUnlikelyRole(el))) {
         el.flags = DROP;
         return;
       }

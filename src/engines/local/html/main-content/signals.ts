@@ -7,6 +7,8 @@ const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination
 const NEGATIVE = /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 const BYLINE = /byline|author|dateline|writtenby|p-author/i;
 const SHARE = /(\b|_)(share|sharedaddy)(\b|_)/i;
+/** An embedded post (a tweet, an Instagram or TikTok post): quoted content, whatever box holds it. */
+const EMBED = /embed|twitter-tweet|instagram-media/i;
 
 export const HINT_UNLIKELY = 1;
 export const HINT_MAYBE = 2;
@@ -14,9 +16,10 @@ export const HINT_POSITIVE = 4;
 export const HINT_NEGATIVE = 8;
 export const HINT_BYLINE = 16;
 export const HINT_SHARE = 32;
+export const HINT_EMBED = 64;
 
 /** Any of the words above: most class names match none, and one test settles them. */
-const ANY = new RegExp([UNLIKELY, MAYBE, POSITIVE, NEGATIVE, BYLINE, SHARE].map((re) => re.source).join("|"), "i");
+const ANY = new RegExp([UNLIKELY, MAYBE, POSITIVE, NEGATIVE, BYLINE, SHARE, EMBED].map((re) => re.source).join("|"), "i");
 
 /** Class and id values seen lately; bounded, and its keys are copies (see `ownCopy`). */
 const cache = new Map<string, number>();
@@ -32,7 +35,8 @@ export function hints(value: string): number {
     | (POSITIVE.test(value) ? HINT_POSITIVE : 0)
     | (NEGATIVE.test(value) ? HINT_NEGATIVE : 0)
     | (BYLINE.test(value) ? HINT_BYLINE : 0)
-    | (SHARE.test(value) ? HINT_SHARE : 0);
+    | (SHARE.test(value) ? HINT_SHARE : 0)
+    | (EMBED.test(value) ? HINT_EMBED : 0);
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(ownCopy(value), bits);
   return bits;
