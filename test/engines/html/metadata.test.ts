@@ -56,3 +56,33 @@ describe("metadata", () => {
     expect(metadata("")).toEqual({});
   });
 });
+
+describe("metadata from the page's structured data (JSON-LD)", () => {
+  const ld = (data: unknown, type = "application/ld+json") => `<script type="${type}">${typeof data === "string" ? data : JSON.stringify(data)}</script>`;
+  const page = (head: string) => `<html><head><title>T</title>${head}</head><body><article><p>Body text of the story.</p></article></body></html>`;
+
+  it("takes the article's author and dates when no meta tag states them", () => {
+    const data = { "@context": "https://schema.org", "@type": "NewsArticle", headline: "H", author: [{ "@type": "Person", name: "Jane  Doe" }, { "@type": "Person", name: "John Roe" }], datePublished: "2019-11-18T23:04:00Z", dateModified: "2019-11-19T08:00:00Z" };
+    expect(metadata(page(ld(data)))).toMatchObject({ author: "Jane Doe, John Roe", publishedTime: "2019-11-18T23:04:00Z", modifiedTime: "2019-11-19T08:00:00Z" });
+  });
+
+  it("follows @graph lists and @id references to the author", () => {
+    const data = { "@context": "https://schema.org", "@graph": [{ "@type": "WebPage", "@id": "#page", datePublished: "2000-01-01" }, { "@type": ["BlogPosting"], author: { "@id": "#jane" }, datePublished: "2021-05-06" }, { "@type": "Person", "@id": "#jane", name: "Jane Doe" }] };
+    expect(metadata(page(ld(data)))).toMatchObject({ author: "Jane Doe", publishedTime: "2021-05-06" });
+  });
+
+  it("keeps what the meta tags say over the structured data", () => {
+    const head = `<meta name="author" content="Meta Author"><meta property="article:published_time" content="2024-01-02">${ld({ "@type": "Article", author: "Other", datePublished: "1999-01-01" })}`;
+    expect(metadata(page(head))).toMatchObject({ author: "Meta Author", publishedTime: "2024-01-02" });
+  });
+
+  it("ignores malformed data, other types and other scripts, and never shows the data in the content", () => {
+    const head = `${ld("{ not json")}${ld({ "@type": "Organization", name: "Org", author: "Nobody" })}${ld({ "@type": "Article", author: "Not data" }, "text/javascript")}`;
+    const result = run(page(head), { want: { markdown: true } });
+    expect(result.metadata["author"]).toBeUndefined();
+    expect(result.metadata["publishedTime"]).toBeUndefined();
+    expect(result.markdown).not.toMatch(/Org|Nobody|not json/);
+    // A line break inside a string (invalid JSON, common in templates) does not lose the data.
+    expect(metadata(page(ld('{"@type": "Article", "author": {"name": "Line\nBreak"}, "datePublished": "2020-02-02"}')))).toMatchObject({ author: "Line Break", publishedTime: "2020-02-02" });
+  });
+});

@@ -1,5 +1,6 @@
 import { collapseSpace, decodeText } from "./dom.js";
 import type { PageInfo } from "./parse.js";
+import { articleFacts } from "./structured-data.js";
 import type { UrlResolver } from "./urls.js";
 
 /** Renamed keys the service gives to well-known `article:` properties. */
@@ -12,7 +13,9 @@ const ARTICLE_NAMES: Record<string, string> = {
  * The page's metadata, read from the raw document: `<title>`, `html[lang]`, the favicon, and every
  * `<meta name|property|itemprop content>`: under its raw name, and for og:, twitter:, article: and
  * Dublin Core names also under a camelCase name (ogTitle, twitterCard, publishedTime, dcTermsCreated).
- * Repeated names collect into arrays; repeated descriptions are joined with ", ".
+ * Repeated names collect into arrays; repeated descriptions are joined with ", ". The article's
+ * `author`, `publishedTime` and `modifiedTime`, when no meta tag states them, come from the page's
+ * structured data (JSON-LD).
  */
 export function extractMetadata(info: PageInfo, urls: UrlResolver): Record<string, unknown> {
   const metadata: Record<string, unknown> = {};
@@ -43,6 +46,12 @@ export function extractMetadata(info: PageInfo, urls: UrlResolver): Record<strin
       if (alias !== undefined) add(metadata, alias, content);
       add(metadata, key, content);
     }
+  }
+  if (info.jsonLd.length > 0) {
+    const facts = articleFacts(info.jsonLd);
+    if (facts.author !== undefined) metadata["author"] ??= facts.author;
+    if (facts.publishedTime !== undefined) metadata["publishedTime"] ??= facts.publishedTime;
+    if (facts.modifiedTime !== undefined) metadata["modifiedTime"] ??= facts.modifiedTime;
   }
   return metadata;
 }

@@ -26,7 +26,7 @@ const ATTRIBUTES = [
 export const READ_ATTRIBUTES = new Set([
   "class", "id", "href", "src", "srcset", "data-src", "alt", "title", "style", "rel", "name", "property", "content",
   "itemprop", "lang", "hidden", "aria-hidden", "aria-modal", "role", "colspan", "rowspan", "start", "poster", "summary",
-  "datatable", "aria-label", "data-ad-slot", "data-ad-client", "data-ad-unit", "data-google-query-id",
+  "type", "datatable", "aria-label", "data-ad-slot", "data-ad-client", "data-ad-unit", "data-google-query-id",
   "data-lazy-src", "data-original",
 ]);
 

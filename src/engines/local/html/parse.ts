@@ -16,7 +16,12 @@ export interface PageInfo {
   links: string[][];
   /** The `href` of every `<a>` of the page as written, in document order (with `anchors`). */
   anchors: string[];
+  /** The text of each `<script type="application/ld+json">` (structured data), at most JSON_LD_LIMIT characters in all. */
+  jsonLd: string[];
 }
+
+/** Structured data kept from one page, in characters: enough for any article's, not for a data dump. */
+export const JSON_LD_LIMIT = 1 << 20;
 
 export interface ParseOptions {
   /** Keep every attribute (for the html output and CSS selectors); otherwise only those some pass reads. */
@@ -44,7 +49,9 @@ let spareTables: { masks: Int32Array; flags: Int32Array } | undefined;
 /** Builds the compact tree from htmlparser2's tokenizer events, in one pass, without decoding entities. */
 class TreeBuilder implements TokenizerCallbacks {
   readonly root = new El("#root", NO_ATTRS, null);
-  readonly info: PageInfo = { metas: [], links: [], anchors: [] };
+  readonly info: PageInfo = { metas: [], links: [], anchors: [], jsonLd: [] };
+  private inJsonLd = false;
+  private jsonLdLength = 0;
   private cur = this.root;
   private depth = 0;
   private overflow = 0;
@@ -156,6 +163,11 @@ class TreeBuilder implements TokenizerCallbacks {
     const html = this.html;
     if (cur.skip) {
       if (this.inTitle) this.info.title = (this.info.title ?? "") + html.slice(start, end);
+      else if (this.inJsonLd && this.jsonLdLength + (end - start) <= JSON_LD_LIMIT) {
+        const texts = this.info.jsonLd;
+        texts[texts.length - 1] += html.slice(start, end);
+        this.jsonLdLength += end - start;
+      }
       return;
     }
     const children = cur.children;
@@ -225,6 +237,10 @@ class TreeBuilder implements TokenizerCallbacks {
       }
     }
     if (name === "title" && this.foreign === 0 && this.info.title === undefined) this.inTitle = true;
+    else if (name === "script" && isJsonLd(attrs)) {
+      this.inJsonLd = true;
+      this.info.jsonLd.push("");
+    }
     if (flags & FOREIGN) this.foreign++;
     if (flags & PREFORMATTED) this.preformatted++;
     this.cur = el;
@@ -253,9 +269,15 @@ class TreeBuilder implements TokenizerCallbacks {
       this.inTitle = false;
       this.info.title ??= "";
     }
+    if (el.tag === "script") this.inJsonLd = false;
     this.cur = parent;
     this.depth--;
   }
+}
+
+function isJsonLd(attrs: string[]): boolean {
+  for (let i = 0; i < attrs.length; i += 2) if (attrs[i] === "type") return attrs[i + 1]!.trim().toLowerCase() === "application/ld+json";
+  return false;
 }
 
 function nameBit(name: string): number {
