@@ -72,6 +72,8 @@ export async function parseFile(file: ParseInput, options: ParseOptions, signal?
   if (converted.title) metadata.title = converted.title;
   if (converted.author) metadata.author = converted.author;
   if (converted.pages !== undefined) metadata.pages = converted.pages;
+  // A PDF's pages are billed as the service bills a parsed PDF: 1 credit per page (numPages).
+  if (format === "pdf" && converted.pages !== undefined) metadata.numPages = converted.pages;
   if (converted.sheets) metadata.sheets = converted.sheets;
   const modified = converted.modifiedTime ?? isoDate(file.modifiedTime);
   if (modified) metadata.modifiedTime = modified;
