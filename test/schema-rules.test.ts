@@ -156,13 +156,14 @@ describe("bundled schemas", () => {
     expect(() => compileSchemas()).not.toThrow();
   });
 
-  it("are the ten expected files, draft-07, without $id, with a title and a description", () => {
+  it("are the eleven expected files, draft-07, without $id, with a title and a description", () => {
     expect([...files.keys()]).toEqual([
       "actions.schema.json",
       "crawl.schema.json",
       "extract.schema.json",
       "formats.schema.json",
       "map.schema.json",
+      "parse.schema.json",
       "pipeline.schema.json",
       "scrape-options.schema.json",
       "scrape.schema.json",

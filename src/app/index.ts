@@ -14,3 +14,4 @@ export { pageDiff, pageHistory, runChanges, type HistoryEntry, type PageChange, 
 export { DEFAULT_API_URL, previewCrawlRemote, serviceUsage, type UsageReport } from "./remote.js";
 export { createKey, listKeys, listTeams, revokeKey, setThreatPolicy, TEAM_DEFAULTS, updateTeam, type TeamSettings } from "./keys.js";
 export { PAGE_BYTES, PAGE_DOCUMENTS, ServeService, type JobStatusPage, type ServeOptions, type TokenUsage } from "./serve.js";
+export { MAX_UPLOAD_BYTES, type Upload } from "./serve-parse.js";

@@ -15,6 +15,8 @@ import { checkConcurrency, RateLimiter } from "./serve-limits.js";
 import { readBatchCall, readCrawlCall, readExtractCall, readMapCall, readScrapeCall } from "./serve-requests.js";
 import { effectiveThreatPolicy } from "./serve-threat.js";
 import { openStore } from "./store.js";
+import { readParseCall, type Upload } from "./serve-parse.js";
+import { dirname, join } from "node:path";
 
 export interface ServeOptions {
   db: string;
@@ -124,6 +126,19 @@ export class ServeService {
     const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
     if (!stored.done) return inlineAssets(stored.value.document, this.store);
     throw this.failureOf(runId);
+  }
+
+  /** POST /v2/parse: an uploaded file (already streamed to `upload.path`) parsed as a one-file parse step; the document names the upload. */
+  async parse(team: Team, upload: Upload, rawOptions: string | undefined): Promise<Document> {
+    const call = readParseCall(rawOptions, upload);
+    this.guard(team, undefined, undefined, []);
+    const base = this.jobPipeline(team, "parse", call.pipeline, { ...call.step, kind: "parse" });
+    const pipeline = { ...base, file: join(dirname(upload.path), "upload.yaml") };
+    const { runId } = await this.track(this.jobs.start(team.id, "parse", pipeline, { url: upload.filename, total: 1 }).finished);
+    const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
+    if (stored.done) throw this.failureOf(runId);
+    const document = stored.value.document;
+    return { ...document, metadata: { ...document.metadata, sourceURL: upload.filename, url: upload.filename, sourceFile: upload.filename } };
   }
 
   /** POST /v2/map: the links of a site. */

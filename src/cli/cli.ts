@@ -14,6 +14,7 @@ import { usageCommand } from "./commands/usage.js";
 import { keysCommand, teamsCommand } from "./commands/keys.js";
 import { serveCommand } from "./commands/serve.js";
 import { validateCommand } from "./commands/validate.js";
+import { parseCommand } from "./commands/parse.js";
 import { quietInterrupts, type Interrupts } from "./interrupts.js";
 import { UsageError } from "./options.js";
 import { processIo, type Io } from "./output.js";
@@ -45,6 +46,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     serveCommand(io, setExit),
     keysCommand(io, setExit),
     teamsCommand(io, setExit),
+    parseCommand(io, setExit),
   ] as never;
   const names = commands.map((c) => String(c.command).split(" ")[0]!);
   const first = argv[0];

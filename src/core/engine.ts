@@ -1,6 +1,6 @@
 import type { Document } from "./document.js";
 import type { ExtractResult } from "./extract.js";
-import type { CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ScrapeOptions } from "./types.js";
+import type { CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ParseOptions, ScrapeOptions } from "./types.js";
 
 /**
  * A crawl's discovery state on the local engine: the runner takes URLs from it, fetches them
@@ -76,6 +76,17 @@ export interface ScrapeExtras {
   pageLinks?: boolean;
 }
 
+/** A document file to parse: its name (for messages and the type its extension claims), bytes and where it came from. */
+export interface ParseInput {
+  /** The file's name or path as the user wrote it (`reports/q3.pdf`, an upload's filename). */
+  name: string;
+  bytes: Uint8Array;
+  /** The document's sourceURL: a file: URL, or the upload's name. */
+  url: string;
+  /** The file system's modification time (ISO 8601), used when the file has no property of its own. */
+  modifiedTime?: string;
+}
+
 export interface Engine {
   readonly name: string;
   /** The engine fills `changeTracking` itself (the service); otherwise the runner compares pages with the store's snapshots. */
@@ -99,6 +110,8 @@ export interface Engine {
   startBatchJob?(urls: string[], options: ScrapeOptions, control: { signal?: AbortSignal; jobId?: string; onWait?: OnEngineWait }): Promise<CrawlJobPort>;
   /** Remote extracts: the whole extract runs on the service; `urls` are the request's URLs (globs included). */
   extractJob?(request: ExtractRequest, urls: string[], signal?: AbortSignal): Promise<ExtractResult>;
+  /** Parse steps: one document file (its bytes, read by the caller) converted to the requested formats. */
+  parse?(file: ParseInput, options: ParseOptions, signal?: AbortSignal): Promise<Document>;
   /** Releases sockets, browsers and workers. */
   close(): Promise<void>;
 }

@@ -91,6 +91,21 @@ export interface ExtractRequest {
   threatProtection?: ThreatProtectionOverride;
 }
 
+/** How a document file is converted: scrape options (those without a browser) plus the parse's own limits. */
+export interface ParseOptions extends ScrapeOptions {
+  /** Rows kept per spreadsheet sheet. */
+  maxRows: number;
+  /** Largest file read, in bytes. */
+  maxFileSize: number;
+}
+
+/** A parse step: document files (paths and globs relative to the pipeline file) converted like pages. */
+export interface ParseRequest extends ParseOptions {
+  files: string[];
+  /** Let paths and globs reach outside the pipeline file's directory tree. */
+  allowOutside: boolean;
+}
+
 export interface RetryPolicy {
   attempts: number;
   initialDelayMs: number;
@@ -109,7 +124,8 @@ export type Step =
   | (StepCommon & { kind: "scrape"; body: ScrapeRequest })
   | (StepCommon & { kind: "crawl"; body: CrawlRequest; fromPrompt?: Partial<CrawlRequest>; setInFile?: string[] })
   | (StepCommon & { kind: "map"; body: MapRequest })
-  | (StepCommon & { kind: "extract"; body: ExtractRequest });
+  | (StepCommon & { kind: "extract"; body: ExtractRequest })
+  | (StepCommon & { kind: "parse"; body: ParseRequest });
 
 export type StepKind = Step["kind"];
 

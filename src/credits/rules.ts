@@ -61,5 +61,10 @@ export function estimateStep(step: Step): { credits: number; exact: boolean; not
       const note = `ceil(tokens / ${TOKENS_PER_CREDIT}) for the extraction, known after it runs`;
       return pages ? { credits: per * pages, exact: false, note: `${pages} page(s) × ${per} + ${note}` } : { credits: 0, exact: false, note: `pages × ${per} + ${note}` };
     }
+    case "parse": {
+      const per = serviceCreditRules.estimatePage(step.body);
+      const pdf = step.body.parsers.length > 0 ? ", a PDF 1 per page" : "";
+      return { credits: per * step.body.files.length, exact: false, note: `${step.body.files.length} file entr${step.body.files.length === 1 ? "y" : "ies"} (globs count once) × ${per}${pdf}` };
+    }
   }
 }

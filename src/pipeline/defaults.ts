@@ -102,3 +102,10 @@ export const DEFAULT_FORMATS: Record<string, Record<string, unknown>> = {
 };
 
 export const DEFAULT_CHANGE_TRACKING_OPTIONS = { tag: null } as const;
+
+/** A parse step's own defaults (its scrape options take DEFAULT_SCRAPE_OPTIONS). */
+export const DEFAULT_PARSE = {
+  allowOutside: false,
+  maxRows: 1000,
+  maxFileSize: 50 * 1024 * 1024,
+} as const;

@@ -1,5 +1,6 @@
 import type { Action, ChangeComparison, EngineConfig, NotifyConfig, Format, LlmSettings, PdfParser, Pipeline, RetryPolicy, ScrapeOptions, Step, UrlInput } from "../core/index.js";
 import { readCrawlPrompt } from "./crawl-prompt.js";
+import { normalizeParse } from "./parse-step.js";
 import * as D from "./defaults.js";
 import type { Reporter } from "./reporter.js";
 import { isObj, type Obj } from "./sites.js";
@@ -87,6 +88,7 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
   if (isObj(step.map)) {
     return { ...common, kind: "map", body: withDefaults<Extract<Step, { kind: "map" }>["body"]>(D.DEFAULT_MAP, step.map) };
   }
+  if (isObj(step.parse)) return { ...common, kind: "parse", body: normalizeParse(step.parse, ctx.pipelineDefaults, at("parse"), ctx.report, normalizeScrapeOptions) };
   const extract = step.extract as Obj;
   const { urls, scrapeOptions, ...rest } = clone(extract);
   return {

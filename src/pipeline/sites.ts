@@ -23,6 +23,7 @@ export function scrapeOptionSites(data: unknown): Array<{ path: Path; options: O
       const body = step[kind];
       if (isObj(body) && isObj(body.scrapeOptions)) sites.push({ path: ["steps", index, kind, "scrapeOptions"], options: body.scrapeOptions });
     }
+    if (isObj(step.parse)) sites.push({ path: ["steps", index, "parse"], options: step.parse });
   }
   return sites;
 }

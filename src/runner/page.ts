@@ -170,7 +170,7 @@ function pageSignal(ctx: RunContext, timeout: AbortSignal): AbortSignal {
 }
 
 /** The change-tracking format when the runner (not the engine) must compare the page. */
-function localTracking(ctx: RunContext, options: ScrapeOptions): ChangeTrackingFormat | undefined {
+export function localTracking(ctx: RunContext, options: ScrapeOptions): ChangeTrackingFormat | undefined {
   if (ctx.ports.engine.tracksChanges) return undefined;
   return options.formats.find((f): f is ChangeTrackingFormat => f.type === "changeTracking");
 }
@@ -179,7 +179,7 @@ function localTracking(ctx: RunContext, options: ScrapeOptions): ChangeTrackingF
  * The options the engine sees when the runner tracks changes: without the changeTracking format,
  * and, in json mode, with a json format of the tracking schema so the page's data is extracted.
  */
-function forEngine(options: ScrapeOptions, tracking: ChangeTrackingFormat): ScrapeOptions {
+export function forEngine(options: ScrapeOptions, tracking: ChangeTrackingFormat): ScrapeOptions {
   const formats = options.formats.filter((f) => f.type !== "changeTracking");
   if (tracking.modes.includes("json") && !formats.some((f) => f.type === "json")) {
     formats.push({ type: "json", ...(tracking.schema ? { schema: tracking.schema } : {}), ...(tracking.prompt ? { prompt: tracking.prompt } : {}) });
@@ -188,7 +188,7 @@ function forEngine(options: ScrapeOptions, tracking: ChangeTrackingFormat): Scra
 }
 
 /** Compares the page with its previous snapshot; sets `changeTracking` and returns the snapshot to store with it. */
-function trackChange(ctx: RunContext, url: string, page: Document, format: ChangeTrackingFormat, visibility: "visible" | "hidden"): SnapshotWrite {
+export function trackChange(ctx: RunContext, url: string, page: Document, format: ChangeTrackingFormat, visibility: "visible" | "hidden"): SnapshotWrite {
   const tracker = ctx.ports.changes;
   if (!tracker) throw new ScrapelineError("unsupported", "change tracking needs the run's store", { url });
   const extracted = format.modes.includes("json") ? page.json : undefined;

@@ -7,6 +7,7 @@ import type { RunContext, RunnerPorts } from "./context.js";
 import { runCrawlStep } from "./crawl-step.js";
 import { runExtractStep } from "./extract-step.js";
 import { runMapStep } from "./map-step.js";
+import { runParseStep } from "./parse-step.js";
 import { runRemoteCrawlStep } from "./remote-job.js";
 import { runScrapeStep } from "./scrape-step.js";
 
@@ -92,7 +93,8 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
       if (step.kind === "scrape") result = await runScrapeStep(ctx, step, stepController.signal);
       else if (step.kind === "crawl") result = ports.engine.startCrawl ? await runCrawlStep(ctx, step, stepController.signal) : await runRemoteCrawlStep(ctx, step, stepController.signal);
       else if (step.kind === "map") result = await runMapStep(ctx, step, stepController.signal);
-      else result = await runExtractStep(ctx, step, stepController.signal);
+      else if (step.kind === "extract") result = await runExtractStep(ctx, step, stepController.signal);
+      else result = await runParseStep(ctx, step, stepController.signal);
       const record = store.getSteps(run.id).find((s) => s.stepId === step.id);
       const timedOut = stepController.signal.aborted;
       // A remote job stopped by the step's timeout was cancelled on the service, and is reported so.

@@ -33,6 +33,8 @@ export interface Route {
   /** Counts against the team's request rate (work-starting requests). */
   limited: boolean;
   handle: (ctx: RequestContext) => Promise<Reply> | Reply;
+  /** The handler reads the request body itself (a multipart upload); no JSON body is read for it. */
+  rawBody?: boolean;
 }
 
 interface Compiled extends Route {

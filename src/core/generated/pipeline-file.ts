@@ -56,7 +56,7 @@ selector?: string
  */
 export type Actions = Action[]
 /**
- * A step: an id and exactly one body key naming its kind (scrape, crawl, map, extract), plus runner settings.
+ * A step: an id and exactly one body key naming its kind (scrape, crawl, map, extract, parse), plus runner settings.
  */
 export type Step = ({
 id: StepId
@@ -64,6 +64,7 @@ scrape?: ScrapeBody
 crawl?: CrawlBody
 map?: MapBody
 extract?: ExtractBody
+parse?: ParseBody
 /**
  * Steps that must finish before this one starts.
  */
@@ -83,6 +84,7 @@ scrape?: ScrapeBody
 crawl?: CrawlBody
 map?: MapBody
 extract?: ExtractBody
+parse?: ParseBody
 /**
  * Steps that must finish before this one starts.
  */
@@ -181,6 +183,8 @@ crawl: unknown
 map: unknown
 } | {
 extract: unknown
+} | {
+parse: unknown
 })
 
 /**
@@ -1073,6 +1077,50 @@ blockedTlds?: string[]
  * When the classifier is unreachable: closed blocks the request, open allows it.
  */
 failurePolicy?: ("open" | "closed")
+}
+/**
+ * A parse step: document files (HTML, PDF, DOCX, ODT, RTF, EPUB, PPTX, ODP, XLSX, XLS, ODS, CSV; detected by content) converted to markdown and the other formats, each stored as a document like a page. The options are scrape options without those that need a browser or a site.
+ */
+export interface ParseBody {
+/**
+ * Paths or globs (*, **, ?, [abc], {a,b}) relative to the pipeline file; a glob's matches are taken in sorted order. Never outside the pipeline file's directory tree unless allowOutside is true.
+ * 
+ * @minItems 1
+ * @maxItems 1000
+ */
+files: [string, ...(string)[]]
+/**
+ * Let files and globs reach outside the pipeline file's directory tree (absolute paths, ..).
+ */
+allowOutside?: boolean
+/**
+ * Rows kept per spreadsheet sheet (one table per sheet); the rest are counted in the document's warning.
+ */
+maxRows?: number
+/**
+ * Largest file parsed, in bytes (the service's limit, 50 MB, is the most); a larger file fails without being read.
+ */
+maxFileSize?: number
+formats?: Formats
+/**
+ * HTML files only: return the main content, as for pages. Converted documents (DOCX, PDF, spreadsheets…) are always whole.
+ */
+onlyMainContent?: boolean
+includeTags?: IncludeTags
+excludeTags?: ExcludeTags
+/**
+ * Request timeout in milliseconds.
+ */
+timeout?: number
+parsers?: Parsers
+/**
+ * Remove base64 images: alt text stays, the URL becomes a placeholder.
+ */
+removeBase64Images?: boolean
+/**
+ * Ad-blocking and cookie-popup blocking.
+ */
+blockAds?: boolean
 }
 /**
  * Retries of failed requests, with exponential backoff.

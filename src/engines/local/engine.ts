@@ -1,4 +1,4 @@
-import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ScrapeExtras, ScrapeOptions } from "../../core/index.js";
+import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions } from "../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
@@ -152,6 +152,14 @@ export class LocalEngine implements Engine {
 
   combineExtractions(parts: ReadonlyArray<{ url: string; data: unknown }>, schema?: Record<string, unknown>): CombinedExtraction {
     return this.extractor.combine(parts, schema);
+  }
+
+  /** A document file converted like a page: its format read from its content (src/engines/local/parse). */
+  async parse(file: ParseInput, options: ParseOptions, signal?: AbortSignal): Promise<Document> {
+    const { parseFile } = await import("./parse/index.js");
+    const parsed = await parseFile(file, options, signal);
+    if (wantsExtraction(options)) await applyExtraction(parsed.document, options, { url: file.url, markdown: parsed.markdown, ...(parsed.rawHtml !== undefined ? { rawHtml: parsed.rawHtml } : {}) }, this.extractor, signal);
+    return parsed.document;
   }
 
   async close(): Promise<void> {
