@@ -9,6 +9,7 @@ import { extractMetadata } from "./metadata.js";
 import { parseHtml } from "./parse.js";
 import { keepOnly, removeMatching } from "./select.js";
 import { serializeHtml } from "./serialize.js";
+import { articleFacts } from "./structured-data.js";
 import type { HtmlOptions, HtmlResult } from "./types.js";
 import { UrlResolver } from "./urls.js";
 
@@ -34,7 +35,8 @@ export function processHtml(rawHtml: string, options: HtmlOptions): HtmlResult {
     anchors: want.pageLinks === true,
   });
   const urls = new UrlResolver(options.url, info.baseHref);
-  const result: HtmlResult = { metadata: extractMetadata(info, urls) };
+  const facts = info.jsonLd.length > 0 ? articleFacts(info.jsonLd) : {};
+  const result: HtmlResult = { metadata: extractMetadata(info, urls, facts) };
   if (want.pageLinks) result.pageLinks = normalizeLinks(info.anchors, urls);
   if (!want.markdown && !want.html && !want.links && !want.images) return result;
 

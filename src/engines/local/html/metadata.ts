@@ -1,6 +1,6 @@
 import { collapseSpace, decodeText } from "./dom.js";
 import type { PageInfo } from "./parse.js";
-import { articleFacts } from "./structured-data.js";
+import type { ArticleFacts } from "./structured-data.js";
 import type { UrlResolver } from "./urls.js";
 
 /** Renamed keys the service gives to well-known `article:` properties. */
@@ -17,7 +17,7 @@ const ARTICLE_NAMES: Record<string, string> = {
  * `author`, `publishedTime` and `modifiedTime`, when no meta tag states them, come from the page's
  * structured data (JSON-LD).
  */
-export function extractMetadata(info: PageInfo, urls: UrlResolver): Record<string, unknown> {
+export function extractMetadata(info: PageInfo, urls: UrlResolver, facts: ArticleFacts = {}): Record<string, unknown> {
   const metadata: Record<string, unknown> = {};
   if (info.title !== undefined) metadata["title"] = collapseSpace(decodeText(info.title));
   if (info.lang !== undefined && info.lang.trim() !== "") metadata["language"] = info.lang.trim();
@@ -47,12 +47,9 @@ export function extractMetadata(info: PageInfo, urls: UrlResolver): Record<strin
       add(metadata, key, content);
     }
   }
-  if (info.jsonLd.length > 0) {
-    const facts = articleFacts(info.jsonLd);
-    if (facts.author !== undefined) metadata["author"] ??= facts.author;
-    if (facts.publishedTime !== undefined) metadata["publishedTime"] ??= facts.publishedTime;
-    if (facts.modifiedTime !== undefined) metadata["modifiedTime"] ??= facts.modifiedTime;
-  }
+  if (facts.author !== undefined) metadata["author"] ??= facts.author;
+  if (facts.publishedTime !== undefined) metadata["publishedTime"] ??= facts.publishedTime;
+  if (facts.modifiedTime !== undefined) metadata["modifiedTime"] ??= facts.modifiedTime;
   return metadata;
 }
 

@@ -1,7 +1,7 @@
 /**
  * What a page's structured data (schema.org JSON-LD) says of its article: who wrote it, when, and
  * its text. Pages state these for search engines; the tool reads them as facts about the page
- * (metadata) and as a hint of where the article ends (main content). Malformed data is ignored.
+ * (metadata). Malformed data is ignored.
  */
 export interface ArticleFacts {
   author?: string;
