@@ -74,6 +74,8 @@ describe("metadata from the page's structured data (JSON-LD)", () => {
   it("keeps what the meta tags say over the structured data", () => {
     const head = `<meta name="author" content="Meta Author"><meta property="article:published_time" content="2024-01-02">${ld({ "@type": "Article", author: "Other", datePublished: "1999-01-01" })}`;
     expect(metadata(page(head))).toMatchObject({ author: "Meta Author", publishedTime: "2024-01-02" });
+    // An empty meta tag states nothing.
+    expect(metadata(page(`<meta name="author" content="">${ld({ "@type": "Article", author: "Stated" })}`))).toMatchObject({ author: "Stated" });
   });
 
   it("ignores malformed data, other types and other scripts, and never shows the data in the content", () => {
@@ -84,5 +86,24 @@ describe("metadata from the page's structured data (JSON-LD)", () => {
     expect(result.markdown).not.toMatch(/Org|Nobody|not json/);
     // A line break inside a string (invalid JSON, common in templates) does not lose the data.
     expect(metadata(page(ld('{"@type": "Article", "author": {"name": "Line\nBreak"}, "datePublished": "2020-02-02"}')))).toMatchObject({ author: "Line Break", publishedTime: "2020-02-02" });
+  });
+});
+
+describe("the author from the byline a page shows", () => {
+  const page = (byline: string, head = "") => `<html><head><title>T</title>${head}</head><body><article><h1>Headline</h1><div class="byline">${byline}</div>${Array.from({ length: 5 }, (_, i) => `<p>Paragraph ${i} of the story, with enough words, commas, and detail to read as prose, which is what a reader came for.</p>`).join("")}</article></body></html>`;
+  const main = (html: string) => run(html, { onlyMainContent: true, want: { markdown: true } });
+
+  it("takes the names and leaves the byline out of the content", () => {
+    const result = main(page("By Jane Doe and John Roe | Nov. 18, 2019"));
+    expect(result.metadata["author"]).toBe("Jane Doe and John Roe");
+    expect(result.markdown).not.toContain("Jane Doe");
+    expect(main(page("Von Erika Mustermann")).metadata["author"]).toBe("Erika Mustermann");
+  });
+
+  it("keeps a stated author, and reads nothing from a byline that is not names", () => {
+    expect(main(page("By Jane Doe", `<meta name="author" content="Stated Author">`)).metadata["author"]).toBe("Stated Author");
+    expect(main(page("Updated 11/18/19 11:04 PM")).metadata["author"]).toBeUndefined();
+    // Without onlyMainContent the byline is content and no author is guessed from it.
+    expect(run(page("By Jane Doe"), { want: { markdown: true } }).metadata["author"]).toBeUndefined();
   });
 });

@@ -1,11 +1,12 @@
 import { removeAds } from "./ads.js";
 import { removeNonMainByList } from "./baseline.js";
+import { authorFromByline } from "./byline.js";
 import type { El } from "./dom.js";
 import { extractImages } from "./images.js";
 import { extractLinks, normalizeLinks } from "./links.js";
 import { extractMainContent } from "./main-content/index.js";
 import { toMarkdown } from "./markdown/convert.js";
-import { extractMetadata } from "./metadata.js";
+import { extractMetadata, fillIn } from "./metadata.js";
 import { parseHtml } from "./parse.js";
 import { keepOnly, removeMatching } from "./select.js";
 import { serializeHtml } from "./serialize.js";
@@ -47,7 +48,12 @@ export function processHtml(rawHtml: string, options: HtmlOptions): HtmlResult {
   let content = page;
   if (options.onlyMainContent) {
     if (included) removeNonMainByList(page);
-    else content = extractMainContent(page) ?? page;
+    else {
+      const found: { byline?: string } = {};
+      content = extractMainContent(page, found) ?? page;
+      // A byline the page shows but does not state in its meta tags or structured data.
+      if (found.byline !== undefined) fillIn(result.metadata, "author", authorFromByline(found.byline));
+    }
   }
 
   if (want.markdown) {

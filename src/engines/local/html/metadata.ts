@@ -47,10 +47,17 @@ export function extractMetadata(info: PageInfo, urls: UrlResolver, facts: Articl
       add(metadata, key, content);
     }
   }
-  if (facts.author !== undefined) metadata["author"] ??= facts.author;
-  if (facts.publishedTime !== undefined) metadata["publishedTime"] ??= facts.publishedTime;
-  if (facts.modifiedTime !== undefined) metadata["modifiedTime"] ??= facts.modifiedTime;
+  fillIn(metadata, "author", facts.author);
+  fillIn(metadata, "publishedTime", facts.publishedTime);
+  fillIn(metadata, "modifiedTime", facts.modifiedTime);
   return metadata;
+}
+
+/** Sets `key` to `value` unless the page already states it (an empty meta tag states nothing). */
+export function fillIn(metadata: Record<string, unknown>, key: string, value: string | undefined): void {
+  if (value === undefined) return;
+  const existing = metadata[key];
+  if (existing === undefined || (typeof existing === "string" && existing.trim() === "")) metadata[key] = value;
 }
 
 function add(metadata: Record<string, unknown>, key: string, value: string): void {

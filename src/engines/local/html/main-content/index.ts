@@ -1,4 +1,4 @@
-import type { El } from "../dom.js";
+import { textContent, type El } from "../dom.js";
 import { buildArticle, wholeBody } from "./article.js";
 import { prepArticle } from "./prep.js";
 import { pruneBoilerplate } from "./prune.js";
@@ -19,12 +19,13 @@ const ATTEMPTS = [
 /**
  * The page's main content as a new tree, found by scoring paragraphs and their ancestors (a
  * reader-view algorithm), or null when no text survives. The input tree is not modified apart from
- * scratch fields.
+ * scratch fields. The byline it dropped, if any, is told in `found`.
  */
-export function extractMainContent(root: El): El | null {
+export function extractMainContent(root: El, found: { byline?: string } = {}): El | null {
   let best: { article: El; length: number } | undefined;
   for (const flags of ATTEMPTS) {
-    const { candidates } = scoreTree(root, flags);
+    const { candidates, byline } = scoreTree(root, flags);
+    if (byline !== undefined && found.byline === undefined) found.byline = textContent(byline);
     const top = pickTopCandidate(candidates, flags.weighClasses);
     const article = top === null ? wholeBody(root) : buildArticle(gatherSiblings(top));
     const length = prepArticle(article, flags);

@@ -36,6 +36,8 @@ interface LooseParagraph {
 export interface Scored {
   candidates: El[];
   bylineFound: boolean;
+  /** The byline this pass dropped ("By Jane Doe"), when it found one. */
+  byline?: El;
 }
 
 /**
@@ -47,7 +49,7 @@ export interface Scored {
 export function scoreTree(root: El, flags: ScoreFlags): Scored {
   const paragraphs: El[] = [];
   const loose: LooseParagraph[] = [];
-  const state = { bylineFound: false };
+  const state: { bylineFound: boolean; byline?: El } = { bylineFound: false };
 
   const mark = (el: El, inTableOrCode: boolean): void => {
     el.flags = 0;
@@ -64,6 +66,7 @@ export function scoreTree(root: El, flags: ScoreFlags): Scored {
       const hints = el.attrs.length === 0 ? 0 : elementHints(el);
       if (!state.bylineFound && (hints & HINT_BYLINE || el.attr("rel") === "author" || (el.attr("itemprop") ?? "").includes("author")) && isByline(el)) {
         state.bylineFound = true;
+        state.byline = el;
         el.flags = DROP;
         return;
       }
@@ -132,7 +135,7 @@ export function scoreTree(root: El, flags: ScoreFlags): Scored {
   };
   for (const p of paragraphs) credit(p.parent, p.textLen, p.commas);
   for (const run of loose) credit(run.parent, run.textLen, run.commas);
-  return { candidates, bylineFound: state.bylineFound };
+  return { candidates, bylineFound: state.bylineFound, ...(state.byline ? { byline: state.byline } : {}) };
 }
 
 export function initCandidate(el: El, weighClasses: boolean): void {
