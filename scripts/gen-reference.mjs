@@ -28,6 +28,7 @@ const SECTIONS = [
   ["crawl step body", "crawl.schema.json", ""],
   ["map step body", "map.schema.json", ""],
   ["extract step body", "extract.schema.json", ""],
+  ["search step body", "search.schema.json", ""],
   ["Scrape options", "scrape-options.schema.json", ""],
   ["Formats", "formats.schema.json", ""],
   ["Actions", "actions.schema.json", ""],

@@ -21,6 +21,7 @@ const NAMES = {
   "crawl.schema.json": "CrawlBody",
   "map.schema.json": "MapBody",
   "extract.schema.json": "ExtractBody",
+  "search.schema.json": "SearchBody",
 };
 
 export async function generate() {

@@ -1,6 +1,7 @@
 import type { Document } from "./document.js";
 import type { ExtractResult } from "./extract.js";
 import type { CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ScrapeOptions } from "./types.js";
+import type { SearchAnswer, SearchRequest } from "./search.js";
 
 /**
  * A crawl's discovery state on the local engine: the runner takes URLs from it, fetches them
@@ -101,4 +102,6 @@ export interface Engine {
   extractJob?(request: ExtractRequest, urls: string[], signal?: AbortSignal): Promise<ExtractResult>;
   /** Releases sockets, browsers and workers. */
   close(): Promise<void>;
+  /** Web search (search steps): results by source; results are scraped by the runner (local) or by the service (remote). */
+  search?(request: SearchRequest, options: { signal?: AbortSignal; onWait?: OnEngineWait }): Promise<SearchAnswer>;
 }

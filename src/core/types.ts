@@ -3,6 +3,7 @@
  * planner, runner and engines see; the shape of the file itself is in generated/pipeline-file.ts.
  */
 import type { Action, ThreatProtectionOverride, UrlSource } from "./generated/pipeline-file.js";
+import type { SearchRequest } from "./search.js";
 
 export type { Action, ThreatProtectionOverride, UrlSource };
 
@@ -109,7 +110,8 @@ export type Step =
   | (StepCommon & { kind: "scrape"; body: ScrapeRequest })
   | (StepCommon & { kind: "crawl"; body: CrawlRequest; fromPrompt?: Partial<CrawlRequest>; setInFile?: string[] })
   | (StepCommon & { kind: "map"; body: MapRequest })
-  | (StepCommon & { kind: "extract"; body: ExtractRequest });
+  | (StepCommon & { kind: "extract"; body: ExtractRequest })
+  | (StepCommon & { kind: "search"; body: SearchRequest });
 
 export type StepKind = Step["kind"];
 

@@ -1,5 +1,5 @@
 import type { CreditRules, Document, ScrapeOptions, Step } from "../core/index.js";
-import { whitelisted } from "../core/index.js";
+import { searchCredits, whitelisted } from "../core/index.js";
 
 /** Credits of one token-billed operation: 1 credit equals 15 tokens (SPEC.md Limits). */
 export const TOKENS_PER_CREDIT = 15;
@@ -61,5 +61,20 @@ export function estimateStep(step: Step): { credits: number; exact: boolean; not
       const note = `ceil(tokens / ${TOKENS_PER_CREDIT}) for the extraction, known after it runs`;
       return pages ? { credits: per * pages, exact: false, note: `${pages} page(s) × ${per} + ${note}` } : { credits: 0, exact: false, note: `pages × ${per} + ${note}` };
     }
+    case "search":
+      return estimateSearch(step.body);
   }
+}
+
+/**
+ * A search: 2 credits per started 10 results, summed across its sources (up to `limit` each), plus
+ * each result scraped as a page when scrapeOptions ask for formats.
+ */
+function estimateSearch(body: Extract<Step, { kind: "search" }>["body"]): { credits: number; exact: boolean; note: string } {
+  const results = body.limit * body.sources.length;
+  const search = searchCredits(results);
+  const sources = body.sources.length > 1 ? ` (${body.sources.length} sources × ${body.limit})` : "";
+  if (!body.scrapeOptions) return { credits: search, exact: false, note: `up to ${results} result(s)${sources}: 2 per 10 results` };
+  const per = serviceCreditRules.estimatePage(body.scrapeOptions);
+  return { credits: search + per * results, exact: false, note: `up to ${results} result(s)${sources}: 2 per 10 results + ${results} page(s) × ${per}` };
 }

@@ -3,6 +3,7 @@ import { DEFAULT_SCRAPE_OPTIONS } from "./defaults.js";
 import type { Reporter } from "./reporter.js";
 import { userSchemaAjv } from "./schema.js";
 import { formatType, isObj, scrapeOptionSites, stepsOf, type Obj } from "./sites.js";
+import { checkSearchSteps } from "./search-checks.js";
 import { didYouMean, listOf } from "./suggest.js";
 import { fieldIn, STEP_KINDS } from "./where.js";
 import type { Path } from "./yaml-doc.js";
@@ -15,6 +16,7 @@ export function semanticChecks(data: unknown, report: Reporter): void {
   checkPathRegexes(data, report);
   checkVolatilePatterns(data, report);
   checkUserSchemas(data, report);
+  checkSearchSteps(data, report);
 }
 
 function checkStepGraph(data: unknown, report: Reporter): void {

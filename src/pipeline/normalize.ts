@@ -2,6 +2,7 @@ import type { Action, ChangeComparison, EngineConfig, NotifyConfig, Format, LlmS
 import { readCrawlPrompt } from "./crawl-prompt.js";
 import * as D from "./defaults.js";
 import type { Reporter } from "./reporter.js";
+import { normalizeSearchStep } from "./search-normalize.js";
 import { isObj, type Obj } from "./sites.js";
 import type { Path } from "./yaml-doc.js";
 
@@ -87,6 +88,7 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
   if (isObj(step.map)) {
     return { ...common, kind: "map", body: withDefaults<Extract<Step, { kind: "map" }>["body"]>(D.DEFAULT_MAP, step.map) };
   }
+  if (isObj(step.search)) return normalizeSearchStep(common, step.search, ctx.pipelineDefaults, at("search"), ctx.report);
   const extract = step.extract as Obj;
   const { urls, scrapeOptions, ...rest } = clone(extract);
   return {

@@ -9,6 +9,7 @@ import { runExtractStep } from "./extract-step.js";
 import { runMapStep } from "./map-step.js";
 import { runRemoteCrawlStep } from "./remote-job.js";
 import { runScrapeStep } from "./scrape-step.js";
+import { runSearchStep } from "./search-step.js";
 
 export type { RunContext, RunnerPorts };
 
@@ -92,6 +93,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
       if (step.kind === "scrape") result = await runScrapeStep(ctx, step, stepController.signal);
       else if (step.kind === "crawl") result = ports.engine.startCrawl ? await runCrawlStep(ctx, step, stepController.signal) : await runRemoteCrawlStep(ctx, step, stepController.signal);
       else if (step.kind === "map") result = await runMapStep(ctx, step, stepController.signal);
+      else if (step.kind === "search") result = await runSearchStep(ctx, step, stepController.signal);
       else result = await runExtractStep(ctx, step, stepController.signal);
       const record = store.getSteps(run.id).find((s) => s.stepId === step.id);
       const timedOut = stepController.signal.aborted;

@@ -1,4 +1,4 @@
-import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ScrapeExtras, ScrapeOptions } from "../../core/index.js";
+import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest } from "../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
@@ -11,6 +11,7 @@ import { Extractor, type CombinedExtraction, type ExtractionSettings } from "./e
 import { applyExtraction, wantsExtraction } from "./extract-formats.js";
 import { checkThreatProtection, type RiskClassifier } from "./threat-protection.js";
 import { assertSupported } from "./unsupported.js";
+import { searchSearxng, SEARXNG_VARIABLE } from "./search/index.js";
 
 /** Statuses the runner retries; the engine reports them as errors rather than as documents. */
 const RETRY_STATUSES = new Set([408, 425, 429]);
@@ -40,6 +41,8 @@ export class LocalEngine implements Engine {
   private readonly browser: BrowserHost;
   private readonly riskClassifier: RiskClassifier | undefined;
   private readonly requestHeaders = new WeakMap<ScrapeOptions, Record<string, string>>();
+  /** The operator's SearXNG (SCRAPELINE_SEARXNG_URL), read when the engine is made. */
+  private readonly searxngUrl: string | undefined;
 
   constructor(options: LocalEngineOptions) {
     this.extractor = new Extractor(options.extraction ?? { mode: "auto" });
@@ -49,6 +52,7 @@ export class LocalEngine implements Engine {
     if (options.treatAsPublic) policy.treatAsPublic = options.treatAsPublic;
     this.gate = createFetchGate(policy);
     this.browserMode = options.browser ?? "auto";
+    this.searxngUrl = (options.env ?? process.env)[SEARXNG_VARIABLE]?.trim() || undefined;
     // The browser's requests meet the same policy as the gate's, through its proxy.
     const addresses = createAddressPolicy(options.treatAsPublic);
     const resolve = options.resolve ?? systemResolve;
@@ -152,6 +156,11 @@ export class LocalEngine implements Engine {
 
   combineExtractions(parts: ReadonlyArray<{ url: string; data: unknown }>, schema?: Record<string, unknown>): CombinedExtraction {
     return this.extractor.combine(parts, schema);
+  }
+
+  /** Web search on the operator's SearXNG; the runner scrapes the results through this engine's gate. */
+  search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchAnswer> {
+    return searchSearxng(this.searxngUrl, request, options.signal);
   }
 
   async close(): Promise<void> {
