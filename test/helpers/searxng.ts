@@ -33,7 +33,7 @@ export class FakeSearxng {
   readonly requests: URLSearchParams[] = [];
   private readonly site = new FixtureSite();
 
-  constructor(private readonly options: FakeSearxngOptions = {}) {
+  constructor(readonly options: FakeSearxngOptions = {}) {
     this.site.route("/search", (req, res) => this.answer(req, res));
   }
 
