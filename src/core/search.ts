@@ -1,37 +1,7 @@
 import type { Document } from "./document.js";
-import type { ScrapeOptions } from "./types.js";
+import type { SearchRequest, SearchSourceType } from "./types.js";
 
-/** The kinds of results a search returns (the v2 `sources`). */
-export type SearchSourceType = "web" | "news" | "images";
-export type SearchCategory = "github" | "research" | "pdf";
-export type SearchTimeRange = "qdr:h" | "qdr:d" | "qdr:w" | "qdr:m" | "qdr:y";
-
-/** One source of a search in object form, with its own options. */
-export interface SearchSource {
-  type: SearchSourceType;
-  tbs?: SearchTimeRange;
-  location?: string;
-}
-
-/**
- * A search, v2 shape, defaults applied: sources in object form, categories as names. Results are
- * scraped only when `scrapeOptions` is present (the file asked for formats).
- */
-export interface SearchRequest {
-  query: string;
-  limit: number;
-  sources: SearchSource[];
-  categories?: SearchCategory[];
-  tbs?: SearchTimeRange;
-  location?: string;
-  country?: string;
-  lang?: string;
-  includeDomains?: string[];
-  excludeDomains?: string[];
-  timeout: number;
-  ignoreInvalidURLs: boolean;
-  scrapeOptions?: ScrapeOptions;
-}
+export type { SearchCategory, SearchRequest, SearchSource, SearchSourceType, SearchTimeRange } from "./types.js";
 
 export interface WebResult {
   url: string;

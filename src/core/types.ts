@@ -3,7 +3,6 @@
  * planner, runner and engines see; the shape of the file itself is in generated/pipeline-file.ts.
  */
 import type { Action, ThreatProtectionOverride, UrlSource } from "./generated/pipeline-file.js";
-import type { SearchRequest } from "./search.js";
 
 export type { Action, ThreatProtectionOverride, UrlSource };
 
@@ -177,4 +176,36 @@ export interface Plan {
   steps: PlannedStep[];
   /** Steps grouped by stage; the steps of one stage may run at the same time. */
   stages: PlannedStep[][];
+}
+
+/** The kinds of results a search returns (the v2 `sources`). */
+export type SearchSourceType = "web" | "news" | "images";
+export type SearchCategory = "github" | "research" | "pdf";
+export type SearchTimeRange = "qdr:h" | "qdr:d" | "qdr:w" | "qdr:m" | "qdr:y";
+
+/** One source of a search in object form, with its own options. */
+export interface SearchSource {
+  type: SearchSourceType;
+  tbs?: SearchTimeRange;
+  location?: string;
+}
+
+/**
+ * A search, v2 shape, defaults applied: sources in object form, categories as names. Results are
+ * scraped only when `scrapeOptions` is present (the file asked for formats).
+ */
+export interface SearchRequest {
+  query: string;
+  limit: number;
+  sources: SearchSource[];
+  categories?: SearchCategory[];
+  tbs?: SearchTimeRange;
+  location?: string;
+  country?: string;
+  lang?: string;
+  includeDomains?: string[];
+  excludeDomains?: string[];
+  timeout: number;
+  ignoreInvalidURLs: boolean;
+  scrapeOptions?: ScrapeOptions;
 }

@@ -88,7 +88,7 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
   if (isObj(step.map)) {
     return { ...common, kind: "map", body: withDefaults<Extract<Step, { kind: "map" }>["body"]>(D.DEFAULT_MAP, step.map) };
   }
-  if (isObj(step.search)) return normalizeSearchStep(common, step.search, ctx.pipelineDefaults, at("search"), ctx.report);
+  if (isObj(step.search)) return normalizeSearchStep(common, step.search, (own, path) => normalizeScrapeOptions(own, ctx.pipelineDefaults, path, ctx.report), at("search"));
   const extract = step.extract as Obj;
   const { urls, scrapeOptions, ...rest } = clone(extract);
   return {

@@ -1,7 +1,5 @@
 import type { ScrapeOptions, SearchCategory, SearchRequest, SearchSource, Step } from "../core/index.js";
 import * as D from "./defaults.js";
-import { normalizeScrapeOptions } from "./normalize.js";
-import type { Reporter } from "./reporter.js";
 import { isObj, type Obj } from "./sites.js";
 import type { Path } from "./yaml-doc.js";
 
@@ -12,7 +10,7 @@ type StepCommon = Omit<Extract<Step, { kind: "search" }>, "kind" | "body">;
  * defaults applied, and scrape options only when the file asks for formats (the service scrapes
  * search results only then). The pipeline's default scrape options apply to those scrapes.
  */
-export function normalizeSearchStep(common: StepCommon, body: Obj, pipelineDefaults: Obj, path: Path, report: Reporter): Step {
+export function normalizeSearchStep(common: StepCommon, body: Obj, scrapeOptionsOf: (own: Obj, path: Path) => ScrapeOptions, path: Path): Step {
   const { sources, categories, scrapeOptions, ...rest } = structuredClone(body);
   const request: Obj = { ...rest };
   for (const [key, value] of Object.entries(D.DEFAULT_SEARCH)) if (!(key in request)) request[key] = structuredClone(value);
@@ -21,7 +19,7 @@ export function normalizeSearchStep(common: StepCommon, body: Obj, pipelineDefau
   if (Array.isArray(categories)) request.categories = categories.map((c) => (typeof c === "string" ? c : (c as Obj).type) as SearchCategory);
   const own = isObj(scrapeOptions) ? scrapeOptions : undefined;
   if (own && Array.isArray(own.formats) && own.formats.length > 0) {
-    request.scrapeOptions = normalizeScrapeOptions(own, pipelineDefaults, [...path, "scrapeOptions"], report) as ScrapeOptions;
+    request.scrapeOptions = scrapeOptionsOf(own, [...path, "scrapeOptions"]);
   }
   return { ...common, kind: "search", body: request as unknown as SearchRequest };
 }

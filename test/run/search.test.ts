@@ -24,6 +24,13 @@ afterAll(async () => {
   await searx.stop();
 });
 
+/** Runs a pipeline that must load; its result narrowed to the run's. */
+async function runOk(yaml: string, options: Parameters<typeof runYaml>[1]) {
+  const run = await runYaml(yaml, options);
+  if (!run.result.ok) throw new Error(JSON.stringify(run.result.diagnostics));
+  return { ...run, result: run.result };
+}
+
 const searchStep = (body: string, id = "find") => `  - id: ${id}\n    search:\n${body.replace(/^/gm, "      ")}\n`;
 
 function stepResult(db: string, runId: number, stepId = "find") {
@@ -47,7 +54,7 @@ function stepCredits(db: string, runId: number, stepId = "find"): number | undef
 
 describe("search steps on the local engine", () => {
   it("stores the results as the service answers them, billed 2 per started 10, without scraping them", async () => {
-    const { result, db } = await runYaml(pipeline(searchStep(`query: llama farming\nlimit: 12\nsources: [web, {type: news}]`)), { env });
+    const { result, db } = await runOk(pipeline(searchStep(`query: llama farming\nlimit: 12\nsources: [web, {type: news}]`)), { env });
     expect(result.status).toBe("succeeded");
     const stored = stepResult(db, result.runId);
     expect(stored.success).toBe(true);
@@ -61,7 +68,7 @@ describe("search steps on the local engine", () => {
   });
 
   it("scrapes each result when scrapeOptions asks for formats, each a stored document billed as a scrape", async () => {
-    const { result, db } = await runYaml(pipeline(searchStep(`query: llama farming\nlimit: 3\nscrapeOptions: { formats: [markdown] }`)), { env });
+    const { result, db } = await runOk(pipeline(searchStep(`query: llama farming\nlimit: 3\nscrapeOptions: { formats: [markdown] }`)), { env });
     expect(result.status).toBe("succeeded");
     const documents = readDocuments(db, result.runId, "find");
     expect(documents.map((d) => d.url).sort()).toEqual([1, 2, 3].map((i) => `${site.url}/r${i}`));
@@ -72,13 +79,13 @@ describe("search steps on the local engine", () => {
 
   it("feeds a later step with urls.from, in result order, with its include/limit", async () => {
     const steps = searchStep("query: llama farming\nlimit: 8") + `  - id: pages\n    scrape:\n      urls: { from: find, exclude: ["**/r1"], limit: 2 }\n      formats: [markdown]\n`;
-    const { result, db } = await runYaml(pipeline(steps), { env });
+    const { result, db } = await runOk(pipeline(steps), { env });
     expect(result.status).toBe("succeeded");
     expect(readDocuments(db, result.runId, "pages").map((d) => d.url).sort()).toEqual([`${site.url}/r2`, `${site.url}/r3`]);
   });
 
   it("fails the step with the variable to set when no SearXNG is configured", async () => {
-    const { result, events } = await runYaml(pipeline(searchStep("query: llama farming")), { env: {} });
+    const { result, events } = await runOk(pipeline(searchStep("query: llama farming")), { env: {} });
     expect(result.status).toBe("failed");
     const finished = events.find((e) => e.type === "step-finished" && e.stepId === "find");
     expect(finished).toMatchObject({ status: "failed", error: expect.stringMatching(/SCRAPELINE_SEARXNG_URL.*docker run/) });
@@ -87,7 +94,7 @@ describe("search steps on the local engine", () => {
   it("reports engines that did not answer as a step warning, stored with the result", async () => {
     const failing = await new FakeSearxng({ results: { general: webResults(site.url, 2) }, failing: [["google", "CAPTCHA"]] }).start();
     try {
-      const { result, events, db } = await runYaml(pipeline(searchStep("query: llamas")), { env: { SCRAPELINE_SEARXNG_URL: failing.url } });
+      const { result, events, db } = await runOk(pipeline(searchStep("query: llamas")), { env: { SCRAPELINE_SEARXNG_URL: failing.url } });
       expect(result.status).toBe("succeeded");
       expect(events).toContainEqual({ type: "step-warning", stepId: "find", message: "some of SearXNG's search engines did not answer: google (CAPTCHA)" });
       expect(stepResult(db, result.runId).warning).toContain("google (CAPTCHA)");
@@ -101,11 +108,11 @@ describe("search steps on the local engine", () => {
     const monitor = await new FakeSearxng({ results: { general: webResults(site.url, 3) } }).start();
     try {
       const yaml = pipeline(searchStep("query: llama news"));
-      const first = await runYaml(yaml, { env: { SCRAPELINE_SEARXNG_URL: monitor.url }, db });
+      const first = await runOk(yaml, { env: { SCRAPELINE_SEARXNG_URL: monitor.url }, db });
       expect(stepResult(db, first.result.runId).changes).toMatchObject({ previousRunId: null, removed: [] });
       expect(stepResult(db, first.result.runId).changes.added).toHaveLength(3);
       monitor.options.results = { general: [...webResults(site.url, 3).slice(1), { url: `${site.url}/r9`, title: "Fresh", content: "new" }] };
-      const second = await runYaml(yaml, { env: { SCRAPELINE_SEARXNG_URL: monitor.url }, db });
+      const second = await runOk(yaml, { env: { SCRAPELINE_SEARXNG_URL: monitor.url }, db });
       expect(stepResult(db, second.result.runId).changes).toEqual({
         previousRunId: first.result.runId,
         added: [{ source: "web", url: `${site.url}/r9`, title: "Fresh" }],
@@ -117,7 +124,7 @@ describe("search steps on the local engine", () => {
   });
 
   it("export --step writes the results: json as stored, jsonl and csv one row per result", async () => {
-    const { result, db } = await runYaml(pipeline(searchStep("query: llama farming\nlimit: 2\nsources: [web, news]")), { env });
+    const { result, db } = await runOk(pipeline(searchStep("query: llama farming\nlimit: 2\nsources: [web, news]")), { env });
     const dir = workdir();
     await exportRun({ db, run: result.runId, step: "find", format: "json", out: join(dir, "r.json") });
     expect(JSON.parse(readFileSync(join(dir, "r.json"), "utf8")).data.web).toHaveLength(2);
