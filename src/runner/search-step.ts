@@ -57,6 +57,9 @@ async function search(ctx: RunContext, step: SearchStep, timeout: AbortSignal, t
     });
   } catch (error) {
     ctx.budget.settle(estimate, 0);
+    // Kept with its kind, so a caller (serve) answers a timeout as one; the step fails with the message.
+    const kind = error instanceof ScrapelineError ? error.kind : "internal";
+    if (kind !== "cancelled") store.saveFailure({ runId: ctx.runId, stepId: step.id, url: `search: ${body.query}`, kind, error: error instanceof Error ? error.message : String(error) });
     throw error;
   }
   const data = body.ignoreInvalidURLs ? validOnly(answer.data) : answer.data;

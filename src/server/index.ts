@@ -5,6 +5,7 @@ import { BAD_JSON, errorReply } from "./errors.js";
 import { extractRoutes } from "./handlers/extract.js";
 import { jobRoutes } from "./handlers/jobs.js";
 import { scrapeRoutes } from "./handlers/scrape.js";
+import { searchRoutes } from "./handlers/search.js";
 import { teamRoutes } from "./handlers/team.js";
 import { applyConnectionLimits, checkingIntervalMs, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./connections.js";
 import { BodyTooLarge, MAX_BODY_BYTES, MalformedJson, readJson, send } from "./http.js";
@@ -32,7 +33,7 @@ export interface RunningServer {
 
 /** Every route of the service. */
 export function serviceRouter(): Router {
-  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes);
+  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...searchRoutes);
 }
 
 /** Starts `scrapeline serve`: the service's HTTP interface over the local engine. */

@@ -30,6 +30,8 @@ export interface LocalEngineOptions extends EngineSettings {
   env?: Readonly<Record<string, string | undefined>>;
   /** The web-risk classifier of threat protection's mode normal (none: failurePolicy decides). */
   riskClassifier?: RiskClassifier;
+  /** The SearXNG instance of search steps (default: SCRAPELINE_SEARXNG_URL of `env`). */
+  searxngUrl?: string;
 }
 
 /** The embedded engine: fetches pages itself and converts them like the service does. */
@@ -52,7 +54,7 @@ export class LocalEngine implements Engine {
     if (options.treatAsPublic) policy.treatAsPublic = options.treatAsPublic;
     this.gate = createFetchGate(policy);
     this.browserMode = options.browser ?? "auto";
-    this.searxngUrl = (options.env ?? process.env)[SEARXNG_VARIABLE]?.trim() || undefined;
+    this.searxngUrl = (options.searxngUrl ?? (options.env ?? process.env)[SEARXNG_VARIABLE])?.trim() || undefined;
     // The browser's requests meet the same policy as the gate's, through its proxy.
     const addresses = createAddressPolicy(options.treatAsPublic);
     const resolve = options.resolve ?? systemResolve;
@@ -156,6 +158,11 @@ export class LocalEngine implements Engine {
 
   combineExtractions(parts: ReadonlyArray<{ url: string; data: unknown }>, schema?: Record<string, unknown>): CombinedExtraction {
     return this.extractor.combine(parts, schema);
+  }
+
+  /** Whether a SearXNG instance is configured for search. */
+  get canSearch(): boolean {
+    return this.searxngUrl !== undefined;
   }
 
   /** Web search on the operator's SearXNG; the runner scrapes the results through this engine's gate. */
