@@ -172,3 +172,27 @@ describe("search steps: plan and validation", () => {
     expect(loaded.diagnostics).toContainEqual(expect.objectContaining({ code: "search-not-scraped", severity: "warning" }));
   });
 });
+
+describe("search steps: budget and resume", () => {
+  it("stops at the budget while scraping results, and a resumed run scrapes the rest without searching again", async () => {
+    const db = join(workdir(), "resume.db");
+    const own = await new FakeSearxng({ results: { general: webResults(site.url, 3) } }).start();
+    try {
+      const body = `query: llama farming\nlimit: 3\nscrapeOptions: { formats: [markdown] }`;
+      const first = await runOk(pipeline(searchStep(body), "budget: { maxCredits: 3 }\nconcurrency: 1\n"), { env: { SCRAPELINE_SEARXNG_URL: own.url }, db });
+      expect(first.result.status).toBe("budget-exhausted");
+      expect(readDocuments(db, first.result.runId, "find")).toHaveLength(1);
+      expect(own.requests).toHaveLength(1);
+
+      const resumed = await runOk(pipeline(searchStep(body), "concurrency: 1\n"), { env: { SCRAPELINE_SEARXNG_URL: own.url }, db, resume: true });
+      expect(resumed.result.status).toBe("succeeded");
+      expect(resumed.result.runId).toBe(first.result.runId);
+      expect(own.requests).toHaveLength(1);
+      expect(readDocuments(db, first.result.runId, "find").map((d) => d.url).sort()).toEqual([1, 2, 3].map((i) => `${site.url}/r${i}`));
+      expect(resumed.result.credits).toBe(2 + 3);
+      expect(stepResult(db, first.result.runId).creditsUsed).toBe(5);
+    } finally {
+      await own.stop();
+    }
+  });
+});
