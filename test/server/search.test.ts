@@ -63,6 +63,17 @@ describe("POST /v2/search on serve", () => {
     expect(body.error).toContain("SCRAPELINE_SEARXNG_URL");
   });
 
+  it("answers 408 when SearXNG does not answer within the body's timeout", async () => {
+    searx.options.delayMs = 2500;
+    try {
+      const { status, body } = await serve.call("POST", "/v2/search", { body: { query: "slow", timeout: 1000 } });
+      expect(status).toBe(408);
+      expect(body).toMatchObject({ success: false, code: "SCRAPE_TIMEOUT", error: expect.stringContaining("did not answer within 1000 ms") });
+    } finally {
+      searx.options.delayMs = 0;
+    }
+  });
+
   it("needs a key", async () => {
     const { status } = await serve.call("POST", "/v2/search", { key: null, body: { query: "x" } });
     expect(status).toBe(401);
