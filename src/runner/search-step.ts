@@ -2,6 +2,7 @@ import type { Document, SearchAnswer, SearchResults, Step, StoredSearchResult } 
 import { ScrapelineError, searchCredits, searchResultUrls } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { runPage, type StepTally } from "./page.js";
+import { backoffMs, classify } from "./retry.js";
 import { compareSearchResults, readResult } from "./search-changes.js";
 
 type SearchStep = Extract<Step, { kind: "search" }>;
@@ -51,10 +52,7 @@ async function search(ctx: RunContext, step: SearchStep, timeout: AbortSignal, t
   }
   let answer: SearchAnswer;
   try {
-    answer = await engine.search!(body, {
-      signal: AbortSignal.any([timeout, ctx.abort]),
-      onWait: (wait) => ctx.emit({ type: "step-waiting", stepId: step.id, waitMs: wait.waitMs, reason: wait.reason }),
-    });
+    answer = await searchWithRetries(ctx, step, timeout);
   } catch (error) {
     ctx.budget.settle(estimate, 0);
     // Kept with its kind, so a caller (serve) answers a timeout as one; the step fails with the message.
@@ -80,6 +78,26 @@ async function search(ctx: RunContext, step: SearchStep, timeout: AbortSignal, t
   store.saveStepResult(ctx.runId, step.id, JSON.stringify(result));
   for (const { url, document } of answer.scraped ?? []) await storeScraped(ctx, step.id, url, document, tally);
   return result;
+}
+
+/**
+ * The engine's search, tried again by the step's retry policy when the search engine could not be
+ * reached or answered a 5xx (not after the search's own timeout, which covers all its pages).
+ */
+async function searchWithRetries(ctx: RunContext, step: SearchStep, timeout: AbortSignal): Promise<SearchAnswer> {
+  const signal = AbortSignal.any([timeout, ctx.abort]);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.ports.engine.search!(step.body, { signal, onWait: (wait) => ctx.emit({ type: "step-waiting", stepId: step.id, waitMs: wait.waitMs, reason: wait.reason }) });
+    } catch (error) {
+      const verdict = classify(error);
+      const retryable = verdict.action === "retry" && !(error instanceof ScrapelineError && error.kind === "timeout");
+      if (!retryable || attempt >= step.retry.attempts || signal.aborted) throw error;
+      const delayMs = backoffMs(step.retry, attempt, ctx.random);
+      ctx.emit({ type: "document-retried", stepId: step.id, url: `search: ${step.body.query}`, attempt: attempt + 1, delayMs, reason: verdict.reason });
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
 }
 
 /** A result the service scraped, stored like any page (its credits as the service reported them). */

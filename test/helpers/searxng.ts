@@ -23,6 +23,8 @@ export interface FakeSearxngOptions {
   jsonDisabled?: boolean;
   /** Holds every answer this long (for timeouts). */
   delayMs?: number;
+  /** Answers the first this many requests with 502 Bad Gateway (a proxy in front of it restarting). */
+  failFirst?: number;
 }
 
 /**
@@ -54,6 +56,10 @@ export class FakeSearxng {
     const params = new URL(req.url ?? "/", "http://x").searchParams;
     this.requests.push(params);
     if (this.options.delayMs) await new Promise((resolve) => setTimeout(resolve, this.options.delayMs));
+    if (this.requests.length <= (this.options.failFirst ?? 0)) {
+      res.writeHead(502, { "content-type": "text/html" }).end("<h1>502 Bad Gateway</h1>");
+      return;
+    }
     if (params.get("format") === "json" && this.options.jsonDisabled) {
       res.writeHead(403, { "content-type": "text/html" }).end("<title>403 Forbidden</title><h1>Forbidden</h1>");
       return;

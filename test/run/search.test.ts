@@ -103,6 +103,24 @@ describe("search steps on the local engine", () => {
     }
   });
 
+  it("tries the search again when SearXNG answers a 5xx, and fails on a 403 at once", async () => {
+    const flaky = await new FakeSearxng({ results: { general: webResults(site.url, 2) }, failFirst: 1 }).start();
+    const closed = await new FakeSearxng({ jsonDisabled: true }).start();
+    try {
+      const ok = await runOk(pipeline(searchStep("query: llamas")), { env: { SCRAPELINE_SEARXNG_URL: flaky.url } });
+      expect(ok.result.status).toBe("succeeded");
+      expect(ok.events).toContainEqual(expect.objectContaining({ type: "document-retried", stepId: "find", attempt: 2, reason: expect.stringContaining("HTTP 502") }));
+      expect(stepResult(ok.db, ok.result.runId).data.web).toHaveLength(2);
+      const refused = await runOk(pipeline(searchStep("query: llamas")), { env: { SCRAPELINE_SEARXNG_URL: closed.url } });
+      expect(refused.result.status).toBe("failed");
+      expect(closed.requests).toHaveLength(1);
+      expect(refused.events.find((e) => e.type === "step-finished")).toMatchObject({ error: expect.stringContaining("search.formats") });
+    } finally {
+      await flaky.stop();
+      await closed.stop();
+    }
+  });
+
   it("reports results new and gone since the last run of the same query (a query monitor)", async () => {
     const db = join(workdir(), "monitor.db");
     const monitor = await new FakeSearxng({ results: { general: webResults(site.url, 3) } }).start();
