@@ -28,7 +28,8 @@ export async function runSearchStep(ctx: RunContext, step: SearchStep, timeout: 
   const options = step.body.scrapeOptions;
   if (!options || engine.reportsCredits) return tally;
   const done = store.storedUrls(ctx.runId, step.id);
-  const urls = searchResultUrls(result.data).filter((u) => !done.has(u));
+  // As the service does: web and news results are scraped; images are pictures, not pages.
+  const urls = searchResultUrls({ ...(result.data.web ? { web: result.data.web } : {}), ...(result.data.news ? { news: result.data.news } : {}) }).filter((u) => !done.has(u));
   let pageCredits = 0;
   const pages = urls.map(async (url) => {
     const outcome = await runPage(ctx, { stepId: step.id, url, options, retry: step.retry, ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}) }, timeout, tally);

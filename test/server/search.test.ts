@@ -15,7 +15,7 @@ beforeAll(async () => {
   searx = await new FakeSearxng({
     results: {
       general: webResults(site.url, 4),
-      images: [{ url: `${site.url}/r1`, title: "Pic", img_src: `${site.url}/pic.png`, resolution: "64x48" }],
+      images: [{ url: `${site.url}/r4`, title: "Pic", img_src: `${site.url}/pic.png`, resolution: "64x48" }],
     },
   }).start();
   serve = await startServe({ acme: { planTokens: 1_000_000 } }, { env: { SCRAPELINE_SEARXNG_URL: searx.url } });
@@ -34,16 +34,17 @@ describe("POST /v2/search on serve", () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ success: true, creditsUsed: 2, id: expect.any(String) });
     expect(body.data.web).toEqual([1, 2, 3].map((i) => ({ url: `${site.url}/r${i}`, title: `Result ${i}`, description: `About result ${i}`, position: i })));
-    expect(body.data.images).toEqual([{ title: "Pic", imageUrl: `${site.url}/pic.png`, imageWidth: 64, imageHeight: 48, url: `${site.url}/r1`, position: 1 }]);
+    expect(body.data.images).toEqual([{ title: "Pic", imageUrl: `${site.url}/pic.png`, imageWidth: 64, imageHeight: 48, url: `${site.url}/r4`, position: 1 }]);
   });
 
   it("scrapes the results when formats ask, each result carrying its document", async () => {
-    const { status, body } = await serve.call("POST", "/v2/search", { body: { query: "llamas", limit: 2, scrapeOptions: { formats: ["markdown"] } } });
+    const { status, body } = await serve.call("POST", "/v2/search", { body: { query: "llamas", limit: 2, sources: ["web", "images"], scrapeOptions: { formats: ["markdown"] } } });
     expect(status).toBe(200);
     expect(body.data.web).toHaveLength(2);
+    expect(body.data.images[0]).not.toHaveProperty("markdown");
     expect(body.data.web[0]).toMatchObject({ url: `${site.url}/r1`, title: "Result 1", position: 1, markdown: expect.stringContaining("Body of result 1.") });
     expect(body.data.web[0].metadata).toMatchObject({ statusCode: 200 });
-    expect(body.creditsUsed).toBe(2 + 2);
+    expect(body.creditsUsed).toBe(2 + 2); // 3 results (2 per started 10), 2 pages scraped: images are not
   });
 
   it("rejects a body the schema does not allow with a 400 naming the problem", async () => {
