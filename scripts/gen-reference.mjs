@@ -29,6 +29,7 @@ const SECTIONS = [
   ["map step body", "map.schema.json", ""],
   ["extract step body", "extract.schema.json", ""],
   ["parse step body", "parse.schema.json", ""],
+  ["search step body", "search.schema.json", ""],
   ["Scrape options", "scrape-options.schema.json", ""],
   ["Formats", "formats.schema.json", ""],
   ["Actions", "actions.schema.json", ""],

@@ -22,6 +22,7 @@ const NAMES = {
   "map.schema.json": "MapBody",
   "extract.schema.json": "ExtractBody",
   "parse.schema.json": "ParseBody",
+  "search.schema.json": "SearchBody",
 };
 
 export async function generate() {

@@ -156,7 +156,7 @@ describe("bundled schemas", () => {
     expect(() => compileSchemas()).not.toThrow();
   });
 
-  it("are the eleven expected files, draft-07, without $id, with a title and a description", () => {
+  it("are the twelve expected files, draft-07, without $id, with a title and a description", () => {
     expect([...files.keys()]).toEqual([
       "actions.schema.json",
       "crawl.schema.json",
@@ -167,6 +167,7 @@ describe("bundled schemas", () => {
       "pipeline.schema.json",
       "scrape-options.schema.json",
       "scrape.schema.json",
+      "search.schema.json",
       "threat-protection.schema.json",
       "url-source.schema.json",
     ]);
@@ -476,7 +477,7 @@ describe("pipeline.schema.json step", () => {
     closed(T.stepRetry),
     field(T.step, "timeoutMs", [1, 600000], [[0, "minimum"], [1.5, "type"]]),
     bool(T.step, "continueOnError"),
-    closed(T.step, "search"),
+    closed(T.step, "query"),
   ]);
 });
 

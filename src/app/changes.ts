@@ -2,6 +2,7 @@ import type { ChangeTrackingResult, SnapshotRecord } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { gitDiff } from "../changes/index.js";
 import { resolveRunId } from "./history.js";
+import { searchChanges, type SearchStepChanges } from "./search-changes.js";
 import { openExistingStore } from "./store.js";
 
 export interface PageChange {
@@ -20,6 +21,8 @@ export interface RunChanges {
   /** Those that are not the same, or were not found by their crawl (hidden). */
   pages: PageChange[];
   counts: Record<"new" | "same" | "changed" | "removed" | "hidden", number>;
+  /** Search steps: results new and gone since the previous run of the same query. */
+  searches: SearchStepChanges[];
 }
 
 /** What changed in a run: every tracked page that is new, changed, removed or hidden. */
@@ -36,7 +39,7 @@ export function runChanges(db: string, run?: string | number): RunChanges {
       if (change.changeStatus === "same" && change.visibility === "visible") continue;
       pages.push({ stepId, url, changeStatus: change.changeStatus, visibility: change.visibility, previousScrapeAt: change.previousScrapeAt, ...(change.diff ? { diff: change.diff.text } : {}) });
     }
-    return { runId, tracked: all.length, pages, counts };
+    return { runId, tracked: all.length, pages, counts, searches: searchChanges(store, runId) };
   } finally {
     store.close();
   }

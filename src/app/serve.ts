@@ -13,6 +13,7 @@ import { hashKey } from "./keys.js";
 import { JOB_STEP_ID, JobRunner } from "./serve-jobs.js";
 import { checkConcurrency, RateLimiter } from "./serve-limits.js";
 import { readBatchCall, readCrawlCall, readExtractCall, readMapCall, readScrapeCall } from "./serve-requests.js";
+import { readSearchCall, searchReply } from "./serve-search.js";
 import { effectiveThreatPolicy } from "./serve-threat.js";
 import { openStore } from "./store.js";
 import { readParseCall, type Upload } from "./serve-parse.js";
@@ -95,6 +96,7 @@ export class ServeService {
       allowPrivateNetwork: Boolean(options.allowPrivateNetwork),
       extraction: extractionSettings({ extractor: "auto", llm: { ...DEFAULT_LLM } }, options.env ?? process.env),
       ...(this.riskClassifier ? { riskClassifier: this.riskClassifier } : {}),
+      ...((options.env ?? process.env).SCRAPELINE_SEARXNG_URL ? { searxngUrl: (options.env ?? process.env).SCRAPELINE_SEARXNG_URL! } : {}),
     });
     this.jobs = new JobRunner(this.store, this.tables, this.engine);
     this.limiter = new RateLimiter(this.clock);
@@ -152,6 +154,22 @@ export class ServeService {
     const document = stored.value.document;
     const links = (document.metadata.mapLinks as MapLink[] | undefined) ?? (document.links ?? []).map((url) => ({ url }));
     return { links, ...(document.warning ? { warning: document.warning } : {}) };
+  }
+
+  /**
+   * POST /v2/search: the search on the configured SearXNG, its results scraped when formats ask
+   * (through threat protection like any scrape), answered in the service's shape.
+   */
+  async search(team: Team, body: unknown): Promise<ReturnType<typeof searchReply>> {
+    const call = readSearchCall(body);
+    if (!this.engine.canSearch) throw new ScrapelineError("unsupported", "Bad request: this server has no search provider: start it with SCRAPELINE_SEARXNG_URL naming a SearXNG instance (see the README, Web search)");
+    const scrapeOptions = call.request.scrapeOptions ? this.guard(team, call.request.scrapeOptions, call.request.scrapeOptions.threatProtection, []) : undefined;
+    const request = { ...call.request, ...(scrapeOptions ? { scrapeOptions } : {}) };
+    const pipeline = this.jobPipeline(team, "search", call.pipeline, { ...call.pipeline.steps[0]!, kind: "search", body: request } as Step);
+    const job = this.jobs.start(team.id, "search", pipeline, { url: null, total: null });
+    const { runId } = await this.track(job.finished);
+    if (this.store.getSteps(runId)[0]?.status !== "succeeded" && this.store.stepResult(runId, JOB_STEP_ID) === undefined) throw this.failureOf(runId);
+    return searchReply(this.store, runId, JOB_STEP_ID, job.id, this.store.getRun(runId)?.creditsUsed ?? 0, call.warning);
   }
 
   /** POST /v2/crawl: starts a crawl job. */

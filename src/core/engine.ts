@@ -1,6 +1,7 @@
 import type { Document } from "./document.js";
 import type { ExtractResult } from "./extract.js";
 import type { CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ParseOptions, ScrapeOptions } from "./types.js";
+import type { SearchAnswer, SearchRequest } from "./search.js";
 
 /**
  * A crawl's discovery state on the local engine: the runner takes URLs from it, fetches them
@@ -114,4 +115,6 @@ export interface Engine {
   parse?(file: ParseInput, options: ParseOptions, signal?: AbortSignal): Promise<Document>;
   /** Releases sockets, browsers and workers. */
   close(): Promise<void>;
+  /** Web search (search steps): results by source; results are scraped by the runner (local) or by the service (remote). */
+  search?(request: SearchRequest, options: { signal?: AbortSignal; onWait?: OnEngineWait }): Promise<SearchAnswer>;
 }

@@ -125,7 +125,8 @@ export type Step =
   | (StepCommon & { kind: "crawl"; body: CrawlRequest; fromPrompt?: Partial<CrawlRequest>; setInFile?: string[] })
   | (StepCommon & { kind: "map"; body: MapRequest })
   | (StepCommon & { kind: "extract"; body: ExtractRequest })
-  | (StepCommon & { kind: "parse"; body: ParseRequest });
+  | (StepCommon & { kind: "parse"; body: ParseRequest })
+  | (StepCommon & { kind: "search"; body: SearchRequest });
 
 export type StepKind = Step["kind"];
 
@@ -191,4 +192,36 @@ export interface Plan {
   steps: PlannedStep[];
   /** Steps grouped by stage; the steps of one stage may run at the same time. */
   stages: PlannedStep[][];
+}
+
+/** The kinds of results a search returns (the v2 `sources`). */
+export type SearchSourceType = "web" | "news" | "images";
+export type SearchCategory = "github" | "research" | "pdf";
+export type SearchTimeRange = "qdr:h" | "qdr:d" | "qdr:w" | "qdr:m" | "qdr:y";
+
+/** One source of a search in object form, with its own options. */
+export interface SearchSource {
+  type: SearchSourceType;
+  tbs?: SearchTimeRange;
+  location?: string;
+}
+
+/**
+ * A search, v2 shape, defaults applied: sources in object form, categories as names. Results are
+ * scraped only when `scrapeOptions` is present (the file asked for formats).
+ */
+export interface SearchRequest {
+  query: string;
+  limit: number;
+  sources: SearchSource[];
+  categories?: SearchCategory[];
+  tbs?: SearchTimeRange;
+  location?: string;
+  country?: string;
+  lang?: string;
+  includeDomains?: string[];
+  excludeDomains?: string[];
+  timeout: number;
+  ignoreInvalidURLs: boolean;
+  scrapeOptions?: ScrapeOptions;
 }

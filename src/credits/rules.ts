@@ -1,5 +1,5 @@
 import type { CreditRules, Document, ScrapeOptions, Step } from "../core/index.js";
-import { whitelisted } from "../core/index.js";
+import { searchCredits, whitelisted } from "../core/index.js";
 
 /** Credits of one token-billed operation: 1 credit equals 15 tokens (SPEC.md Limits). */
 export const TOKENS_PER_CREDIT = 15;
@@ -66,5 +66,20 @@ export function estimateStep(step: Step): { credits: number; exact: boolean; not
       const pdf = step.body.parsers.length > 0 ? ", a PDF 1 per page" : "";
       return { credits: per * step.body.files.length, exact: false, note: `${step.body.files.length} file entr${step.body.files.length === 1 ? "y" : "ies"} (globs count once) × ${per}${pdf}` };
     }
+    case "search":
+      return estimateSearch(step.body);
   }
+}
+
+/**
+ * A search: 2 credits per started 10 results, summed across its sources (up to `limit` each), plus
+ * each result scraped as a page when scrapeOptions ask for formats.
+ */
+function estimateSearch(body: Extract<Step, { kind: "search" }>["body"]): { credits: number; exact: boolean; note: string } {
+  const results = body.limit * body.sources.length;
+  const search = searchCredits(results);
+  const sources = body.sources.length > 1 ? ` (${body.sources.length} sources × ${body.limit})` : "";
+  if (!body.scrapeOptions) return { credits: search, exact: false, note: `up to ${results} result(s)${sources}: 2 per 10 results` };
+  const per = serviceCreditRules.estimatePage(body.scrapeOptions);
+  return { credits: search + per * results, exact: false, note: `up to ${results} result(s)${sources}: 2 per 10 results + ${results} page(s) × ${per}` };
 }

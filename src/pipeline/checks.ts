@@ -4,6 +4,7 @@ import { checkParseSteps } from "./parse-step.js";
 import type { Reporter } from "./reporter.js";
 import { userSchemaAjv } from "./schema.js";
 import { formatType, isObj, scrapeOptionSites, stepsOf, type Obj } from "./sites.js";
+import { checkSearchSteps } from "./search-checks.js";
 import { didYouMean, listOf } from "./suggest.js";
 import { fieldIn, STEP_KINDS } from "./where.js";
 import type { Path } from "./yaml-doc.js";
@@ -17,6 +18,7 @@ export function semanticChecks(data: unknown, report: Reporter): void {
   checkVolatilePatterns(data, report);
   checkUserSchemas(data, report);
   checkParseSteps(data, report);
+  checkSearchSteps(data, report);
 }
 
 function checkStepGraph(data: unknown, report: Reporter): void {

@@ -49,6 +49,15 @@ export const DEFAULT_MAP = {
   limit: 5000,
 } as const;
 
+/** Search defaults (`sources` is applied apart: the schema's default is the string form). */
+export const DEFAULT_SEARCH = {
+  limit: 10,
+  timeout: 60_000,
+  ignoreInvalidURLs: false,
+} as const;
+
+export const DEFAULT_SEARCH_SOURCES = ["web"] as const;
+
 export const DEFAULT_EXTRACT = {
   enableWebSearch: false,
   ignoreSitemap: false,

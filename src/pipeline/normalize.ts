@@ -3,6 +3,7 @@ import { readCrawlPrompt } from "./crawl-prompt.js";
 import { normalizeParse } from "./parse-step.js";
 import * as D from "./defaults.js";
 import type { Reporter } from "./reporter.js";
+import { normalizeSearchStep } from "./search-normalize.js";
 import { isObj, type Obj } from "./sites.js";
 import type { Path } from "./yaml-doc.js";
 
@@ -89,6 +90,7 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
     return { ...common, kind: "map", body: withDefaults<Extract<Step, { kind: "map" }>["body"]>(D.DEFAULT_MAP, step.map) };
   }
   if (isObj(step.parse)) return { ...common, kind: "parse", body: normalizeParse(step.parse, ctx.pipelineDefaults, at("parse"), ctx.report, normalizeScrapeOptions) };
+  if (isObj(step.search)) return normalizeSearchStep(common, step.search, (own, path) => normalizeScrapeOptions(own, ctx.pipelineDefaults, path, ctx.report), at("search"));
   const extract = step.extract as Obj;
   const { urls, scrapeOptions, ...rest } = clone(extract);
   return {

@@ -19,7 +19,7 @@ export function scrapeOptionSites(data: unknown): Array<{ path: Path; options: O
   }
   for (const { index, step } of stepsOf(data)) {
     if (isObj(step.scrape)) sites.push({ path: ["steps", index, "scrape"], options: step.scrape });
-    for (const kind of ["crawl", "extract"] as const) {
+    for (const kind of ["crawl", "extract", "search"] as const) {
       const body = step[kind];
       if (isObj(body) && isObj(body.scrapeOptions)) sites.push({ path: ["steps", index, kind, "scrapeOptions"], options: body.scrapeOptions });
     }

@@ -10,6 +10,7 @@ import { runMapStep } from "./map-step.js";
 import { runParseStep } from "./parse-step.js";
 import { runRemoteCrawlStep } from "./remote-job.js";
 import { runScrapeStep } from "./scrape-step.js";
+import { runSearchStep } from "./search-step.js";
 
 export type { RunContext, RunnerPorts };
 
@@ -94,6 +95,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
       else if (step.kind === "crawl") result = ports.engine.startCrawl ? await runCrawlStep(ctx, step, stepController.signal) : await runRemoteCrawlStep(ctx, step, stepController.signal);
       else if (step.kind === "map") result = await runMapStep(ctx, step, stepController.signal);
       else if (step.kind === "extract") result = await runExtractStep(ctx, step, stepController.signal);
+      else if (step.kind === "search") result = await runSearchStep(ctx, step, stepController.signal);
       else result = await runParseStep(ctx, step, stepController.signal);
       const record = store.getSteps(run.id).find((s) => s.stepId === step.id);
       const timedOut = stepController.signal.aborted;

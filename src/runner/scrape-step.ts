@@ -1,4 +1,5 @@
 import type { Step } from "../core/index.js";
+import { searchResultUrls } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type StepTally } from "./page.js";
 import { runRemoteBatchStep } from "./remote-job.js";
@@ -23,8 +24,15 @@ export async function runScrapeStep(ctx: RunContext, step: ScrapeStep, timeout: 
 /** URLs an earlier step of this run produced: links of scraped pages, pages of a crawl. */
 export function* urlsFromStep(ctx: RunContext, stepId: string): Iterable<string> {
   const source = ctx.plan.pipeline.steps.find((s) => s.id === stepId);
+  if (source?.kind === "search") return yield* searchedUrls(ctx, stepId);
   for (const stored of ctx.ports.store.documents(ctx.runId, stepId)) {
     if (source?.kind === "scrape" || source?.kind === "map") yield* stored.document.links ?? [];
     else yield stored.url;
   }
+}
+
+/** The result URLs of a search step (web, news, images, each in position order). */
+function searchedUrls(ctx: RunContext, stepId: string): string[] {
+  const raw = ctx.ports.store.stepResult(ctx.runId, stepId);
+  return raw === undefined ? [] : searchResultUrls((JSON.parse(raw) as { data: Parameters<typeof searchResultUrls>[0] }).data);
 }

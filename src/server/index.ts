@@ -6,6 +6,7 @@ import { extractRoutes } from "./handlers/extract.js";
 import { jobRoutes } from "./handlers/jobs.js";
 import { scrapeRoutes } from "./handlers/scrape.js";
 import { parseRoutes } from "./handlers/parse.js";
+import { searchRoutes } from "./handlers/search.js";
 import { teamRoutes } from "./handlers/team.js";
 import { applyConnectionLimits, checkingIntervalMs, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./connections.js";
 import { BodyTooLarge, MAX_BODY_BYTES, MalformedJson, readJson, send } from "./http.js";
@@ -33,7 +34,7 @@ export interface RunningServer {
 
 /** Every route of the service. */
 export function serviceRouter(): Router {
-  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...parseRoutes);
+  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...parseRoutes, ...searchRoutes);
 }
 
 /** Starts `scrapeline serve`: the service's HTTP interface over the local engine. */

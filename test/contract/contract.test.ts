@@ -4,11 +4,13 @@ import { SqliteStore } from "../../src/store/index.js";
 import { pipeline, readDocuments, runYaml } from "../run/helpers.js";
 import { startServe, type Serve } from "../server/helpers.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
+import { FakeSearxng, type FakeResult } from "../helpers/searxng.js";
 
 // One set of pipelines, run on the local engine and on the remote engine against scrapeline
 // serve (a real server on 127.0.0.1 with a fresh database and key): the stored results must match.
 const site = new FixtureSite();
 let serve: Serve;
+let searx: FakeSearxng;
 
 beforeAll(async () => {
   const product = (i: number) => `<script type="application/ld+json">${JSON.stringify({ "@type": "Product", name: `Item ${i}`, offers: { "@type": "Offer", price: 10 * i } })}</script>`;
@@ -17,11 +19,14 @@ beforeAll(async () => {
   site.page("/about", htmlPage("About", "<p>About the shop.</p><ul><li>one</li><li>two</li></ul>"));
   site.page("/robots.txt", "");
   await site.start();
-  serve = await startServe({ contract: { planTokens: 1_000_000 } });
+  const items: FakeResult[] = [1, 2, 3, 4, 5].map((i) => ({ url: `${site.url}/items/${i}`, title: `Item ${i}`, content: `Item ${i} costs ${10 * i}.` }));
+  searx = await new FakeSearxng({ results: { general: items, news: [{ url: `${site.url}/about`, title: "About the shop", content: "news", publishedDate: "2026-11-24T09:00:00" }] }, perPage: 2 }).start();
+  serve = await startServe({ contract: { planTokens: 1_000_000 } }, { env: { SCRAPELINE_SEARXNG_URL: searx.url } });
 });
 afterAll(async () => {
   await serve?.stop();
   await site?.stop();
+  await searx?.stop();
 });
 
 /** Fields that say when, not what: they differ between any two runs. */
@@ -109,5 +114,32 @@ describe("contract: local engine and remote engine store the same results", () =
     expect(byUrl(first.remote.db, first.remote.result.runId, "watch")).toEqual(byUrl(first.local.db, first.local.result.runId, "watch"));
     expect(remote2).toEqual(local2);
     expect([...local2.values()][0]).toMatchObject({ changeTracking: { changeStatus: "same", visibility: "visible" } });
+  });
+
+  it("search, its results scraped, then a scrape of the URLs it found", async () => {
+    const steps = `  - id: found\n    search: { query: "shop items", limit: 3, sources: [web, news], scrapeOptions: { formats: [markdown] } }\n  - id: again\n    scrape: { urls: { from: found, limit: 2 }, formats: [markdown] }\n`;
+    const yaml = (engine: string) => pipeline(steps, `${engine}${LIVE}`);
+    const local = await runYaml(yaml(""), { env: { SCRAPELINE_SEARXNG_URL: searx.url } });
+    const remote = await runYaml(yaml(`engine: { kind: firecrawl, baseUrl: "${serve.server.url}" }\n`), { env: { FIRECRAWL_API_KEY: serve.keys.contract! } });
+    if (!local.result.ok || !remote.result.ok) throw new Error("invalid pipeline");
+    expect(local.result.status).toBe("succeeded");
+    expect(remote.result.status).toBe("succeeded");
+    const results = (db: string, runId: number) => {
+      const store = new SqliteStore(db);
+      try {
+        return (JSON.parse(store.stepResult(runId, "found")!) as { data: unknown }).data;
+      } finally {
+        store.close();
+      }
+    };
+    const found = results(local.db, local.result.runId) as { web: unknown[]; news: unknown[] };
+    expect(found.web).toHaveLength(3);
+    expect(found.news).toHaveLength(1);
+    expect(results(remote.db, remote.result.runId)).toEqual(found);
+    const l = byUrl(local.db, local.result.runId, "found");
+    expect(l.size).toBe(4);
+    expect(byUrl(remote.db, remote.result.runId, "found")).toEqual(l);
+    expect(byUrl(remote.db, remote.result.runId, "again")).toEqual(byUrl(local.db, local.result.runId, "again"));
+    expect(remote.result.credits).toBe(local.result.credits);
   });
 });

@@ -1,5 +1,6 @@
 import Firecrawl from "@mendable/firecrawl-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeSearxng, webResults } from "../helpers/searxng.js";
 import { FixtureSite } from "../helpers/site.js";
 import { chainSite, startServe, type Serve } from "./helpers.js";
 
@@ -8,17 +9,20 @@ let serve: Serve;
 let site: FixtureSite;
 let slow: FixtureSite;
 let client: Firecrawl;
+let searx: FakeSearxng;
 
 beforeAll(async () => {
   site = await chainSite(120);
   slow = await chainSite(40, { slow: true });
-  serve = await startServe({ sdk: { planTokens: 1_000_000 } });
+  searx = await new FakeSearxng({ results: { general: webResults(`${site.url}/p`, 5, ""), news: [{ url: `${site.url}/p/3`, title: "Page three in the news", content: "news", publishedDate: "2026-11-24T09:00:00" }] } }).start();
+  serve = await startServe({ sdk: { planTokens: 1_000_000 } }, { env: { SCRAPELINE_SEARXNG_URL: searx.url } });
   client = new Firecrawl({ apiKey: serve.keys.sdk!, apiUrl: serve.server.url });
 });
 afterAll(async () => {
   await serve?.stop();
   await site?.stop();
   await slow?.stop();
+  await searx?.stop();
 });
 
 describe("@mendable/firecrawl-js against serve", () => {
@@ -27,6 +31,14 @@ describe("@mendable/firecrawl-js against serve", () => {
     expect(doc.markdown).toContain("Text of page 1.");
     expect(doc.links).toContain(`${site.url}/p/2`);
     expect(doc.metadata?.creditsUsed).toBe(1);
+  });
+
+  it("searches, web and news, and scrapes the results when formats ask", async () => {
+    const found = await client.search("chain pages", { limit: 3, sources: ["web", "news"] });
+    expect(found.web?.map((r) => (r as { url: string }).url)).toEqual([1, 2, 3].map((i) => `${site.url}/p/${i}`));
+    expect(found.news?.[0]).toMatchObject({ title: "Page three in the news", url: `${site.url}/p/3`, position: 1 });
+    const scraped = await client.search("chain pages", { limit: 1, scrapeOptions: { formats: ["markdown"] } });
+    expect((scraped.web?.[0] as { markdown?: string }).markdown).toContain("Text of page 1.");
   });
 
   it("maps", async () => {

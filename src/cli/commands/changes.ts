@@ -35,18 +35,21 @@ export function changesCommand(io: Io, setExit: (code: number) => void): Command
       const report = runChanges(databasePath(args.db), args.run);
       if (args.json) {
         io.stdout(`${JSON.stringify(report, null, 2)}\n`);
-      } else if (report.tracked === 0) {
+      } else if (report.tracked === 0 && report.searches.length === 0) {
         io.stderr(`run ${report.runId} tracked no changes: add {type: changeTracking} to a step's formats\n`);
       } else {
         const c = report.counts;
-        io.stdout(`run ${report.runId}: ${report.tracked} tracked page(s): ${c.changed} changed, ${c.new} new, ${c.removed} removed, ${c.hidden} hidden, ${c.same} same\n`);
+        if (report.tracked > 0) io.stdout(`run ${report.runId}: ${report.tracked} tracked page(s): ${c.changed} changed, ${c.new} new, ${c.removed} removed, ${c.hidden} hidden, ${c.same} same\n`);
         for (const page of report.pages) {
           const status = page.visibility === "hidden" ? `${page.changeStatus}, hidden` : page.changeStatus;
           io.stdout(`\n${status.padEnd(8)} ${page.url} [${page.stepId}]${page.previousScrapeAt ? ` (previous ${page.previousScrapeAt})` : ""}\n`);
           if (args.diff && page.diff) io.stdout(`${colorDiff(page.diff.trimEnd(), io.color)}\n`);
         }
+        const { searchChangeSummary } = await import("../search-lines.js");
+        for (const search of report.searches) io.stdout(searchChangeSummary(report.runId, search));
       }
-      setExit(args.exitCode && report.pages.length > 0 ? EXIT.stepFailed : EXIT.ok);
+      const searchMoved = report.searches.some((s) => s.previousRunId !== null && s.added.length + s.removed.length > 0);
+      setExit(args.exitCode && (report.pages.length > 0 || searchMoved) ? EXIT.stepFailed : EXIT.ok);
     },
   };
 }

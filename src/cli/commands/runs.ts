@@ -1,4 +1,5 @@
 import type { CommandModule } from "yargs";
+import type { StoredSearchResult } from "../../core/index.js";
 import { databasePath } from "../../app/light.js";
 import { EXIT } from "../exit-codes.js";
 import { DB_OPTION, integerOption } from "../options.js";
@@ -55,7 +56,11 @@ export function showCommand(io: Io, setExit: (code: number) => void): CommandMod
         if (r.status === "interrupted") io.stdout(`to finish it: ${resumeCommand(r.id, { file: r.pipelineFile, ...(args.db !== undefined ? { db: args.db } : {}) })}\n`);
         io.stdout("\n");
         io.stdout(table(["step", "kind", "status", "documents", "failures", "credits"], detail.steps.map((s) => [s.stepId, s.kind, s.status, String(s.documents), String(s.failures), String(s.creditsUsed)]), 3));
-        for (const [stepId, result] of Object.entries(detail.results)) io.stdout(`\n${stepId}: extract ${result.status}, ${describeData(result.data)}, ${result.tokensUsed} token(s), ${result.creditsUsed} credit(s)${result.error ? `: ${result.error}` : ""}\n`);
+        const { searchLine } = await import("../search-lines.js");
+        for (const [stepId, result] of Object.entries(detail.results)) {
+          if (detail.steps.find((s) => s.stepId === stepId)?.kind === "search") io.stdout(`\n${searchLine(stepId, result as unknown as StoredSearchResult)}\n`);
+          else io.stdout(`\n${stepId}: extract ${result.status}, ${describeData(result.data)}, ${result.tokensUsed} token(s), ${result.creditsUsed} credit(s)${result.error ? `: ${result.error}` : ""}\n`);
+        }
         if (detail.warnings.length) io.stdout(`\nwarnings:\n${detail.warnings.map((w) => `  [${w.stepId}] ${w.url ? `${w.url}: ` : ""}${w.message}`).join("\n")}\n`);
         if (detail.failures.length) io.stdout(`\nfailed pages:\n${detail.failures.map((f) => `  [${f.stepId}] ${f.url}: ${f.kind}: ${f.error}`).join("\n")}\n`);
       }

@@ -65,6 +65,7 @@ crawl?: CrawlBody
 map?: MapBody
 extract?: ExtractBody
 parse?: ParseBody
+search?: SearchBody
 /**
  * Steps that must finish before this one starts.
  */
@@ -85,6 +86,7 @@ crawl?: CrawlBody
 map?: MapBody
 extract?: ExtractBody
 parse?: ParseBody
+search?: SearchBody
 /**
  * Steps that must finish before this one starts.
  */
@@ -185,6 +187,8 @@ map: unknown
 extract: unknown
 } | {
 parse: unknown
+} | {
+search: unknown
 })
 
 /**
@@ -1121,6 +1125,157 @@ removeBase64Images?: boolean
  * Ad-blocking and cookie-popup blocking.
  */
 blockAds?: boolean
+}
+/**
+ * A search step: the body of POST /v2/search. Searches the web (and news, images) for a query; results are scraped only when scrapeOptions.formats asks.
+ */
+export interface SearchBody {
+/**
+ * What to search for.
+ */
+query: string
+/**
+ * Maximum number of results of each source.
+ */
+limit?: number
+/**
+ * Kinds of results: web, news, images; a name or an object with per-source options.
+ * 
+ * @minItems 1
+ */
+sources?: [(("web" | "news" | "images") | {
+/**
+ * The kind of results.
+ */
+type: ("web" | "news" | "images")
+/**
+ * Time range of the results: past hour (qdr:h), day (qdr:d), week (qdr:w), month (qdr:m) or year (qdr:y).
+ */
+tbs?: ("qdr:h" | "qdr:d" | "qdr:w" | "qdr:m" | "qdr:y")
+/**
+ * Where the search is made from, for this source.
+ */
+location?: string
+}), ...((("web" | "news" | "images") | {
+/**
+ * The kind of results.
+ */
+type: ("web" | "news" | "images")
+/**
+ * Time range of the results: past hour (qdr:h), day (qdr:d), week (qdr:w), month (qdr:m) or year (qdr:y).
+ */
+tbs?: ("qdr:h" | "qdr:d" | "qdr:w" | "qdr:m" | "qdr:y")
+/**
+ * Where the search is made from, for this source.
+ */
+location?: string
+}))[]]
+/**
+ * Narrow web results to kinds of sites: github (repositories and code), research (papers), pdf (PDF files).
+ */
+categories?: (("github" | "research" | "pdf") | {
+/**
+ * The category.
+ */
+type: ("github" | "research" | "pdf")
+})[]
+/**
+ * Time range of the results: past hour (qdr:h), day (qdr:d), week (qdr:w), month (qdr:m) or year (qdr:y).
+ */
+tbs?: ("qdr:h" | "qdr:d" | "qdr:w" | "qdr:m" | "qdr:y")
+/**
+ * Where the search is made from, e.g. "Germany" or "San Francisco,California,United States".
+ */
+location?: string
+/**
+ * Country code of the search, e.g. us, de.
+ */
+country?: string
+/**
+ * Language code of the results, e.g. en, de.
+ */
+lang?: string
+/**
+ * Only results from these domains (not with excludeDomains).
+ * 
+ * @minItems 1
+ */
+includeDomains?: [string, ...(string)[]]
+/**
+ * No results from these domains (not with includeDomains).
+ * 
+ * @minItems 1
+ */
+excludeDomains?: [string, ...(string)[]]
+/**
+ * Time limit of the search, in milliseconds.
+ */
+timeout?: number
+/**
+ * Drop results whose URL cannot be scraped instead of failing on them.
+ */
+ignoreInvalidURLs?: boolean
+scrapeOptions?: ScrapeOptionsFile3
+}
+/**
+ * How results are scraped; only when formats lists at least one format.
+ */
+export interface ScrapeOptionsFile3 {
+formats?: Formats
+changeTrackingOptions?: ChangeTrackingOptions
+/**
+ * Return only the main content: the article (heading, figures with captions, tables, code), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits or comments.
+ */
+onlyMainContent?: boolean
+includeTags?: IncludeTags
+excludeTags?: ExcludeTags
+/**
+ * Milliseconds: a cached page younger than this is returned; an older cached page is re-scraped; 0 disables caching.
+ */
+maxAge?: number
+headers?: Headers
+/**
+ * Delay in milliseconds before fetching content.
+ */
+waitFor?: number
+/**
+ * Emulate a mobile device.
+ */
+mobile?: boolean
+/**
+ * Skip TLS certificate verification.
+ */
+skipTlsVerification?: boolean
+/**
+ * Request timeout in milliseconds.
+ */
+timeout?: number
+/**
+ * @deprecated
+ * v1: use parsers. true: PDF converted to markdown, billed 1 credit per page; false: PDF returned base64-encoded, flat 1 credit.
+ */
+parsePDF?: boolean
+parsers?: Parsers
+jsonOptions?: JsonOptions
+actions?: Actions
+location?: Location
+/**
+ * Remove base64 images: alt text stays, the URL becomes a placeholder.
+ */
+removeBase64Images?: boolean
+/**
+ * Ad-blocking and cookie-popup blocking.
+ */
+blockAds?: boolean
+/**
+ * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails.
+ */
+proxy?: ("basic" | "enhanced" | "auto")
+/**
+ * Store the page in the index and cache; using actions or headers forces it to false.
+ */
+storeInCache?: boolean
+threatProtection?: ThreatProtectionOverride
 }
 /**
  * Retries of failed requests, with exponential backoff.

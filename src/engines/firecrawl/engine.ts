@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { CrawlRequest, Document, Engine, ExtractRequest, ExtractResult, MapRequest, MapResult, OnEngineWait, ScrapeOptions } from "../../core/index.js";
+import type { CrawlRequest, Document, Engine, ExtractRequest, ExtractResult, MapRequest, MapResult, OnEngineWait, ScrapeOptions, SearchAnswer, SearchRequest } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { RemoteCrawlJob } from "./crawl-job.js";
 import { ServiceHttp, type ServiceConfig } from "./http.js";
 import { readUsage, type ServiceUsage } from "./usage.js";
+import { searchService } from "./search.js";
 
 export type { ServiceUsage };
 
@@ -104,6 +105,11 @@ export class FirecrawlEngine implements Engine {
 
   usage(signal?: AbortSignal): Promise<ServiceUsage> {
     return readUsage(this.http, signal);
+  }
+
+  /** POST /v2/search: results 1:1, results the service scraped as Documents, credits as it billed them. */
+  search(request: SearchRequest, options: { signal?: AbortSignal; onWait?: OnEngineWait } = {}): Promise<SearchAnswer> {
+    return searchService(this.http, request, options);
   }
 
   async close(): Promise<void> {}

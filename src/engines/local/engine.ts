@@ -1,4 +1,4 @@
-import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions } from "../../core/index.js";
+import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest } from "../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
@@ -11,6 +11,7 @@ import { Extractor, type CombinedExtraction, type ExtractionSettings } from "./e
 import { applyExtraction, wantsExtraction } from "./extract-formats.js";
 import { checkThreatProtection, type RiskClassifier } from "./threat-protection.js";
 import { assertSupported } from "./unsupported.js";
+import { searchSearxng, SEARXNG_VARIABLE } from "./search/index.js";
 
 /** Statuses the runner retries; the engine reports them as errors rather than as documents. */
 const RETRY_STATUSES = new Set([408, 425, 429]);
@@ -29,6 +30,8 @@ export interface LocalEngineOptions extends EngineSettings {
   env?: Readonly<Record<string, string | undefined>>;
   /** The web-risk classifier of threat protection's mode normal (none: failurePolicy decides). */
   riskClassifier?: RiskClassifier;
+  /** The SearXNG instance of search steps (default: SCRAPELINE_SEARXNG_URL of `env`). */
+  searxngUrl?: string;
 }
 
 /** The embedded engine: fetches pages itself and converts them like the service does. */
@@ -40,6 +43,8 @@ export class LocalEngine implements Engine {
   private readonly browser: BrowserHost;
   private readonly riskClassifier: RiskClassifier | undefined;
   private readonly requestHeaders = new WeakMap<ScrapeOptions, Record<string, string>>();
+  /** The operator's SearXNG (SCRAPELINE_SEARXNG_URL), read when the engine is made. */
+  private readonly searxngUrl: string | undefined;
 
   constructor(options: LocalEngineOptions) {
     this.extractor = new Extractor(options.extraction ?? { mode: "auto" });
@@ -49,6 +54,7 @@ export class LocalEngine implements Engine {
     if (options.treatAsPublic) policy.treatAsPublic = options.treatAsPublic;
     this.gate = createFetchGate(policy);
     this.browserMode = options.browser ?? "auto";
+    this.searxngUrl = (options.searxngUrl ?? (options.env ?? process.env)[SEARXNG_VARIABLE])?.trim() || undefined;
     // The browser's requests meet the same policy as the gate's, through its proxy.
     const addresses = createAddressPolicy(options.treatAsPublic);
     const resolve = options.resolve ?? systemResolve;
@@ -160,6 +166,16 @@ export class LocalEngine implements Engine {
     const parsed = await parseFile(file, options, signal);
     if (wantsExtraction(options)) await applyExtraction(parsed.document, options, { url: file.url, markdown: parsed.markdown, ...(parsed.rawHtml !== undefined ? { rawHtml: parsed.rawHtml } : {}) }, this.extractor, signal);
     return parsed.document;
+  }
+
+  /** Whether a SearXNG instance is configured for search. */
+  get canSearch(): boolean {
+    return this.searxngUrl !== undefined;
+  }
+
+  /** Web search on the operator's SearXNG; the runner scrapes the results through this engine's gate. */
+  search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchAnswer> {
+    return searchSearxng(this.searxngUrl, request, options.signal);
   }
 
   async close(): Promise<void> {

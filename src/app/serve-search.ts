@@ -1,0 +1,48 @@
+import type { Document, Pipeline, SearchRequest, SearchResults, Step, Store, StoredSearchResult } from "../core/index.js";
+import { ScrapelineError } from "../core/index.js";
+import { readRequestBody } from "../pipeline/index.js";
+import { inlineAssets } from "./assets.js";
+
+/** Keys the service's SDKs add to every POST body; accepted and ignored. */
+const CLIENT_KEYS = ["origin", "integration"];
+
+export interface SearchCall {
+  request: SearchRequest;
+  pipeline: Pipeline;
+  warning?: string;
+}
+
+/** POST /v2/search: the body checked as a search step would be; errors are one 400 message. */
+export function readSearchCall(raw: unknown): SearchCall {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new ScrapelineError("invalid-input", "Bad request: the body must be a JSON object");
+  const body: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const key of CLIENT_KEYS) if (typeof body[key] === "string") delete body[key];
+  const reading = readRequestBody("search", body);
+  const errors = reading.diagnostics.filter((d) => d.severity === "error");
+  if (!reading.step || !reading.pipeline || errors.length > 0) {
+    const text = errors.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`).join("; ");
+    const unknown = errors.some((d) => d.code === "unknown-key");
+    throw new ScrapelineError("invalid-input", `${unknown ? "Unrecognized key in body -- " : "Bad request: "}${text || "invalid request body"}`);
+  }
+  const warnings = reading.diagnostics.filter((d) => d.severity === "warning").map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`);
+  const step = reading.step as Extract<Step, { kind: "search" }>;
+  return { request: step.body, pipeline: reading.pipeline, ...(warnings.length ? { warning: warnings.join("; ") } : {}) };
+}
+
+/** The service's answer to a search: results with each scraped result's Document merged in, as the service gives them. */
+export function searchReply(store: Store, runId: number, stepId: string, id: string, creditsUsed: number, requestWarning?: string): { success: true; data: SearchResults; creditsUsed: number; id: string; warning?: string } {
+  const raw = store.stepResult(runId, stepId);
+  if (raw === undefined) throw new ScrapelineError("internal", "the search finished without results");
+  const stored = JSON.parse(raw) as StoredSearchResult;
+  const documents = new Map<string, Document>();
+  for (const d of store.documents(runId, stepId)) documents.set(d.url, inlineAssets(d.document, store));
+  const merge = <T extends { url: string }>(items: T[] | undefined): T[] | undefined => items?.map((item) => (documents.has(item.url) ? { ...documents.get(item.url)!, ...item } : item));
+  const data: SearchResults = {};
+  const web = merge(stored.data.web);
+  const news = merge(stored.data.news);
+  if (web) data.web = web;
+  if (news) data.news = news;
+  if (stored.data.images) data.images = stored.data.images;
+  const warning = [requestWarning, stored.warning].filter(Boolean).join("; ");
+  return { success: true, data, creditsUsed, id, ...(warning ? { warning } : {}) };
+}
