@@ -13,6 +13,7 @@ import { usageCommand } from "./commands/usage.js";
 import { keysCommand, teamsCommand } from "./commands/keys.js";
 import { serveCommand } from "./commands/serve.js";
 import { validateCommand } from "./commands/validate.js";
+import { uiCommand } from "./commands/ui.js";
 import { quietInterrupts, type Interrupts } from "./interrupts.js";
 import { UsageError } from "./options.js";
 import { processIo, type Io } from "./output.js";
@@ -41,6 +42,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     serveCommand(io, setExit),
     keysCommand(io, setExit),
     teamsCommand(io, setExit),
+    uiCommand(io, setExit),
   ] as never;
   const names = commands.map((c) => String(c.command).split(" ")[0]!);
   const first = argv[0];
