@@ -51,10 +51,11 @@ pre.raw { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 70vh; }
 .image-ref { font-size: 0.9em; }
 .shots img { max-width: 100%; border: 1px solid var(--line); }
 .diff { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; border: 1px solid var(--line); border-radius: 6px; overflow-x: auto; }
-.diff table { table-layout: fixed; min-width: 640px; }
+.diff table { table-layout: fixed; }
+.diff-side table { min-width: 640px; }
 .diff td { border: 0; padding: 0 6px; white-space: pre-wrap; overflow-wrap: anywhere; }
-.diff td.ln { width: 4.5em; color: var(--muted); text-align: right; user-select: none; }
-.diff td.mark { width: 1.5em; user-select: none; }
+.diff .ln { width: 4.5em; color: var(--muted); text-align: right; user-select: none; }
+.diff .mark { width: 1.5em; user-select: none; }
 .diff tr.add td.text, .diff td.text.add { background: var(--add); color: var(--add-fg); }
 .diff tr.del td.text, .diff td.text.del { background: var(--del); color: var(--del-fg); }
 .diff td.text.empty { background: var(--panel); }
@@ -114,3 +115,6 @@ export const SCRIPT = `
   }
 })();
 `;
+
+/** The tab icon (a browser asks for one; without it every page logs a 404). */
+export const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0969da"/><path d="M4 11h2V7H4zm3 0h2V4H7zm3 0h2V8h-2z" fill="#fff"/></svg>`;

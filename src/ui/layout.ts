@@ -23,6 +23,7 @@ export function page(ctx: ViewContext, title: string, content: Interpolation, cu
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${title} · scrapeline</title>
+<link rel="icon" href="${href(ctx, "/assets/icon.svg")}" type="image/svg+xml">
 <link rel="stylesheet" href="${href(ctx, "/assets/ui.css")}">
 <script src="${href(ctx, "/assets/ui.js")}" defer></script>
 </head>

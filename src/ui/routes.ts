@@ -1,5 +1,5 @@
 import type { ReadScope, UiData } from "../app/ui-data.js";
-import { STYLESHEET, SCRIPT } from "./assets.js";
+import { ICON, SCRIPT, STYLESHEET } from "./assets.js";
 import type { Html } from "./html.js";
 import { notFound, type ViewContext } from "./layout.js";
 import { changesView, CHANGE_FILTERS, CHANGES_PAGE_SIZE } from "./views/changes.js";
@@ -31,6 +31,7 @@ function optional(value: string | null): string | undefined {
 export function routeUi(data: UiData, ctx: ViewContext, path: string, query: URLSearchParams, scope: ReadScope): UiReply {
   if (path === "/assets/ui.css") return { status: 200, body: STYLESHEET, contentType: "text/css; charset=utf-8" };
   if (path === "/assets/ui.js") return { status: 200, body: SCRIPT, contentType: "text/javascript; charset=utf-8" };
+  if (path === "/assets/icon.svg" || path === "/favicon.ico") return { status: 200, body: ICON, contentType: "image/svg+xml" };
   if (path === "/" || path === "") {
     const status = optional(query.get("status"));
     const filter = {

@@ -56,7 +56,7 @@ steps:
 /** Long enough that the unchanged middle of the pricing page is folded in its diff. */
 export function pricing(starter: string): string {
   const filler = Array.from({ length: 12 }, (_, i) => `<p>Feature line ${i + 1} is included.</p>`).join("");
-  return `<p>Starter: ${starter}</p>${filler}<p>Pro: 30 EUR</p><p><a href="/about">About us</a></p>`;
+  return `<p>Starter: ${starter}</p>${filler}<p>Pro: 30 EUR</p><p>Read <a href="/about">About us</a> before you buy, and <a href="https://example.com/terms">the terms</a>.</p>`;
 }
 
 /** Two runs of the monitor: the second sees the pricing page changed and the team page gone; /broken fails both times. */

@@ -70,13 +70,28 @@ function inlineRows(row: Row): Html {
   return html`${del}${add}`;
 }
 
-/** Inline rows put every deletion of a pair before its additions, as a unified diff does. */
+/** Inline rows: within each stretch of changed rows, its deletions before its additions, as a unified diff has them. */
 function inlineBlock(rows: Row[]): Html {
-  const dels = rows.filter((r) => r.kind === "pair").map((r) => ({ ...r, kind: "del" as const, newText: undefined }));
-  const adds = rows.filter((r) => r.kind === "pair").map((r) => ({ ...r, kind: "add" as const, oldText: undefined }));
-  if (dels.length === 0) return html`${rows.map(inlineRows)}`;
-  const rest = rows.filter((r) => r.kind !== "pair");
-  return html`${[...dels, ...rest.filter((r) => r.kind === "del"), ...adds, ...rest.filter((r) => r.kind !== "del")].map(inlineRows)}`;
+  const out: Html[] = [];
+  let dels: Row[] = [];
+  let adds: Row[] = [];
+  const flush = () => {
+    for (const r of dels) out.push(inlineRows({ kind: "del", oldNo: r.oldNo!, oldText: r.oldText! }));
+    for (const r of adds) out.push(inlineRows({ kind: "add", newNo: r.newNo!, newText: r.newText! }));
+    dels = [];
+    adds = [];
+  };
+  for (const row of rows) {
+    if (row.kind === "same") {
+      flush();
+      out.push(inlineRows(row));
+      continue;
+    }
+    if (row.oldText !== undefined) dels.push(row);
+    if (row.newText !== undefined) adds.push(row);
+  }
+  flush();
+  return html`${out}`;
 }
 
 /** A diff as a table: side by side (previous | current) or inline, with added and removed lines coloured and unchanged stretches folded. */
