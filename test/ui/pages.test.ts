@@ -4,6 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, PHONE, screenshots, startUiCli } from "./browser.js";
 import { monitoredDatabase, UiFixture } from "./fixture.js";
 
+
+// Run inside the browser by page.evaluate: its globals, typed loosely (the project compiles without the DOM library).
+declare const document: any;
+declare const location: any;
+declare function getComputedStyle(element: unknown): any;
+
 /**
  * `scrapeline ui` (the built CLI) over a database filled by real runs against a loopback site,
  * visited in the system Chromium: each page's DOM, screenshots at desktop and phone sizes, the
@@ -117,9 +123,9 @@ describe("scrapeline ui in a browser", () => {
     expect(await row.locator("td.text").allInnerTexts()).toEqual(["Starter: 10 EUR", "Starter: 12 EUR"]);
     const fold = pricing.locator("details.fold").first();
     expect(await fold.locator("summary").innerText()).toMatch(/^\d+ unchanged line\(s\)$/);
-    expect(await fold.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await fold.evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(false);
     await fold.locator("summary").click();
-    expect(await fold.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await fold.evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(true);
     expect(await fold.innerText()).toContain("Feature line 6 is included.");
     const team = page.locator(`section.change[data-url="${site("/team")}"]`);
     expect(await team.locator("td.text.del").allInnerTexts()).toContain("Alice and Bob");
@@ -173,7 +179,7 @@ describe("scrapeline ui in a browser", () => {
     const page = await open(`/runs/${shotRun}/doc?step=shot&url=${encodeURIComponent(site("/about"))}`);
     const image = page.locator(".shots img");
     await image.waitFor();
-    expect(await image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(100);
+    expect(await image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(100);
     await page.context().close();
   });
 

@@ -4,6 +4,13 @@ import { launchChromium, startUiCli } from "./browser.js";
 import { TRACKED, UiFixture } from "./fixture.js";
 import { PAYLOADS, storeHostileRun } from "./hostile.js";
 
+
+// Run inside the browser by page.evaluate: its globals, typed loosely (the project compiles without the DOM library).
+declare const document: any;
+declare const location: any;
+declare const window: any;
+declare function getComputedStyle(element: unknown): any;
+
 /**
  * Scraped content is hostile. Pages full of XSS payloads, stored by real runs and written
  * straight into the store (so that every field the UI shows holds one), are visited in Chromium:
@@ -99,7 +106,7 @@ async function visitAll(context: BrowserContext): Promise<{ hits: string[]; flag
           const href = new URL(a.getAttribute("href")!, location.href).href;
           if (!/^(https?:|mailto:)/.test(href)) found.push(`${path}: a link to ${href.slice(0, 60)}`);
         }
-        for (const img of document.querySelectorAll("img")) if (!(img as HTMLImageElement).src.startsWith(location.origin)) found.push(`${path}: an image from ${(img as HTMLImageElement).src}`);
+        for (const img of document.querySelectorAll("img")) if (!(img as unknown as { src: string }).src.startsWith(location.origin)) found.push(`${path}: an image from ${(img as unknown as { src: string }).src}`);
         return found;
       }, path)),
     );
