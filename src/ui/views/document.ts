@@ -48,6 +48,10 @@ ${metadata.map(([key, value]) => html`<dt>${key}</dt><dd>${typeof value === "str
   const shots = [doc.screenshot, ...(doc.actions?.screenshots ?? [])].filter((s): s is string => typeof s === "string");
   const pdfs = doc.actions?.pdfs ?? [];
   const assets = shots.length || pdfs.length ? html`<h2 id="screenshots">Screenshots</h2><div class="shots">${shots.map((s, i) => assetLink(ctx, s, `Screenshot ${i + 1}`))}${pdfs.map((p, i) => assetLink(ctx, p, `PDF ${i + 1}`))}</div>` : "";
+  const preview = doc.html !== undefined || doc.rawHtml !== undefined
+    ? html`<h2 id="preview">HTML preview</h2><p class="muted">The stored ${doc.html !== undefined ? "HTML" : "raw HTML"}, in a sandbox: no script runs and nothing is loaded from elsewhere.</p>
+<iframe class="preview" sandbox="" referrerpolicy="no-referrer" title="HTML preview of the stored page" src="${href(ctx, `/runs/${runId}/preview`, { step: stepId, url })}"></iframe>`
+    : "";
   const extra = [doc.summary ? html`<h2>Summary</h2><p>${doc.summary}</p>` : "", doc.json !== undefined ? html`<h2>Extracted data</h2><pre class="raw">${JSON.stringify(doc.json, null, 2)}</pre>` : "", doc.warning ? html`<p>Warning: ${doc.warning}</p>` : ""];
-  return page(ctx, url, html`<p><a href="${href(ctx, `/runs/${runId}`)}">← Run #${runId}</a></p><h1 class="url">${outLink(url, undefined)}</h1>${tracking}${content}${extra}${meta}${links}${assets}`, "runs");
+  return page(ctx, url, html`<p><a href="${href(ctx, `/runs/${runId}`)}">← Run #${runId}</a></p><h1 class="url">${outLink(url, undefined)}</h1>${tracking}${content}${preview}${extra}${meta}${links}${assets}`, "runs");
 }
