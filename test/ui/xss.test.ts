@@ -125,6 +125,9 @@ describe("hostile content in the UI", () => {
     expect(await page.locator("article.markdown").innerText()).toContain(`<script>window.xssHit("script")</script>`);
     expect(await page.locator("h1.url").innerText()).toBe(hostile.url);
     expect(await page.locator("iframe.preview").getAttribute("sandbox")).toBe("");
+    // json mode's field changes, as a table of text.
+    const fields = await page.locator("table.json-changes td").allInnerTexts();
+    expect(fields).toEqual([PAYLOADS[0], JSON.stringify(PAYLOADS[1]), JSON.stringify(PAYLOADS[2])]);
     await context.close();
   });
 

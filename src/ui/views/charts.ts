@@ -31,7 +31,7 @@ export function barChart(ctx: ViewContext, title: string, points: SeriesPoint[],
   const plotW = WIDTH - LEFT - 8;
   const plotH = HEIGHT - TOP - BOTTOM;
   const slot = plotW / Math.max(1, points.length);
-  const barW = Math.max(1, slot * 0.7);
+  const barW = Math.min(40, Math.max(1, slot * 0.7));
   const y = (v: number) => TOP + plotH - (v / max) * plotH;
   const ticks = [0, max / 2, max];
   const labelEvery = Math.max(1, Math.ceil(points.length / 12));
