@@ -1,3 +1,4 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -63,6 +64,20 @@ describe("scrapeline ui", () => {
       expect((await fetch(`${ui.url}/assets/ui.css`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
       expect(ui.output()).toContain("(key required)");
       expect(ui.output()).not.toContain(key);
+    } finally {
+      await ui.stop();
+    }
+  });
+
+  it.skipIf(process.platform !== "linux")("with --open hands its URL to the system's opener (xdg-open)", async () => {
+    const dir = workdir();
+    const opened = join(dir, "opened");
+    writeFileSync(join(dir, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > "${opened}"\n`);
+    chmodSync(join(dir, "xdg-open"), 0o755);
+    const ui = await startUiCli(emptyDatabase(), ["--open"], { ...process.env, PATH: `${dir}:${process.env.PATH ?? ""}` });
+    try {
+      for (let i = 0; i < 200 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(readFileSync(opened, "utf8")).toBe(`${ui.url}/`);
     } finally {
       await ui.stop();
     }
