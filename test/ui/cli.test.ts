@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SqliteStore } from "../../src/store/index.js";
@@ -31,6 +32,19 @@ describe("scrapeline ui", () => {
     expect(result.code).toBe(2);
     expect(result.err).toMatch(/SCRAPELINE_UI_KEY/);
     expect(result.out).not.toContain("scrapeline ui: http");
+  });
+
+  it("says when its port is taken", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const result = await finish(cliChild(["ui", "--db", emptyDatabase(), "--port", String(port)]));
+      expect(result.code).toBe(2);
+      expect(result.err).toContain(`port ${port} on 127.0.0.1 is in use; choose another with --port`);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it("reports a database that does not exist instead of creating it", async () => {
