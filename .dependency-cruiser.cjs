@@ -56,9 +56,24 @@ module.exports = {
     },
     {
       name: "server-goes-through-app",
+      comment: "server reaches the rest through app (and core types); it mounts the web UI (src/ui) at /ui",
       severity: "error",
       from: { path: "^src/server/" },
-      to: { path: "^src/(?!app/|core/|server/)[^/]+/" },
+      to: { path: "^src/(?!app/|core/|server/|ui/)[^/]+/" },
+    },
+    {
+      name: "ui-goes-through-app",
+      comment: "the web UI (src/ui) is a frontend like cli and server: it reads through app (and core types) only",
+      severity: "error",
+      from: { path: "^src/ui/" },
+      to: { path: "^src/(?!app/|core/|ui/)[^/]+/" },
+    },
+    {
+      name: "only-server-mounts-ui",
+      comment: "nothing but serve (which mounts it at /ui) imports the web UI; the CLI runs src/ui/main.js as a program",
+      severity: "error",
+      from: { pathNot: "^src/(ui|server)/" },
+      to: { path: "^src/ui/" },
     },
     {
       name: "no-unresolvable",

@@ -5,3 +5,4 @@ export { contentHash, fingerprint } from "./hash.js";
 export { jsonChanges, stableStringify, WHOLE_VALUE_KEY } from "./json-diff.js";
 export { collapseWhitespace, compileVolatile, DEFAULT_NORMALIZERS, dropIframeLinks, dropVolatile, normalize } from "./normalize.js";
 export type * from "./types.js";
+export { diffLineArrays, splitLines, type LineRun } from "./line-diff.js";

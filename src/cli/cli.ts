@@ -15,6 +15,7 @@ import { keysCommand, teamsCommand } from "./commands/keys.js";
 import { serveCommand } from "./commands/serve.js";
 import { validateCommand } from "./commands/validate.js";
 import { parseCommand } from "./commands/parse.js";
+import { uiCommand } from "./commands/ui.js";
 import { quietInterrupts, type Interrupts } from "./interrupts.js";
 import { UsageError } from "./options.js";
 import { processIo, type Io } from "./output.js";
@@ -47,6 +48,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     keysCommand(io, setExit),
     teamsCommand(io, setExit),
     parseCommand(io, setExit),
+    uiCommand(io, setExit),
   ] as never;
   const names = commands.map((c) => String(c.command).split(" ")[0]!);
   const first = argv[0];

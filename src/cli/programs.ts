@@ -7,3 +7,6 @@ import { fileURLToPath } from "node:url";
 
 /** The server program (src/server/main.ts): cli and server are separate frontends over app (DESIGN.md §2). */
 export const SERVER_PROGRAM = fileURLToPath(new URL("../server/main.js", import.meta.url));
+
+/** The UI program (src/ui/main.ts): the CLI reaches app only, never another frontend (DESIGN.md §2). */
+export const UI_PROGRAM = fileURLToPath(new URL("../ui/main.js", import.meta.url));

@@ -12,6 +12,7 @@ import { applyConnectionLimits, checkingIntervalMs, DEFAULT_CONNECTION_LIMITS, t
 import { BodyTooLarge, MAX_BODY_BYTES, MalformedJson, readJson, send } from "./http.js";
 import { IdempotencyKeys } from "./idempotency.js";
 import { decodeParams, Router, type Reply } from "./router.js";
+import { isUiPath, UiMount } from "../ui/mount.js";
 
 export interface ServerOptions extends ServeOptions, ConnectionLimits {
   /** 0 picks a free port. */
@@ -43,6 +44,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   /** Scheme, host and path prefix of the links in answers; set once the server listens. */
   let baseUrl = "";
   const service = new ServeService(options);
+  const ui = new UiMount(options.db, (authorization) => service.authenticate(authorization));
   const router = serviceRouter();
   const idempotency = new IdempotencyKeys();
   let closing = false;
@@ -67,6 +69,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const method = req.method ?? "GET";
     if (url.pathname === "/health" || url.pathname === "/") {
       send(res, 200, { status: "ok" });
+      return;
+    }
+    if (!closing && isUiPath(url.pathname)) {
+      ui.handle(req, res, url);
       return;
     }
     const reply = closing ? { status: 503, body: { success: false, error: "the server is shutting down" }, headers: { connection: "close" } } : await dispatch(req, method, url);
@@ -113,6 +119,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await service.close();
+        ui.close();
         server.closeAllConnections();
         await stopped;
       })()),

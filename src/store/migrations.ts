@@ -224,4 +224,9 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX run_warnings_by_run ON run_warnings (run_id);
   `,
+  `
+  -- The web UI's reads: runs filtered by status, newest first, and a run's failed pages.
+  CREATE INDEX runs_by_status ON runs (status, id);
+  CREATE INDEX failures_by_run ON failures (run_id, step_id);
+  `,
 ];
