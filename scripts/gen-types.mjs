@@ -21,6 +21,7 @@ const NAMES = {
   "crawl.schema.json": "CrawlBody",
   "map.schema.json": "MapBody",
   "extract.schema.json": "ExtractBody",
+  "session.schema.json": "Session",
 };
 
 export async function generate() {

@@ -1,6 +1,7 @@
 import type { Document } from "./document.js";
 import type { ExtractResult } from "./extract.js";
 import type { CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ScrapeOptions } from "./types.js";
+import type { SessionHandle, SessionSpec, SessionState } from "./session.js";
 
 /**
  * A crawl's discovery state on the local engine: the runner takes URLs from it, fetches them
@@ -74,6 +75,8 @@ export interface EngineSettings {
 export interface ScrapeExtras {
   /** Also return `pageLinks`: every link of the whole page (a crawl follows them), whatever the content options. */
   pageLinks?: boolean;
+  /** Load the page logged in: the session's cookies (same-site requests) and storage, updated with what the page sets. */
+  session?: SessionHandle;
 }
 
 export interface Engine {
@@ -101,4 +104,6 @@ export interface Engine {
   extractJob?(request: ExtractRequest, urls: string[], signal?: AbortSignal): Promise<ExtractResult>;
   /** Releases sockets, browsers and workers. */
   close(): Promise<void>;
+  /** Performs a session's login in a fresh browser context and returns its state; throws with the reason when the check fails. */
+  login?(spec: SessionSpec, signal?: AbortSignal): Promise<SessionState>;
 }

@@ -12,3 +12,4 @@ export type * from "./extract.js";
 export type * from "./serve.js";
 export { extractUrlProblem, sortExtractUrls } from "./extract-url.js";
 export { domainMatches, whitelisted } from "./threat-domains.js";
+export type * from "./session.js";

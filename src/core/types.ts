@@ -3,6 +3,7 @@
  * planner, runner and engines see; the shape of the file itself is in generated/pipeline-file.ts.
  */
 import type { Action, ThreatProtectionOverride, UrlSource } from "./generated/pipeline-file.js";
+import type { SessionSpec } from "./session.js";
 
 export type { Action, ThreatProtectionOverride, UrlSource };
 
@@ -103,6 +104,8 @@ interface StepCommon {
   retry: RetryPolicy;
   timeoutMs?: number;
   continueOnError: boolean;
+  /** The session (from the pipeline's `sessions`) whose login loads the step's pages. */
+  session?: string;
 }
 
 export type Step =
@@ -158,6 +161,8 @@ export interface Pipeline {
   extractor: "auto" | "llm" | "deterministic";
   llm: LlmSettings;
   steps: Step[];
+  /** Logins kept between runs, by name (`sessions` in the file). */
+  sessions?: Record<string, SessionSpec>;
 }
 
 export interface PlannedStep {

@@ -6,6 +6,7 @@ import { formatType, isObj, scrapeOptionSites, stepsOf, type Obj } from "./sites
 import { didYouMean, listOf } from "./suggest.js";
 import { fieldIn, STEP_KINDS } from "./where.js";
 import type { Path } from "./yaml-doc.js";
+import { checkSessions } from "./sessions.js";
 
 /** The rules JSON Schema cannot express. Each reads the data defensively: it may be invalid. */
 export function semanticChecks(data: unknown, report: Reporter): void {
@@ -15,6 +16,7 @@ export function semanticChecks(data: unknown, report: Reporter): void {
   checkPathRegexes(data, report);
   checkVolatilePatterns(data, report);
   checkUserSchemas(data, report);
+  checkSessions(data, report);
 }
 
 function checkStepGraph(data: unknown, report: Reporter): void {

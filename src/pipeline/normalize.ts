@@ -4,6 +4,7 @@ import * as D from "./defaults.js";
 import type { Reporter } from "./reporter.js";
 import { isObj, type Obj } from "./sites.js";
 import type { Path } from "./yaml-doc.js";
+import { normalizeSessions } from "./sessions.js";
 
 const clone = <T>(value: T): T => structuredClone(value);
 
@@ -37,6 +38,7 @@ export function normalizePipeline(file: string, data: Obj, report: Reporter): Pi
   };
   if (isObj(data.notify)) pipeline.notify = withDefaults<NotifyConfig>(D.DEFAULT_NOTIFY, data.notify);
   if (typeof data.description === "string") pipeline.description = data.description;
+  if (isObj(data.sessions) && Object.keys(data.sessions).length > 0) pipeline.sessions = normalizeSessions(data.sessions);
   return pipeline;
 }
 
@@ -64,6 +66,7 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
     retry: { ...ctx.retry, ...(isObj(step.retry) ? step.retry : {}) } as RetryPolicy,
     continueOnError: (step.continueOnError as boolean | undefined) ?? D.DEFAULT_STEP.continueOnError,
     ...(typeof step.timeoutMs === "number" ? { timeoutMs: step.timeoutMs } : {}),
+    ...(typeof step.session === "string" ? { session: step.session } : {}),
   };
   const at = (kind: string, ...rest: (string | number)[]): Path => ["steps", index, kind, ...rest];
   if (isObj(step.scrape)) {

@@ -9,6 +9,7 @@ import { runExtractStep } from "./extract-step.js";
 import { runMapStep } from "./map-step.js";
 import { runRemoteCrawlStep } from "./remote-job.js";
 import { runScrapeStep } from "./scrape-step.js";
+import { openStepSession } from "./session-page.js";
 
 export type { RunContext, RunnerPorts };
 
@@ -89,6 +90,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
     const timer = step.timeoutMs === undefined ? undefined : setTimeout(() => stepController.abort(), step.timeoutMs);
     try {
       let result: { documents: number; failures: number; cancelled: boolean; remoteCancelled?: boolean; found?: number; skippedByRobots?: number; skippedByRules?: number };
+      await openStepSession(ctx, step, stepController.signal);
       if (step.kind === "scrape") result = await runScrapeStep(ctx, step, stepController.signal);
       else if (step.kind === "crawl") result = ports.engine.startCrawl ? await runCrawlStep(ctx, step, stepController.signal) : await runRemoteCrawlStep(ctx, step, stepController.signal);
       else if (step.kind === "map") result = await runMapStep(ctx, step, stepController.signal);

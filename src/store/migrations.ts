@@ -224,4 +224,15 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX run_warnings_by_run ON run_warnings (run_id);
   `,
+  `
+  -- Logins of sessions kept between runs (src/store/sessions.ts): the state is AES-256-GCM
+  -- ciphertext under a key from SCRAPELINE_SECRET_KEY, and a login is named by a keyed hash only.
+  CREATE TABLE session_states (
+    key_hash    TEXT PRIMARY KEY,
+    iv          BLOB NOT NULL,
+    tag         BLOB NOT NULL,
+    ciphertext  BLOB NOT NULL,
+    saved_at    TEXT NOT NULL
+  );
+  `,
 ];

@@ -77,6 +77,10 @@ timeoutMs?: number
  * Keep running the other steps when this step fails.
  */
 continueOnError?: boolean
+/**
+ * The session (from `sessions`) whose login loads this step's pages: scrape, crawl and extract steps.
+ */
+session?: string
 } & Step1 & {
 id: StepId
 scrape?: ScrapeBody
@@ -96,6 +100,10 @@ timeoutMs?: number
  * Keep running the other steps when this step fails.
  */
 continueOnError?: boolean
+/**
+ * The session (from `sessions`) whose login loads this step's pages: scrape, crawl and extract steps.
+ */
+session?: string
 } & Step1)
 /**
  * Id of a step: a letter, then letters, digits, underscores and hyphens.
@@ -305,6 +313,12 @@ scrapeOptions?: ScrapeOptionsFile
  * @minItems 1
  */
 steps: [Step, ...(Step)[]]
+/**
+ * Logins kept between runs, by name: a scrape, crawl or extract step with `session: NAME` loads its pages logged in.
+ */
+sessions?: {
+[k: string]: Session | undefined
+}
 }
 /**
  * Engine with settings.
@@ -1090,4 +1104,45 @@ initialDelayMs?: number
  * Longest delay between attempts, in milliseconds.
  */
 maxDelayMs?: number
+}
+/**
+ * A login performed once in the browser and kept: its cookies and storage load the pages of the steps that name it (`session: NAME`), in the browser and over plain HTTP. Credentials go in through ${VAR} only.
+ */
+export interface Session {
+/**
+ * The login page. A page of a step that is redirected here shows that the session has expired.
+ */
+url: string
+/**
+ * What logs in on that page (click the fields, write ${USER} and ${PASSWORD}, press Enter).
+ * 
+ * @minItems 1
+ * @maxItems 50
+ */
+actions: [Action, ...(Action)[]]
+/**
+ * What proves the login worked, checked on the page the actions leave: exactly one of selector, urlMatches, textContains.
+ */
+successWhen: {
+/**
+ * An element matching this CSS selector appears.
+ */
+selector?: string
+/**
+ * The page's URL matches this regular expression.
+ */
+urlMatches?: string
+/**
+ * The page's text contains this.
+ */
+textContains?: string
+}
+/**
+ * How long a login is reused before it runs again: milliseconds, or a number with ms, s, m, h or d (12h).
+ */
+maxAge?: (number | string)
+/**
+ * Time limit of one login (the page, the actions and the check), in milliseconds.
+ */
+timeoutMs?: number
 }
