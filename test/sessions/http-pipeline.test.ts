@@ -102,7 +102,7 @@ describe("sessions over plain HTTP", () => {
 
   it("without SCRAPELINE_SECRET_KEY says the login is not kept, and keeps nothing", async () => {
     const site = await members();
-    const noKey = { ...process.env, ...credentials };
+    const noKey: Record<string, string | undefined> = { ...process.env, ...credentials };
     delete noKey.SCRAPELINE_SECRET_KEY;
     const { result, db, events } = await runYaml(sessionPipeline(site, crawlStep(site)), { env: noKey });
     expect(result.ok && result.status).toBe("succeeded");

@@ -35,8 +35,10 @@ export class MembersSite {
     this.site.route("/welcome", (req, res) => {
       const sid = /(?:^|;\s*)sid=([0-9a-f]+)/.exec(req.headers.cookie ?? "")?.[1];
       const known = sid !== undefined && this.sessions.has(sid);
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(htmlPage("Welcome", known ? '<p>Welcome back</p><a id="logout" href="/logout">Sign out</a>' : "<p>Not signed in</p>"));
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(htmlPage("Welcome", known ? `<p>Welcome back</p><a id="logout" href="/logout">Sign out</a><script>localStorage.setItem("note", "kept in local storage")</script>` : "<p>Not signed in</p>"));
     });
+    // What the login left in local storage, rendered by script (only a browser with the session's storage shows it).
+    this.site.route("/members/storage", (req, res) => this.member(req, res, "Storage", `<p id="note">none</p><script>document.getElementById("note").textContent = localStorage.getItem("note") || "no note"</script>`));
     this.site.page("/public", htmlPage("Public", "<p>Anyone can read this.</p>"));
     await this.site.start();
     return this;
