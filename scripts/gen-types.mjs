@@ -22,6 +22,7 @@ const NAMES = {
   "map.schema.json": "MapBody",
   "extract.schema.json": "ExtractBody",
   "session.schema.json": "Session",
+  "interact.schema.json": "InteractBody",
 };
 
 export async function generate() {

@@ -92,6 +92,12 @@ export interface ExtractRequest {
   threatProtection?: ThreatProtectionOverride;
 }
 
+/** Carries on from the pages of an earlier scrape step: they are opened again as it left them, then `actions` run. */
+export interface InteractRequest {
+  from: string;
+  actions: Action[];
+}
+
 export interface RetryPolicy {
   attempts: number;
   initialDelayMs: number;
@@ -112,7 +118,8 @@ export type Step =
   | (StepCommon & { kind: "scrape"; body: ScrapeRequest })
   | (StepCommon & { kind: "crawl"; body: CrawlRequest; fromPrompt?: Partial<CrawlRequest>; setInFile?: string[] })
   | (StepCommon & { kind: "map"; body: MapRequest })
-  | (StepCommon & { kind: "extract"; body: ExtractRequest });
+  | (StepCommon & { kind: "extract"; body: ExtractRequest })
+  | (StepCommon & { kind: "interact"; body: InteractRequest });
 
 export type StepKind = Step["kind"];
 

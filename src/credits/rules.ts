@@ -61,5 +61,7 @@ export function estimateStep(step: Step): { credits: number; exact: boolean; not
       const note = `ceil(tokens / ${TOKENS_PER_CREDIT}) for the extraction, known after it runs`;
       return pages ? { credits: per * pages, exact: false, note: `${pages} page(s) × ${per} + ${note}` } : { credits: 0, exact: false, note: `pages × ${per} + ${note}` };
     }
+    case "interact":
+      return { credits: 0, exact: false, note: `one page per page of ${step.body.from}, billed as a scrape with actions (count known at run time)` };
   }
 }

@@ -7,6 +7,7 @@ import { didYouMean, listOf } from "./suggest.js";
 import { fieldIn, STEP_KINDS } from "./where.js";
 import type { Path } from "./yaml-doc.js";
 import { checkSessions } from "./sessions.js";
+import { checkInteractSteps } from "./interact-checks.js";
 
 /** The rules JSON Schema cannot express. Each reads the data defensively: it may be invalid. */
 export function semanticChecks(data: unknown, report: Reporter): void {
@@ -17,6 +18,7 @@ export function semanticChecks(data: unknown, report: Reporter): void {
   checkVolatilePatterns(data, report);
   checkUserSchemas(data, report);
   checkSessions(data, report);
+  checkInteractSteps(data, report);
 }
 
 function checkStepGraph(data: unknown, report: Reporter): void {

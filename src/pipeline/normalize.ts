@@ -90,6 +90,10 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
   if (isObj(step.map)) {
     return { ...common, kind: "map", body: withDefaults<Extract<Step, { kind: "map" }>["body"]>(D.DEFAULT_MAP, step.map) };
   }
+  if (isObj(step.interact)) {
+    const actions = (step.interact.actions as Obj[]).map((a) => ({ ...clone(D.DEFAULT_ACTIONS[a.type as string] ?? {}), ...clone(a) })) as Action[];
+    return { ...common, kind: "interact", body: { from: step.interact.from as string, actions } };
+  }
   const extract = step.extract as Obj;
   const { urls, scrapeOptions, ...rest } = clone(extract);
   return {

@@ -10,6 +10,7 @@ import { runMapStep } from "./map-step.js";
 import { runRemoteCrawlStep } from "./remote-job.js";
 import { runScrapeStep } from "./scrape-step.js";
 import { openStepSession } from "./session-page.js";
+import { runInteractStep } from "./interact-step.js";
 
 export type { RunContext, RunnerPorts };
 
@@ -94,6 +95,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
       if (step.kind === "scrape") result = await runScrapeStep(ctx, step, stepController.signal);
       else if (step.kind === "crawl") result = ports.engine.startCrawl ? await runCrawlStep(ctx, step, stepController.signal) : await runRemoteCrawlStep(ctx, step, stepController.signal);
       else if (step.kind === "map") result = await runMapStep(ctx, step, stepController.signal);
+      else if (step.kind === "interact") result = await runInteractStep(ctx, step, stepController.signal);
       else result = await runExtractStep(ctx, step, stepController.signal);
       const record = store.getSteps(run.id).find((s) => s.stepId === step.id);
       const timedOut = stepController.signal.aborted;

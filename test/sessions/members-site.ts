@@ -123,3 +123,11 @@ ${steps}`;
 
 export const SECRET_KEY = "test-key-0123456789abcdef0123456789abcdef";
 export const credentials = { SITE_USER: USER, SITE_PASSWORD: PASSWORD };
+
+/** A paged list on `site`: /list?page=N with a "Next" button that goes to the next page, and a "More" button that loads more items. */
+export function addPagedList(site: MembersSite, pages = 3): void {
+  for (let n = 1; n <= pages; n++) {
+    const next = n < pages ? `<button id="next" onclick="location.href='/list/${n + 1}'">Next</button>` : "";
+    site.site.page(`/list/${n}`, htmlPage(`List page ${n}`, `<ul id="items"><li>Item ${n}-a</li><li>Item ${n}-b</li></ul><button id="more" onclick="document.getElementById('items').insertAdjacentHTML('beforeend', '<li>Extra on page ${n}</li>')">More</button>${next}`));
+  }
+}

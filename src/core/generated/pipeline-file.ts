@@ -64,6 +64,7 @@ scrape?: ScrapeBody
 crawl?: CrawlBody
 map?: MapBody
 extract?: ExtractBody
+interact?: InteractBody
 /**
  * Steps that must finish before this one starts.
  */
@@ -87,6 +88,7 @@ scrape?: ScrapeBody
 crawl?: CrawlBody
 map?: MapBody
 extract?: ExtractBody
+interact?: InteractBody
 /**
  * Steps that must finish before this one starts.
  */
@@ -189,6 +191,8 @@ crawl: unknown
 map: unknown
 } | {
 extract: unknown
+} | {
+interact: unknown
 })
 
 /**
@@ -1087,6 +1091,22 @@ blockedTlds?: string[]
  * When the classifier is unreachable: closed blocks the request, open allows it.
  */
 failurePolicy?: ("open" | "closed")
+}
+/**
+ * Carries on from the pages of an earlier scrape step of the run: each page is opened again in the browser as that scrape left it (its URL, session, waitFor and actions), then these actions run, and the page they leave is stored (with what each scrape action captured on the way).
+ */
+export interface InteractBody {
+/**
+ * The id of an earlier scrape step whose pages to carry on from.
+ */
+from: string
+/**
+ * What to do next on each page: click through pages, load more, fill forms. A scrape action keeps the page as it is at that point.
+ * 
+ * @minItems 1
+ * @maxItems 50
+ */
+actions: [Action, ...(Action)[]]
 }
 /**
  * Retries of failed requests, with exponential backoff.
