@@ -102,3 +102,6 @@ export const DEFAULT_FORMATS: Record<string, Record<string, unknown>> = {
 };
 
 export const DEFAULT_CHANGE_TRACKING_OPTIONS = { tag: null } as const;
+
+/** A session's defaults (session.schema.json). */
+export const DEFAULT_SESSION = { maxAge: "12h", timeoutMs: 30_000 };

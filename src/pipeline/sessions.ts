@@ -1,11 +1,8 @@
 import type { Action, SessionCheck, SessionSpec } from "../core/index.js";
-import { DEFAULT_ACTIONS } from "./defaults.js";
+import { DEFAULT_ACTIONS, DEFAULT_SESSION } from "./defaults.js";
 import type { Reporter } from "./reporter.js";
 import { isObj, stepsOf, type Obj } from "./sites.js";
 import { didYouMean, listOf } from "./suggest.js";
-
-export const DEFAULT_SESSION_MAX_AGE = "12h";
-export const DEFAULT_SESSION_TIMEOUT_MS = 30_000;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -27,8 +24,8 @@ export function normalizeSessions(sessions: Obj): Record<string, SessionSpec> {
       url: spec.url as string,
       actions: (spec.actions as Obj[]).map((a) => ({ ...structuredClone(DEFAULT_ACTIONS[a.type as string] ?? {}), ...structuredClone(a) }) as Action),
       successWhen: structuredClone(spec.successWhen) as SessionCheck,
-      maxAgeMs: durationMs(spec.maxAge ?? DEFAULT_SESSION_MAX_AGE),
-      timeoutMs: (spec.timeoutMs as number | undefined) ?? DEFAULT_SESSION_TIMEOUT_MS,
+      maxAgeMs: durationMs(spec.maxAge ?? DEFAULT_SESSION.maxAge),
+      timeoutMs: (spec.timeoutMs as number | undefined) ?? DEFAULT_SESSION.timeoutMs,
     };
   }
   return out;
