@@ -106,4 +106,22 @@ export interface Engine {
   close(): Promise<void>;
   /** Performs a session's login in a fresh browser context and returns its state; throws with the reason when the check fails. */
   login?(spec: SessionSpec, signal?: AbortSignal): Promise<SessionState>;
+  /** A browser page kept open for calls (serve's /v2/browser), optionally logged in and first brought to where a scrape left it. */
+  openLivePage?(start: LivePageStart, signal?: AbortSignal): Promise<LivePage>;
+}
+
+/** Where a live page starts: blank, or a scrape's URL with its waitFor and actions replayed. */
+export interface LivePageStart {
+  replay?: { url: string; options: ScrapeOptions };
+  session?: SessionHandle;
+}
+
+/** The methods of a live page that may be called, with JSON arguments and a JSON answer. */
+export const LIVE_PAGE_METHODS = ["goto", "url", "title", "content", "click", "fill", "press", "type", "waitForSelector", "waitForTimeout", "textContent", "innerText", "evaluate", "goBack", "reload"] as const;
+export type LivePageMethod = (typeof LIVE_PAGE_METHODS)[number];
+
+/** A browser page that stays open between calls; every request it makes passes the private-network gate. */
+export interface LivePage {
+  call(method: LivePageMethod, args: readonly unknown[]): Promise<unknown>;
+  close(): Promise<void>;
 }

@@ -13,3 +13,4 @@ export type * from "./serve.js";
 export { extractUrlProblem, sortExtractUrls } from "./extract-url.js";
 export { domainMatches, whitelisted } from "./threat-domains.js";
 export type * from "./session.js";
+export { LIVE_PAGE_METHODS } from "./engine.js";

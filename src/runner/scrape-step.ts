@@ -1,5 +1,4 @@
-import { randomUUID } from "node:crypto";
-import type { Document, Step } from "../core/index.js";
+import type { Step } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type StepTally } from "./page.js";
 import { runRemoteBatchStep } from "./remote-job.js";
@@ -16,7 +15,7 @@ export async function runScrapeStep(ctx: RunContext, step: ScrapeStep, timeout: 
   const todo = urls.filter((u) => !done.has(u));
   ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind, total: urls.length });
   const tally: StepTally = { documents: 0, failures: 0, cancelled: false };
-  const job = (url: string): PageJob => ({ stepId: step.id, url, options: step.body, retry: step.retry, ...(step.session !== undefined ? { session: step.session } : {}), toStored: withScrapeId, ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}) });
+  const job = (url: string): PageJob => ({ stepId: step.id, url, options: step.body, retry: step.retry, ...(step.session !== undefined ? { session: step.session } : {}), ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}) });
   await Promise.all(todo.map((url) => runPage(ctx, job(url), timeout, tally)));
   return tally;
 }
@@ -30,7 +29,3 @@ export function* urlsFromStep(ctx: RunContext, stepId: string): Iterable<string>
   }
 }
 
-/** A scrape's page carries an id of its own (metadata.scrapeId), as the service's do. */
-function withScrapeId(document: Document): Document {
-  return document.metadata.scrapeId ? document : { ...document, metadata: { ...document.metadata, scrapeId: randomUUID() } };
-}

@@ -1,9 +1,9 @@
-import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ScrapeExtras, ScrapeOptions, SessionSpec, SessionState } from "../../core/index.js";
+import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ScrapeExtras, ScrapeOptions, SessionSpec, SessionState, LivePage, LivePageStart } from "../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
 import { openCrawl } from "./crawl-port.js";
-import { BrowserHost, loadPage, loginInBrowser, usesBrowser, type BrowserMode, type BrowserPage } from "./browser/index.js";
+import { BrowserHost, loadPage, loginInBrowser, openLivePage, usesBrowser, type BrowserMode, type BrowserPage } from "./browser/index.js";
 import { createAddressPolicy, createFetchGate, decodeText, parseHttpUrl, requestHeaders, resolveTarget, sessionJar, systemResolve, type FetchGate, type FetchPolicy } from "./fetch/index.js";
 import { processHtml } from "./html/index.js";
 import { isPdf, pdfToBase64, pdfToMarkdown } from "./pdf/index.js";
@@ -163,6 +163,13 @@ export class LocalEngine implements Engine {
   login(spec: SessionSpec, signal?: AbortSignal): Promise<SessionState> {
     const check = this.browser.check;
     return this.browser.withBrowser((browser) => loginInBrowser(browser, { spec, check, ...(signal ? { signal } : {}) }), signal);
+  }
+
+  /** A page kept open for calls, through the same private-network gate as every browser page. */
+  async openLivePage(start: LivePageStart, signal?: AbortSignal): Promise<LivePage> {
+    if (start.replay) parseHttpUrl(start.replay.url);
+    signal?.throwIfAborted();
+    return openLivePage(await this.browser.acquire(), this.browser.check, start);
   }
 }
 
