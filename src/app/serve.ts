@@ -15,6 +15,7 @@ import { checkConcurrency, RateLimiter } from "./serve-limits.js";
 import { readBatchCall, readCrawlCall, readExtractCall, readMapCall, readScrapeCall } from "./serve-requests.js";
 import { effectiveThreatPolicy } from "./serve-threat.js";
 import { openStore } from "./store.js";
+import { BrowserSessions } from "./serve-browser.js";
 
 export interface ServeOptions {
   db: string;
@@ -27,6 +28,12 @@ export interface ServeOptions {
   /** Where the extraction model is configured (SCRAPELINE_LLM_*; default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
   clock?: () => number;
+  /** Run code sent to /v2/browser/{id}/execute and /v2/scrape/{id}/interact (off by default: it is remote code execution). */
+  allowCodeExecution?: boolean;
+  /** Live browser sessions per team (default 5). */
+  maxBrowserSessions?: number;
+  /** Heap limit of each code run, in MB (default 128). */
+  codeMemoryMb?: number;
 }
 
 /** A page of a crawl or batch scrape's status (GET /v2/crawl/{id}). */
@@ -70,6 +77,8 @@ export class ServeService {
   private readonly jobs: JobRunner;
   private readonly limiter: RateLimiter;
   private readonly riskClassifier: RiskClassifier | undefined;
+  /** /v2/browser sessions and scrape interactions. */
+  readonly browser: BrowserSessions;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly clock: () => number;
   /** This server's claim on the database (serve_owner). */
@@ -96,6 +105,13 @@ export class ServeService {
     });
     this.jobs = new JobRunner(this.store, this.tables, this.engine);
     this.limiter = new RateLimiter(this.clock);
+    this.browser = new BrowserSessions({
+      openPage: (start) => this.engine.openLivePage(start),
+      allowCodeExecution: Boolean(options.allowCodeExecution),
+      maxPerTeam: options.maxBrowserSessions ?? 5,
+      memoryMb: options.codeMemoryMb ?? 128,
+      clock: this.clock,
+    });
   }
 
   /** The team of a bearer key; unauthorized when the header is missing or the key unknown or revoked. */
@@ -122,8 +138,11 @@ export class ServeService {
     const pipeline = this.jobPipeline(team, "scrape", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: [call.url], ...options } } as Step);
     const { runId } = await this.track(this.jobs.start(team.id, "scrape", pipeline, { url: call.url, total: 1 }).finished);
     const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
-    if (!stored.done) return inlineAssets(stored.value.document, this.store);
-    throw this.failureOf(runId);
+    if (stored.done) throw this.failureOf(runId);
+    const scrapeId = randomUUID();
+    this.browser.rememberScrape(team.id, scrapeId, call.url, options);
+    const document = inlineAssets(stored.value.document, this.store);
+    return { ...document, metadata: { ...document.metadata, scrapeId } };
   }
 
   /** POST /v2/map: the links of a site. */
@@ -263,6 +282,7 @@ export class ServeService {
     this.closing = true;
     await Promise.allSettled([...this.inFlight]);
     await this.jobs.stopAll();
+    await this.browser.closeAll();
     await this.engine.close();
     this.tables.releaseServer(this.token);
     this.store.close();
