@@ -1,5 +1,6 @@
 import type { Action, SessionCheck, SessionSpec } from "../core/index.js";
 import { DEFAULT_ACTIONS, DEFAULT_SESSION } from "./defaults.js";
+import type { Interpolation } from "./interpolate.js";
 import type { Reporter } from "./reporter.js";
 import { isObj, stepsOf, type Obj } from "./sites.js";
 import { didYouMean, listOf } from "./suggest.js";
@@ -57,5 +58,20 @@ export function checkSessions(data: unknown, report: Reporter): void {
         hint: didYouMean(step.session, names) ?? (names.length ? `sessions: ${listOf(names.map((n) => `"${n}"`))}` : "declare it under sessions: at the top of the file"),
       });
     }
+  }
+}
+
+/** A login's `write` actions type credentials: text written in the file itself (not `${VAR}`) is warned about. */
+export function warnLiteralCredentials(data: unknown, interpolations: readonly Interpolation[], report: Reporter): void {
+  const declared = isObj(data) && isObj(data.sessions) ? data.sessions : {};
+  const from = new Set(interpolations.map((i) => i.path.join("\u0000")));
+  for (const [name, spec] of Object.entries(declared)) {
+    if (!isObj(spec) || !Array.isArray(spec.actions)) continue;
+    spec.actions.forEach((action, i) => {
+      if (!isObj(action) || action.type !== "write" || typeof action.text !== "string") return;
+      const path = ["sessions", name, "actions", i, "text"];
+      if (from.has(path.join("\u0000"))) return;
+      report.warn(path, { code: "credential-in-file", message: "this login types text written in the file itself", hint: "credentials go in through the environment: write \"${NAME}\" and set NAME" });
+    });
   }
 }

@@ -40,3 +40,27 @@ describe("sessions in the pipeline file", () => {
     expect(age.diagnostics[0]?.line).toBe(7);
   });
 });
+
+describe("credentials in a login", () => {
+  it("warns at a write action whose text is written in the file, not taken from the environment", () => {
+    const yaml = `version: 1
+name: t
+sessions:
+  members:
+    url: https://example.com/login
+    actions:
+      - { type: write, text: "\${SITE_USER}" }
+      - { type: write, text: "hunter2-in-the-file" }
+    successWhen: { selector: "#logout" }
+steps:
+  - id: a
+    session: members
+    scrape: { url: https://example.com/a }
+`;
+    const loaded = loadPipelineText("p.yaml", yaml, { env: { SITE_USER: "ada" } });
+    expect(loaded.pipeline).toBeDefined();
+    const warnings = loaded.diagnostics.filter((d) => d.code === "credential-in-file");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ severity: "warning", line: 8 });
+  });
+});
