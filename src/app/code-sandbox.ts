@@ -23,6 +23,9 @@ export interface CodeLimits {
   memoryMb: number;
 }
 
+/** Node's permission model: `--permission` where this Node knows it by that name (22.13 and later), else its experimental name. */
+const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has("--permission") ? "--permission" : "--experimental-permission";
+
 /** Output kept of each stream; the rest is cut with a note. */
 const MAX_OUTPUT = 1024 * 1024;
 
@@ -44,7 +47,7 @@ export async function runCode(page: LivePage, code: string, limits: CodeLimits):
   const child = fork(script, [JSON.stringify(LIVE_PAGE_METHODS)], {
     cwd: dir,
     env: {},
-    execArgv: ["--experimental-permission", `--allow-fs-read=${script}`, "--disallow-code-generation-from-strings", `--max-old-space-size=${limits.memoryMb}`, "--no-warnings"],
+    execArgv: [PERMISSION_FLAG, `--allow-fs-read=${script}`, "--disallow-code-generation-from-strings", `--max-old-space-size=${limits.memoryMb}`, "--no-warnings"],
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     serialization: "json",
   });

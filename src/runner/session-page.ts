@@ -34,10 +34,13 @@ function sessionsOf(ctx: RunContext): { sessions: RunSessions; notes: string[] }
  * a login that fails fails the step with its reason before any page is asked for.
  */
 export async function openStepSession(ctx: RunContext, step: Step, signal: AbortSignal): Promise<void> {
-  if (step.session === undefined) return;
+  // An interact step carries on in the session of its scrape unless it names its own.
+  const from = step.kind === "interact" ? ctx.plan.pipeline.steps.find((s) => s.id === step.body.from) : undefined;
+  const name = step.session ?? from?.session;
+  if (name === undefined) return;
   const held = sessionsOf(ctx);
   try {
-    await held.sessions.open(step.session, AbortSignal.any([signal, ctx.abort]));
+    await held.sessions.open(name, AbortSignal.any([signal, ctx.abort]));
   } finally {
     for (const message of held.notes.splice(0)) ctx.emit({ type: "step-warning", stepId: step.id, message });
   }

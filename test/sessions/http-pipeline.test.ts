@@ -39,6 +39,21 @@ describe("sessions over plain HTTP", () => {
     expect(events.some((e) => e.type === "step-warning" && e.message.includes("not kept"))).toBe(false);
   });
 
+  it("loads an extract step's pages logged in", async () => {
+    const site = await members();
+    const steps = `  - id: figures
+    session: members
+    extract: { urls: ["${site.url}/members/2"], schema: { type: object, properties: { title: { type: string } } } }
+`;
+    const { result, db } = await runYaml(sessionPipeline(site, steps, "extractor: deterministic\n"), { env: env() });
+    expect(result.ok && result.status).toBe("succeeded");
+    if (!result.ok) return;
+    const [page] = readDocuments(db, result.runId, "figures");
+    expect(page?.document.metadata.url).toBe(`${site.url}/members/2`);
+    expect(site.cookiesSeen).toHaveLength(1);
+    expect(site.cookiesSeen[0]).toMatch(/sid=[0-9a-f]{32}/);
+  });
+
   it("keeps the login encrypted in the database and reuses it in the next run", async () => {
     const site = await members();
     const first = await runYaml(sessionPipeline(site, crawlStep(site)), { env: env() });
