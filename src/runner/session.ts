@@ -46,7 +46,10 @@ export class RunSessions implements SessionProvider {
 
   async renew(handle: SessionHandle, signal?: AbortSignal): Promise<SessionHandle> {
     const spec = this.spec(handle.name);
-    const current = await this.live.get(handle.name);
+    const pending = this.live.get(handle.name);
+    const current = await pending;
+    // Another page renewed it while this one waited: its login is the one to use.
+    if (this.live.get(handle.name) !== pending) return this.renew(handle, signal);
     const seen = handle instanceof LiveSession ? handle.generation : 0;
     if (current && current.generation > seen) return current;
     const renewing = this.login(spec, seen + 1, signal);
@@ -59,7 +62,7 @@ export class RunSessions implements SessionProvider {
     if (!vault?.keeps) this.noteOnce(spec.name, `session "${spec.name}": SCRAPELINE_SECRET_KEY is not set, so its login is not kept between runs (it logs in on every run)`);
     const kept = vault?.keeps ? vault.load(this.id(spec)) : undefined;
     if (kept === "unreadable") this.noteOnce(spec.name, `session "${spec.name}": the kept login could not be decrypted with this SCRAPELINE_SECRET_KEY; logging in again`);
-    else if (kept && this.options.clock() - kept.savedAt < spec.maxAgeMs) return this.live_(spec, kept.state, kept.savedAt, 1);
+    else if (kept && this.options.clock() - kept.savedAt < spec.maxAgeMs) return this.held(spec, kept.state, kept.savedAt, 1);
     return this.login(spec, 1, signal);
   }
 
@@ -68,12 +71,12 @@ export class RunSessions implements SessionProvider {
     if (!engine.login) throw new ScrapelineError("unsupported", `session "${spec.name}" needs to log in in a browser, which the ${engine.name} engine does not do: use the local engine`);
     const state = await engine.login(spec, signal);
     const now = this.options.clock();
-    const session = this.live_(spec, state, now, generation);
+    const session = this.held(spec, state, now, generation);
     this.keep(session);
     return session;
   }
 
-  private live_(spec: SessionSpec, state: SessionState, loggedInAt: number, generation: number): LiveSession {
+  private held(spec: SessionSpec, state: SessionState, loggedInAt: number, generation: number): LiveSession {
     return new LiveSession(spec.name, state, loggedInAt, generation, this.options.clock, (s) => this.keep(s));
   }
 

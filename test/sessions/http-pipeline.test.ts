@@ -103,6 +103,16 @@ describe("sessions over plain HTTP", () => {
     expect(site.logins).toBe(2);
   });
 
+  it("pages that see the expiry at the same time share one new login", async () => {
+    const site = await members({ logoutAfter: 3, pages: 4 });
+    const { result, db } = await runYaml(sessionPipeline(site, crawlStep(site), "concurrency: 4\nperHostConcurrency: 4\n"), { env: env() });
+    expect(result.ok && result.status).toBe("succeeded");
+    if (!result.ok) return;
+    for (const doc of readDocuments(db, result.runId, "reports")) expect(doc.document.markdown).toContain("Signed in as ada");
+    // /members, then four pages at once: two pass, two land on the login page and wait for one renewal.
+    expect(site.logins).toBe(2);
+  });
+
   it("logs in again when the kept login is older than maxAge", async () => {
     const site = await members();
     const steps = `  - id: one\n    session: members\n    scrape: { url: ${site.url}/members/1 }\n`;
