@@ -34,6 +34,8 @@ const SECTIONS = [
   ["Formats", "formats.schema.json", ""],
   ["Actions", "actions.schema.json", ""],
   ["Threat protection", "threat-protection.schema.json", ""],
+  ["Session", "session.schema.json", ""],
+  ["interact step body", "interact.schema.json", ""],
 ];
 
 function at(file, pointer) {
@@ -71,7 +73,7 @@ function typeOf(file, raw) {
   if (schema.maxLength !== undefined) limits.push(`≤ ${schema.maxLength} chars`);
   if (schema.pattern) limits.push(`matches \`${schema.pattern}\``);
   if (schema.format) limits.push(schema.format);
-  if (type === "object" && schema.additionalProperties && typeof schema.additionalProperties === "object") type = `map of ${schema.additionalProperties.type}`;
+  if (type === "object" && schema.additionalProperties && typeof schema.additionalProperties === "object") type = `map of ${schema.additionalProperties.$ref ? typeOf(f, schema.additionalProperties) : schema.additionalProperties.type}`;
   if (type === "object" && schema.properties) {
     type = `{ ${Object.entries(schema.properties).map(([k, v]) => `${k}: ${typeOf(f, v)}`).join(", ")} }`;
   }

@@ -23,6 +23,8 @@ const NAMES = {
   "extract.schema.json": "ExtractBody",
   "parse.schema.json": "ParseBody",
   "search.schema.json": "SearchBody",
+  "session.schema.json": "Session",
+  "interact.schema.json": "InteractBody",
 };
 
 export async function generate() {

@@ -156,18 +156,20 @@ describe("bundled schemas", () => {
     expect(() => compileSchemas()).not.toThrow();
   });
 
-  it("are the twelve expected files, draft-07, without $id, with a title and a description", () => {
+  it("are the expected files, draft-07, without $id, with a title and a description", () => {
     expect([...files.keys()]).toEqual([
       "actions.schema.json",
       "crawl.schema.json",
       "extract.schema.json",
       "formats.schema.json",
+      "interact.schema.json",
       "map.schema.json",
       "parse.schema.json",
       "pipeline.schema.json",
       "scrape-options.schema.json",
       "scrape.schema.json",
       "search.schema.json",
+      "session.schema.json",
       "threat-protection.schema.json",
       "url-source.schema.json",
     ]);
@@ -291,6 +293,9 @@ describe("schema structure", () => {
             expect(node.properties, where).toBeUndefined();
           } else if (pointer.endsWith("/properties/headers")) {
             expect(node.additionalProperties, where).toEqual({ type: "string" });
+          } else if (pointer === "/properties/sessions") {
+            // A map of named logins: every value is a closed session object.
+            expect(node.additionalProperties, where).toEqual({ $ref: "session.schema.json" });
           } else {
             expect(node.additionalProperties, where).toBe(false);
           }

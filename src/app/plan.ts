@@ -18,7 +18,9 @@ export interface PlanView {
   stages: number;
   /** What the run is expected to cost at most; `exact` false when a count is only known at run time. */
   estimate: { credits: number; exact: boolean };
-  steps: Array<{ id: string; kind: string; stage: number; dependsOn: string[]; estimate: { credits: number; exact: boolean; note: string }; retry: unknown; timeoutMs?: number; continueOnError: boolean; fromPrompt?: unknown; body: unknown }>;
+  steps: Array<{ id: string; kind: string; stage: number; dependsOn: string[]; estimate: { credits: number; exact: boolean; note: string }; retry: unknown; timeoutMs?: number; continueOnError: boolean; fromPrompt?: unknown; body: unknown; session?: string }>;
+  /** The logins steps use, values from the environment shown as their reference. */
+  sessions?: unknown;
 }
 
 export interface PlanReport {
@@ -62,7 +64,9 @@ export async function planFile(file: string, options: { env?: Readonly<Record<st
       continueOnError: step.continueOnError,
       ...(step.kind === "crawl" && step.fromPrompt ? { fromPrompt: step.fromPrompt } : {}),
       body: step.body,
+      ...(step.session !== undefined ? { session: step.session } : {}),
     })),
+    ...(p.sessions ? { sessions: p.sessions } : {}),
   };
   view.estimate = { credits: view.steps.reduce((n, s) => n + s.estimate.credits, 0), exact: view.steps.every((s) => s.estimate.exact) };
   const redacted = redactInterpolations(view, loaded.interpolations);

@@ -18,6 +18,7 @@ import { effectiveThreatPolicy } from "./serve-threat.js";
 import { openStore } from "./store.js";
 import { readParseCall, type Upload } from "./serve-parse.js";
 import { dirname, join } from "node:path";
+import { BrowserSessions } from "./serve-browser.js";
 
 export interface ServeOptions {
   db: string;
@@ -30,6 +31,12 @@ export interface ServeOptions {
   /** Where the extraction model is configured (SCRAPELINE_LLM_*; default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
   clock?: () => number;
+  /** Run code sent to /v2/browser/{id}/execute and /v2/scrape/{id}/interact (off by default: it is remote code execution). */
+  allowCodeExecution?: boolean;
+  /** Live browser sessions per team (default 5). */
+  maxBrowserSessions?: number;
+  /** Heap limit of each code run, in MB (default 128). */
+  codeMemoryMb?: number;
 }
 
 /** A page of a crawl or batch scrape's status (GET /v2/crawl/{id}). */
@@ -73,6 +80,8 @@ export class ServeService {
   private readonly jobs: JobRunner;
   private readonly limiter: RateLimiter;
   private readonly riskClassifier: RiskClassifier | undefined;
+  /** /v2/browser sessions and scrape interactions. */
+  readonly browser: BrowserSessions;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly clock: () => number;
   /** This server's claim on the database (serve_owner). */
@@ -100,6 +109,13 @@ export class ServeService {
     });
     this.jobs = new JobRunner(this.store, this.tables, this.engine);
     this.limiter = new RateLimiter(this.clock);
+    this.browser = new BrowserSessions({
+      openPage: (start) => this.engine.openLivePage(start),
+      allowCodeExecution: Boolean(options.allowCodeExecution),
+      maxPerTeam: options.maxBrowserSessions ?? 5,
+      memoryMb: options.codeMemoryMb ?? 128,
+      clock: this.clock,
+    });
   }
 
   /** The team of a bearer key; unauthorized when the header is missing or the key unknown or revoked. */
@@ -126,8 +142,11 @@ export class ServeService {
     const pipeline = this.jobPipeline(team, "scrape", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: [call.url], ...options } } as Step);
     const { runId } = await this.track(this.jobs.start(team.id, "scrape", pipeline, { url: call.url, total: 1 }).finished);
     const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
-    if (!stored.done) return inlineAssets(stored.value.document, this.store);
-    throw this.failureOf(runId);
+    if (stored.done) throw this.failureOf(runId);
+    const scrapeId = randomUUID();
+    this.browser.rememberScrape(team.id, scrapeId, call.url, options);
+    const document = inlineAssets(stored.value.document, this.store);
+    return { ...document, metadata: { ...document.metadata, scrapeId } };
   }
 
   /** POST /v2/parse: an uploaded file (already streamed to `upload.path`) parsed as a one-file parse step; the document names the upload. */
@@ -296,6 +315,7 @@ export class ServeService {
     this.closing = true;
     await Promise.allSettled([...this.inFlight]);
     await this.jobs.stopAll();
+    await this.browser.closeAll();
     await this.engine.close();
     this.tables.releaseServer(this.token);
     this.store.close();

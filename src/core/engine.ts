@@ -2,6 +2,7 @@ import type { Document } from "./document.js";
 import type { ExtractResult } from "./extract.js";
 import type { CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ParseOptions, ScrapeOptions } from "./types.js";
 import type { SearchAnswer, SearchRequest } from "./search.js";
+import type { SessionHandle, SessionSpec, SessionState } from "./session.js";
 
 /**
  * A crawl's discovery state on the local engine: the runner takes URLs from it, fetches them
@@ -75,6 +76,8 @@ export interface EngineSettings {
 export interface ScrapeExtras {
   /** Also return `pageLinks`: every link of the whole page (a crawl follows them), whatever the content options. */
   pageLinks?: boolean;
+  /** Load the page logged in: the session's cookies (same-site requests) and storage, updated with what the page sets. */
+  session?: SessionHandle;
 }
 
 /** A document file to parse: its name (for messages and the type its extension claims), bytes and where it came from. */
@@ -117,4 +120,24 @@ export interface Engine {
   close(): Promise<void>;
   /** Web search (search steps): results by source; results are scraped by the runner (local) or by the service (remote). */
   search?(request: SearchRequest, options: { signal?: AbortSignal; onWait?: OnEngineWait }): Promise<SearchAnswer>;
+  /** Performs a session's login in a fresh browser context and returns its state; throws with the reason when the check fails. */
+  login?(spec: SessionSpec, signal?: AbortSignal): Promise<SessionState>;
+  /** A browser page kept open for calls (serve's /v2/browser), optionally logged in and first brought to where a scrape left it. */
+  openLivePage?(start: LivePageStart, signal?: AbortSignal): Promise<LivePage>;
+}
+
+/** Where a live page starts: blank, or a scrape's URL with its waitFor and actions replayed. */
+export interface LivePageStart {
+  replay?: { url: string; options: ScrapeOptions };
+  session?: SessionHandle;
+}
+
+/** The methods of a live page that may be called, with JSON arguments and a JSON answer. */
+export const LIVE_PAGE_METHODS = ["goto", "url", "title", "content", "click", "fill", "press", "type", "waitForSelector", "waitForTimeout", "textContent", "innerText", "evaluate", "goBack", "reload"] as const;
+export type LivePageMethod = (typeof LIVE_PAGE_METHODS)[number];
+
+/** A browser page that stays open between calls; every request it makes passes the private-network gate. */
+export interface LivePage {
+  call(method: LivePageMethod, args: readonly unknown[]): Promise<unknown>;
+  close(): Promise<void>;
 }

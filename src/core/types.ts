@@ -3,6 +3,7 @@
  * planner, runner and engines see; the shape of the file itself is in generated/pipeline-file.ts.
  */
 import type { Action, ThreatProtectionOverride, UrlSource } from "./generated/pipeline-file.js";
+import type { SessionSpec } from "./session.js";
 
 export type { Action, ThreatProtectionOverride, UrlSource };
 
@@ -106,6 +107,12 @@ export interface ParseRequest extends ParseOptions {
   allowOutside: boolean;
 }
 
+/** Carries on from the pages of an earlier scrape step: they are opened again as it left them, then `actions` run. */
+export interface InteractRequest {
+  from: string;
+  actions: Action[];
+}
+
 export interface RetryPolicy {
   attempts: number;
   initialDelayMs: number;
@@ -118,6 +125,8 @@ interface StepCommon {
   retry: RetryPolicy;
   timeoutMs?: number;
   continueOnError: boolean;
+  /** The session (from the pipeline's `sessions`) whose login loads the step's pages. */
+  session?: string;
 }
 
 export type Step =
@@ -126,7 +135,8 @@ export type Step =
   | (StepCommon & { kind: "map"; body: MapRequest })
   | (StepCommon & { kind: "extract"; body: ExtractRequest })
   | (StepCommon & { kind: "parse"; body: ParseRequest })
-  | (StepCommon & { kind: "search"; body: SearchRequest });
+  | (StepCommon & { kind: "search"; body: SearchRequest })
+  | (StepCommon & { kind: "interact"; body: InteractRequest });
 
 export type StepKind = Step["kind"];
 
@@ -175,6 +185,8 @@ export interface Pipeline {
   extractor: "auto" | "llm" | "deterministic";
   llm: LlmSettings;
   steps: Step[];
+  /** Logins kept between runs, by name (`sessions` in the file). */
+  sessions?: Record<string, SessionSpec>;
 }
 
 export interface PlannedStep {

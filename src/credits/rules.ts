@@ -68,6 +68,8 @@ export function estimateStep(step: Step): { credits: number; exact: boolean; not
     }
     case "search":
       return estimateSearch(step.body);
+    case "interact":
+      return { credits: 0, exact: false, note: `one page per page of ${step.body.from}, billed as a scrape with actions (count known at run time)` };
   }
 }
 

@@ -8,6 +8,8 @@ import { checkSearchSteps } from "./search-checks.js";
 import { didYouMean, listOf } from "./suggest.js";
 import { fieldIn, STEP_KINDS } from "./where.js";
 import type { Path } from "./yaml-doc.js";
+import { checkSessions } from "./sessions.js";
+import { checkInteractSteps } from "./interact-checks.js";
 
 /** The rules JSON Schema cannot express. Each reads the data defensively: it may be invalid. */
 export function semanticChecks(data: unknown, report: Reporter): void {
@@ -19,6 +21,8 @@ export function semanticChecks(data: unknown, report: Reporter): void {
   checkUserSchemas(data, report);
   checkParseSteps(data, report);
   checkSearchSteps(data, report);
+  checkSessions(data, report);
+  checkInteractSteps(data, report);
 }
 
 function checkStepGraph(data: unknown, report: Reporter): void {

@@ -118,3 +118,6 @@ export const DEFAULT_PARSE = {
   maxRows: 1000,
   maxFileSize: 50 * 1024 * 1024,
 } as const;
+
+/** A session's defaults (session.schema.json). */
+export const DEFAULT_SESSION = { maxAge: "12h", timeoutMs: 30_000 };

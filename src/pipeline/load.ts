@@ -1,5 +1,6 @@
 import { hasErrors, sortDiagnostics, type Diagnostic, type Pipeline } from "../core/index.js";
 import { semanticChecks } from "./checks.js";
+import { warnLiteralCredentials } from "./sessions.js";
 import { interpolate, type Interpolation } from "./interpolate.js";
 import { normalizePipeline } from "./normalize.js";
 import { Reporter } from "./reporter.js";
@@ -80,6 +81,7 @@ function loadUnsafe(file: string, text: string, options: LoadOptions): LoadResul
   if (!schemaValid) diagnostics.push(...schemaDiagnostics(source, data, validate.errors ?? []));
   const report = new Reporter(source);
   semanticChecks(data, report);
+  warnLiteralCredentials(data, interpolations, report);
   const result: LoadResult = { file, diagnostics, interpolations };
   // Normalizing needs schema-valid data; it runs even when semantic checks failed, so its
   // warnings (v1 forms and the like) arrive together with every error.

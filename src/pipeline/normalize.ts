@@ -6,6 +6,7 @@ import type { Reporter } from "./reporter.js";
 import { normalizeSearchStep } from "./search-normalize.js";
 import { isObj, type Obj } from "./sites.js";
 import type { Path } from "./yaml-doc.js";
+import { normalizeSessions } from "./sessions.js";
 
 const clone = <T>(value: T): T => structuredClone(value);
 
@@ -39,6 +40,7 @@ export function normalizePipeline(file: string, data: Obj, report: Reporter): Pi
   };
   if (isObj(data.notify)) pipeline.notify = withDefaults<NotifyConfig>(D.DEFAULT_NOTIFY, data.notify);
   if (typeof data.description === "string") pipeline.description = data.description;
+  if (isObj(data.sessions) && Object.keys(data.sessions).length > 0) pipeline.sessions = normalizeSessions(data.sessions);
   return pipeline;
 }
 
@@ -66,6 +68,7 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
     retry: { ...ctx.retry, ...(isObj(step.retry) ? step.retry : {}) } as RetryPolicy,
     continueOnError: (step.continueOnError as boolean | undefined) ?? D.DEFAULT_STEP.continueOnError,
     ...(typeof step.timeoutMs === "number" ? { timeoutMs: step.timeoutMs } : {}),
+    ...(typeof step.session === "string" ? { session: step.session } : {}),
   };
   const at = (kind: string, ...rest: (string | number)[]): Path => ["steps", index, kind, ...rest];
   if (isObj(step.scrape)) {
@@ -91,6 +94,10 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
   }
   if (isObj(step.parse)) return { ...common, kind: "parse", body: normalizeParse(step.parse, ctx.pipelineDefaults, at("parse"), ctx.report, normalizeScrapeOptions) };
   if (isObj(step.search)) return normalizeSearchStep(common, step.search, (own, path) => normalizeScrapeOptions(own, ctx.pipelineDefaults, path, ctx.report), at("search"));
+  if (isObj(step.interact)) {
+    const actions = (step.interact.actions as Obj[]).map((a) => ({ ...clone(D.DEFAULT_ACTIONS[a.type as string] ?? {}), ...clone(a) })) as Action[];
+    return { ...common, kind: "interact", body: { from: step.interact.from as string, actions } };
+  }
   const extract = step.extract as Obj;
   const { urls, scrapeOptions, ...rest } = clone(extract);
   return {

@@ -4,7 +4,7 @@ export type { Plan, PlannedStep };
 
 /** The steps a step waits for. */
 export function dependenciesOf(step: Step): string[] {
-  const from = (step.kind === "scrape" || step.kind === "extract") && !Array.isArray(step.body.urls) ? [step.body.urls.from] : [];
+  const from = (step.kind === "scrape" || step.kind === "extract") && !Array.isArray(step.body.urls) ? [step.body.urls.from] : step.kind === "interact" ? [step.body.from] : [];
   return [...new Set([...step.needs, ...from])];
 }
 

@@ -1,4 +1,4 @@
-import type { ChangeTracker, CreditRules, Engine, Plan, Store } from "../core/index.js";
+import type { ChangeTracker, CreditRules, Engine, Plan, SessionVault, Store } from "../core/index.js";
 import type { Budget } from "./budget.js";
 import type { RunEvent } from "./events.js";
 import type { WorkPool } from "./pool.js";
@@ -9,6 +9,8 @@ export interface RunnerPorts {
   credits: CreditRules;
   /** Compares pages with their previous snapshot, for engines that do not track changes themselves. */
   changes?: ChangeTracker;
+  /** Where sessions' logins are kept between runs (encrypted); absent: a run logs in every time. */
+  sessions?: SessionVault;
 }
 
 /** Shared by the steps of one run. */

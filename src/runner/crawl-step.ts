@@ -43,6 +43,7 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
     options,
     retry: step.retry,
     pageLinks: true,
+    ...(step.session !== undefined ? { session: step.session } : {}),
     ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}),
   });
   const storedPage = storedLinks(ctx, options);

@@ -48,6 +48,7 @@ export async function runExtractStep(ctx: RunContext, step: ExtractStep, timeout
     billAs: body.scrapeOptions,
     retry: step.retry,
     ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}),
+    ...(step.session !== undefined ? { session: step.session } : {}),
     toStored: (d: Document) => withoutRawHtml(d, body.scrapeOptions),
   });
   await Promise.all(urls.filter((u) => !done.has(u)).map((url) => runPage(ctx, job(url), timeout, tally)));

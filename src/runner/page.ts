@@ -6,6 +6,7 @@ import type { RunContext } from "./context.js";
 import type { RunEvent } from "./events.js";
 import { PageDeadline } from "./page-deadline.js";
 import { backoffMs, classify } from "./retry.js";
+import { scrapeInSession, sessionPageOptions } from "./session-page.js";
 
 /** A Retry-After longer than this fails the page as rate-limited rather than sleeping for hours. */
 export const MAX_RATE_LIMIT_WAIT_MS = 10 * 60_000;
@@ -35,6 +36,8 @@ export interface PageJob {
   pageLinks?: boolean;
   /** `hidden`: a page the previous crawl found and this one did not, fetched to see whether it still answers. */
   visibility?: "visible" | "hidden";
+  /** Load the page logged in with this session (from the pipeline's `sessions`). */
+  session?: string;
 }
 
 /** What a stored page leaves its step: where it ended up and the links it found (its content is in the store). */
@@ -61,7 +64,8 @@ type StoredEvent = Extract<RunEvent, { type: "document-stored" }>;
  * them; only waits a 429 asks for (which spend no attempt) extend it.
  */
 export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSignal, tally: StepTally): Promise<PageOutcome> {
-  const { url, options } = job;
+  const url = job.url;
+  const options = job.session === undefined ? job.options : sessionPageOptions(job.options);
   const step = { id: job.stepId, retry: job.retry };
   const host = hostOf(url);
   const patienceEnd = job.stepTimeoutMs === undefined ? Infinity : ctx.clock() + job.stepTimeoutMs;
@@ -88,7 +92,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
           try {
             const tracking = localTracking(ctx, options);
             const engineOptions = deadline.shape(tracking ? forEngine(options, tracking) : options, ctx.clock());
-            const { page, cacheKey } = await fetchOrCache(ctx, url, options, engineOptions, pageSignal(ctx, timeout), job.pageLinks === true);
+            const { page, cacheKey } = await fetchOrCache(ctx, url, options, engineOptions, pageSignal(ctx, timeout), job.pageLinks === true, job.session);
             const snapshot = tracking ? trackChange(ctx, url, page, tracking, job.visibility ?? "visible") : undefined;
             if (tracking && !options.formats.some((f) => f.type === "json")) delete page.json;
             const credits = creditsOf(ctx, page, job.billAs ?? options);
@@ -201,7 +205,7 @@ export function trackChange(ctx: RunContext, url: string, page: Document, format
  * The page from the cache when maxAge allows, else from the engine, with the cache key to store it
  * under when it may be cached (it is, with the page, in the page's transaction).
  */
-async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions, engineOptions: ScrapeOptions, signal: AbortSignal, pageLinks: boolean): Promise<{ page: Document; cacheKey?: string }> {
+async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions, engineOptions: ScrapeOptions, signal: AbortSignal, pageLinks: boolean, session?: string): Promise<{ page: Document; cacheKey?: string }> {
   const store = ctx.ports.store;
   const key = cacheKey(options);
   const local = !ctx.ports.engine.reportsCredits; // a remote service keeps (and bills) its own cache
@@ -210,7 +214,8 @@ async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions
     // A crawl needs the page's links: an entry cached without them (by a scrape) does not answer it.
     if (cached && (!pageLinks || cached.document.pageLinks)) return { page: fromCache(cached.document, cached.cachedAt) };
   }
-  const page = await ctx.ports.engine.scrape(url, engineOptions, signal, pageLinks ? { pageLinks: true } : undefined);
+  const extras = pageLinks ? { pageLinks: true } : undefined;
+  const page = session === undefined ? await ctx.ports.engine.scrape(url, engineOptions, signal, extras) : await scrapeInSession(ctx, session, url, engineOptions, signal, extras);
   if (local && options.maxAge > 0) page.metadata.cacheState = "miss";
   return local && mayWriteCache(options) ? { page, cacheKey: key } : { page };
 }

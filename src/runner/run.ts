@@ -11,6 +11,8 @@ import { runParseStep } from "./parse-step.js";
 import { runRemoteCrawlStep } from "./remote-job.js";
 import { runScrapeStep } from "./scrape-step.js";
 import { runSearchStep } from "./search-step.js";
+import { openStepSession } from "./session-page.js";
+import { runInteractStep } from "./interact-step.js";
 
 export type { RunContext, RunnerPorts };
 
@@ -91,11 +93,13 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
     const timer = step.timeoutMs === undefined ? undefined : setTimeout(() => stepController.abort(), step.timeoutMs);
     try {
       let result: { documents: number; failures: number; cancelled: boolean; remoteCancelled?: boolean; found?: number; skippedByRobots?: number; skippedByRules?: number };
+      await openStepSession(ctx, step, stepController.signal);
       if (step.kind === "scrape") result = await runScrapeStep(ctx, step, stepController.signal);
       else if (step.kind === "crawl") result = ports.engine.startCrawl ? await runCrawlStep(ctx, step, stepController.signal) : await runRemoteCrawlStep(ctx, step, stepController.signal);
       else if (step.kind === "map") result = await runMapStep(ctx, step, stepController.signal);
       else if (step.kind === "extract") result = await runExtractStep(ctx, step, stepController.signal);
       else if (step.kind === "search") result = await runSearchStep(ctx, step, stepController.signal);
+      else if (step.kind === "interact") result = await runInteractStep(ctx, step, stepController.signal);
       else result = await runParseStep(ctx, step, stepController.signal);
       const record = store.getSteps(run.id).find((s) => s.stepId === step.id);
       const timedOut = stepController.signal.aborted;

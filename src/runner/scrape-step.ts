@@ -16,7 +16,7 @@ export async function runScrapeStep(ctx: RunContext, step: ScrapeStep, timeout: 
   const todo = urls.filter((u) => !done.has(u));
   ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind, total: urls.length });
   const tally: StepTally = { documents: 0, failures: 0, cancelled: false };
-  const job = (url: string): PageJob => ({ stepId: step.id, url, options: step.body, retry: step.retry, ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}) });
+  const job = (url: string): PageJob => ({ stepId: step.id, url, options: step.body, retry: step.retry, ...(step.session !== undefined ? { session: step.session } : {}), ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}) });
   await Promise.all(todo.map((url) => runPage(ctx, job(url), timeout, tally)));
   return tally;
 }

@@ -8,6 +8,7 @@ import { scrapeRoutes } from "./handlers/scrape.js";
 import { parseRoutes } from "./handlers/parse.js";
 import { searchRoutes } from "./handlers/search.js";
 import { teamRoutes } from "./handlers/team.js";
+import { browserRoutes } from "./handlers/browser.js";
 import { applyConnectionLimits, checkingIntervalMs, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./connections.js";
 import { BodyTooLarge, MAX_BODY_BYTES, MalformedJson, readJson, send } from "./http.js";
 import { IdempotencyKeys } from "./idempotency.js";
@@ -35,7 +36,7 @@ export interface RunningServer {
 
 /** Every route of the service. */
 export function serviceRouter(): Router {
-  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...parseRoutes, ...searchRoutes);
+  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...parseRoutes, ...searchRoutes, ...browserRoutes);
 }
 
 /** Starts `scrapeline serve`: the service's HTTP interface over the local engine. */

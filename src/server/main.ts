@@ -9,7 +9,7 @@ import { startServer, type ServerOptions } from "./index.js";
 async function main(): Promise<number> {
   const options = JSON.parse(process.argv[2] ?? "{}") as ServerOptions;
   const server = await startServer(options);
-  process.stderr.write(`scrapeline serve listening on ${server.url} (pid ${process.pid})${options.allowPrivateNetwork ? " (private network allowed)" : ""}\n`);
+  process.stderr.write(`scrapeline serve listening on ${server.url} (pid ${process.pid})${options.allowPrivateNetwork ? " (private network allowed)" : ""}${options.allowCodeExecution ? " (code execution allowed)" : ""}\n`);
   await new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {

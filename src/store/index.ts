@@ -2,3 +2,4 @@ export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
 export { DEFAULT_THREAT_POLICY, ServeTables, type NewTeam, type ServeOwner } from "./serve-tables.js";
 export type { RunWarning } from "./warnings.js";
 export { UiReads, type ChangeCounts, type ReadScope, type RunListRow, type StepEntry } from "./ui-reads.js";
+export { SECRET_KEY_ENV, SessionTable } from "./sessions.js";

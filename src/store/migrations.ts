@@ -229,4 +229,15 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX runs_by_status ON runs (status, id);
   CREATE INDEX failures_by_run ON failures (run_id, step_id);
   `,
+  `
+  -- Logins of sessions kept between runs (src/store/sessions.ts): the state is AES-256-GCM
+  -- ciphertext under a key from SCRAPELINE_SECRET_KEY, and a login is named by a keyed hash only.
+  CREATE TABLE session_states (
+    key_hash    TEXT PRIMARY KEY,
+    iv          BLOB NOT NULL,
+    tag         BLOB NOT NULL,
+    ciphertext  BLOB NOT NULL,
+    saved_at    TEXT NOT NULL
+  );
+  `,
 ];

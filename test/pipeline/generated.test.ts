@@ -53,6 +53,7 @@ function tableFor(where: string): Record<string, unknown> | undefined {
   if (file === "map.schema.json") return D.DEFAULT_MAP;
   if (file === "extract.schema.json") return D.DEFAULT_EXTRACT;
   if (file === "search.schema.json") return pointer.includes("/definitions/") ? {} : { ...D.DEFAULT_SEARCH, sources: D.DEFAULT_SEARCH_SOURCES };
+  if (file === "session.schema.json") return D.DEFAULT_SESSION;
   if (file === "pipeline.schema.json") {
     if (pointer.includes("/definitions/retry/")) return D.DEFAULT_RETRY;
     if (pointer.includes("/definitions/engine")) return D.DEFAULT_ENGINE_OBJECT;
@@ -86,7 +87,7 @@ describe("defaults", () => {
 
   it("every default the tables apply is annotated in the schemas", () => {
     const names = new Set(annotatedDefaults().map((d) => d.name));
-    const tables = [D.DEFAULT_SCRAPE_OPTIONS, D.DEFAULT_CRAWL, D.DEFAULT_MAP, D.DEFAULT_EXTRACT, D.DEFAULT_PIPELINE, D.DEFAULT_RETRY, D.DEFAULT_STEP, D.DEFAULT_ENGINE_OBJECT, D.DEFAULT_LOCATION, D.DEFAULT_CHANGE_COMPARISON, D.DEFAULT_NOTIFY, D.DEFAULT_LLM, ...Object.values(D.DEFAULT_ACTIONS), ...Object.values(D.DEFAULT_FORMATS)];
+    const tables = [D.DEFAULT_SCRAPE_OPTIONS, D.DEFAULT_CRAWL, D.DEFAULT_MAP, D.DEFAULT_EXTRACT, D.DEFAULT_PIPELINE, D.DEFAULT_RETRY, D.DEFAULT_STEP, D.DEFAULT_ENGINE_OBJECT, D.DEFAULT_LOCATION, D.DEFAULT_CHANGE_COMPARISON, D.DEFAULT_NOTIFY, D.DEFAULT_LLM, D.DEFAULT_SESSION, ...Object.values(D.DEFAULT_ACTIONS), ...Object.values(D.DEFAULT_FORMATS)];
     const missing = tables.flatMap((t) => Object.keys(t)).filter((k) => !names.has(k));
     expect(missing).toEqual([]);
   });

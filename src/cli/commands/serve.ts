@@ -16,6 +16,8 @@ interface ServeArgs {
   concurrency?: number;
   "public-url"?: string;
   "max-connections-per-client"?: number;
+  "allow-code-execution": boolean;
+  "max-browser-sessions"?: number;
 }
 
 
@@ -33,7 +35,9 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
         .option("risk-list", { type: "string", requiresArg: true, describe: "web-risk list for threat protection's mode normal: lines of `domain score`" })
         .option("concurrency", integerOption("concurrency", "pages in flight per job (default 8)", { min: 1 }))
         .option("public-url", { type: "string", requiresArg: true, describe: "the URL clients reach the server at (behind a proxy): the base of links in answers; default the listening address" })
-        .option("max-connections-per-client", integerOption("max-connections-per-client", "open connections one client address may hold (default 64; behind a reverse proxy the proxy is one client)", { min: 1 })) as never,
+        .option("max-connections-per-client", integerOption("max-connections-per-client", "open connections one client address may hold (default 64; behind a reverse proxy the proxy is one client)", { min: 1 }))
+        .option("allow-code-execution", { type: "boolean", default: false, describe: "run JavaScript sent to /v2/browser/{id}/execute and /v2/scrape/{id}/interact (remote code execution by design: each run in its own limited process)" })
+        .option("max-browser-sessions", integerOption("max-browser-sessions", "live browser sessions per team (default 5)", { min: 1 })) as never,
     handler: async (args) => {
       const settings = {
         port: args.port,
@@ -44,6 +48,8 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
         ...(args.concurrency ? { concurrency: args.concurrency } : {}),
         ...(args["public-url"] ? { publicUrl: args["public-url"] } : {}),
         ...(args["max-connections-per-client"] ? { maxConnectionsPerClient: args["max-connections-per-client"] } : {}),
+        ...(args["allow-code-execution"] ? { allowCodeExecution: true } : {}),
+        ...(args["max-browser-sessions"] ? { maxBrowserSessions: args["max-browser-sessions"] } : {}),
       };
       const child = spawn(process.execPath, [SERVER_PROGRAM, JSON.stringify(settings)], { stdio: "inherit" });
       const forward = (signal: NodeJS.Signals) => () => void child.kill(signal);

@@ -66,6 +66,7 @@ map?: MapBody
 extract?: ExtractBody
 parse?: ParseBody
 search?: SearchBody
+interact?: InteractBody
 /**
  * Steps that must finish before this one starts.
  */
@@ -79,6 +80,10 @@ timeoutMs?: number
  * Keep running the other steps when this step fails.
  */
 continueOnError?: boolean
+/**
+ * The session (from `sessions`) whose login loads this step's pages: scrape, crawl and extract steps.
+ */
+session?: string
 } & Step1 & {
 id: StepId
 scrape?: ScrapeBody
@@ -87,6 +92,7 @@ map?: MapBody
 extract?: ExtractBody
 parse?: ParseBody
 search?: SearchBody
+interact?: InteractBody
 /**
  * Steps that must finish before this one starts.
  */
@@ -100,6 +106,10 @@ timeoutMs?: number
  * Keep running the other steps when this step fails.
  */
 continueOnError?: boolean
+/**
+ * The session (from `sessions`) whose login loads this step's pages: scrape, crawl and extract steps.
+ */
+session?: string
 } & Step1)
 /**
  * Id of a step: a letter, then letters, digits, underscores and hyphens.
@@ -189,6 +199,8 @@ extract: unknown
 parse: unknown
 } | {
 search: unknown
+} | {
+interact: unknown
 })
 
 /**
@@ -313,6 +325,12 @@ scrapeOptions?: ScrapeOptionsFile
  * @minItems 1
  */
 steps: [Step, ...(Step)[]]
+/**
+ * Logins kept between runs, by name: a scrape, crawl or extract step with `session: NAME` loads its pages logged in.
+ */
+sessions?: {
+[k: string]: Session | undefined
+}
 }
 /**
  * Engine with settings.
@@ -1278,6 +1296,22 @@ storeInCache?: boolean
 threatProtection?: ThreatProtectionOverride
 }
 /**
+ * Carries on from the pages of an earlier scrape step of the run: each page is opened again in the browser as that scrape left it (its URL, session, waitFor and actions), then these actions run, and the page they leave is stored (with what each scrape action captured on the way).
+ */
+export interface InteractBody {
+/**
+ * The id of an earlier scrape step whose pages to carry on from.
+ */
+from: string
+/**
+ * What to do next on each page: click through pages, load more, fill forms. A scrape action keeps the page as it is at that point.
+ * 
+ * @minItems 1
+ * @maxItems 50
+ */
+actions: [Action, ...(Action)[]]
+}
+/**
  * Retries of failed requests, with exponential backoff.
  */
 export interface Retry1 {
@@ -1293,4 +1327,45 @@ initialDelayMs?: number
  * Longest delay between attempts, in milliseconds.
  */
 maxDelayMs?: number
+}
+/**
+ * A login performed once in the browser and kept: its cookies and storage load the pages of the steps that name it (`session: NAME`), in the browser and over plain HTTP. Credentials go in through ${VAR} only.
+ */
+export interface Session {
+/**
+ * The login page. A page of a step that is redirected here shows that the session has expired.
+ */
+url: string
+/**
+ * What logs in on that page (click the fields, write ${USER} and ${PASSWORD}, press Enter).
+ * 
+ * @minItems 1
+ * @maxItems 50
+ */
+actions: [Action, ...(Action)[]]
+/**
+ * What proves the login worked, checked on the page the actions leave: exactly one of selector, urlMatches, textContains.
+ */
+successWhen: {
+/**
+ * An element matching this CSS selector appears.
+ */
+selector?: string
+/**
+ * The page's URL matches this regular expression.
+ */
+urlMatches?: string
+/**
+ * The page's text contains this.
+ */
+textContains?: string
+}
+/**
+ * How long a login is reused before it runs again: milliseconds, or a number with ms, s, m, h or d (12h).
+ */
+maxAge?: (number | string)
+/**
+ * Time limit of one login (the page, the actions and the check), in milliseconds.
+ */
+timeoutMs?: number
 }

@@ -1,10 +1,10 @@
-import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest } from "../../core/index.js";
+import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest, SessionSpec, SessionState, LivePage, LivePageStart } from "../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
 import { openCrawl } from "./crawl-port.js";
-import { BrowserHost, loadPage, usesBrowser, type BrowserMode, type BrowserPage } from "./browser/index.js";
-import { createAddressPolicy, createFetchGate, decodeText, parseHttpUrl, requestHeaders, resolveTarget, systemResolve, type FetchGate, type FetchPolicy } from "./fetch/index.js";
+import { BrowserHost, loadPage, loginInBrowser, openLivePage, usesBrowser, type BrowserMode, type BrowserPage } from "./browser/index.js";
+import { createAddressPolicy, createFetchGate, decodeText, parseHttpUrl, requestHeaders, resolveTarget, sessionJar, systemResolve, type FetchGate, type FetchPolicy } from "./fetch/index.js";
 import { processHtml } from "./html/index.js";
 import { isPdf, pdfToBase64, pdfToMarkdown } from "./pdf/index.js";
 import { Extractor, type CombinedExtraction, type ExtractionSettings } from "./extract/index.js";
@@ -85,6 +85,7 @@ export class LocalEngine implements Engine {
       timeoutMs: options.timeout,
       skipTlsVerification: options.skipTlsVerification,
       ...(signal ? { signal } : {}),
+      ...(extras.session ? { cookies: sessionJar(extras.session) } : {}),
     });
     const status = response.status;
     assertNotRetryStatus(status, response.headers, response.url, url);
@@ -130,7 +131,7 @@ export class LocalEngine implements Engine {
   private async scrapeInBrowser(url: string, options: ScrapeOptions, signal: AbortSignal | undefined, extras: ScrapeExtras): Promise<Document> {
     parseHttpUrl(url);
     const check = this.browser.check;
-    const page: BrowserPage = await this.browser.withBrowser((browser) => loadPage(browser, { url, options, check, ...(signal ? { signal } : {}) }), signal);
+    const page: BrowserPage = await this.browser.withBrowser((browser) => loadPage(browser, { url, options, check, ...(signal ? { signal } : {}), ...(extras.session ? { session: extras.session } : {}) }), signal);
     assertNotRetryStatus(page.status, page.headers, page.url, url);
     const metadata: DocumentMetadata = { sourceURL: url, url: page.url, statusCode: page.status, proxyUsed: "basic" };
     const contentType = page.headers["content-type"];
@@ -180,6 +181,19 @@ export class LocalEngine implements Engine {
 
   async close(): Promise<void> {
     await Promise.all([this.gate.close(), this.browser.close()]);
+  }
+
+  /** A session's login, in the browser (whatever `browser` says: a login form needs one). */
+  login(spec: SessionSpec, signal?: AbortSignal): Promise<SessionState> {
+    const check = this.browser.check;
+    return this.browser.withBrowser((browser) => loginInBrowser(browser, { spec, check, ...(signal ? { signal } : {}) }), signal);
+  }
+
+  /** A page kept open for calls, through the same private-network gate as every browser page. */
+  async openLivePage(start: LivePageStart, signal?: AbortSignal): Promise<LivePage> {
+    if (start.replay) parseHttpUrl(start.replay.url);
+    signal?.throwIfAborted();
+    return openLivePage(await this.browser.acquire(), this.browser.check, start);
   }
 }
 

@@ -7,3 +7,5 @@ export { findChromium } from "./chromium-path.js";
 export { loadPage, type BrowserPage, type PageJob } from "./page.js";
 export { browserNeeds, usesBrowser, type BrowserMode } from "./needs-browser.js";
 export { ProxyGate, type BlockedRequest, type TargetCheck } from "./proxy-gate.js";
+export { loginInBrowser, type LoginJob } from "./session-login.js";
+export { openLivePage } from "./live-page.js";

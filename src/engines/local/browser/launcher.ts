@@ -57,6 +57,11 @@ export class BrowserHost {
     });
   }
 
+  /** The browser itself, outside the page slots: for pages that stay open (live pages) and are bounded by their owner. */
+  acquire(): Promise<Browser> {
+    return this.browser();
+  }
+
   private browser(): Promise<Browser> {
     if (this.closed) return Promise.reject(new ScrapelineError("internal", "the browser was used after the engine closed"));
     this.launching ??= this.launch().catch((error: unknown) => {

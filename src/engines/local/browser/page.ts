@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Response } from "playwright-core";
-import type { ActionResults, ScrapeOptions } from "../../../core/index.js";
+import type { ActionResults, ScrapeOptions, SessionHandle } from "../../../core/index.js";
 import { isScrapelineError, ScrapelineError } from "../../../core/index.js";
 import { redactUrl } from "../fetch/index.js";
 import { isAdHost } from "../html/ads.js";
@@ -26,6 +26,8 @@ export interface PageJob {
   options: ScrapeOptions;
   check: TargetCheck;
   signal?: AbortSignal;
+  /** Open the page with this session's cookies and storage, and give it back the cookies the page set. */
+  session?: SessionHandle;
 }
 
 /**
@@ -48,13 +50,14 @@ export async function loadPage(browser: Browser, job: PageJob): Promise<BrowserP
   signal?.addEventListener("abort", stop, { once: true });
   try {
     signal?.throwIfAborted();
-    context = await browser.newContext(contextOptions(options, gate.url));
+    context = await browser.newContext({ ...contextOptions(options, gate.url), ...(job.session ? { storageState: job.session.state() } : {}) });
     const page = await context.newPage();
     page.setDefaultTimeout(options.timeout);
     const response = await navigate(page.goto(job.url, { waitUntil: "load", timeout: options.timeout }), job.url, gate);
     if (options.waitFor > 0) await page.waitForTimeout(options.waitFor);
     const actions = options.actions?.length ? await runActions(options.actions, { page, remainingMs }) : undefined;
     const html = await page.content();
+    if (job.session) job.session.update(await context.cookies());
     const format = options.formats.find((f) => f.type === "screenshot");
     let screenshot: string | undefined;
     if (format?.type === "screenshot") {

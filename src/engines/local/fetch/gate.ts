@@ -54,10 +54,13 @@ export function createFetchGate(policy: FetchPolicy): FetchGate {
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: request.method ?? "GET",
-      headers: withUserinfo(headers, url),
+      headers: withUserinfo(withCookies(headers, url, request), url),
       ...(request.body !== undefined ? { body: request.body } : {}),
       signal: deadline.signal,
     });
+    const raw = response.headers["set-cookie"];
+    const setCookies = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+    request.cookies?.store(url, setCookies);
     return { status: response.statusCode, headers: flattenHeaders(response.headers), body: response.body };
   };
 
@@ -130,6 +133,15 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
   }
   return headers;
+}
+
+/** The session's cookies for this hop's URL, after any Cookie header the caller set. */
+function withCookies(headers: Record<string, string>, url: URL, request: FetchRequest): Record<string, string> {
+  const cookies = request.cookies?.header(url);
+  if (cookies === undefined) return headers;
+  const own = Object.entries(headers).find(([name]) => name.toLowerCase() === "cookie");
+  const rest = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== "cookie"));
+  return { ...rest, Cookie: own ? `${own[1]}; ${cookies}` : cookies };
 }
 
 function withoutCredentials(headers: Record<string, string>): Record<string, string> {

@@ -12,3 +12,4 @@ export { createAddressPolicy, type AddressPolicy } from "./address-policy.js";
 export { parseHttpUrl, resolveTarget, systemResolve, type CheckedTarget, type TargetContext } from "./resolve-target.js";
 export { PinnedAddresses } from "./pinned-lookup.js";
 export { HostDownError, isHostDown, redactUrl, type HostDownReason } from "./failures.js";
+export { cookieHeader, domainMatches as cookieDomainMatches, mergeCookies, parseSetCookie, sessionJar, type CookieJar } from "./cookies.js";

@@ -1,3 +1,5 @@
+import type { CookieJar } from "./cookies.js";
+
 /** Who may be reached and how names are resolved. One policy per gate. */
 export interface FetchPolicy {
   /** Let requests reach loopback, private, link-local and other non-public addresses. */
@@ -24,6 +26,8 @@ export interface FetchRequest {
   skipTlsVerification?: boolean;
   /** Caller cancellation. */
   signal?: AbortSignal;
+  /** A session's cookies: added to each hop's request for its host, and updated with each hop's Set-Cookie. */
+  cookies?: CookieJar;
 }
 
 export interface FetchResponse {

@@ -1,0 +1,95 @@
+import { fork } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { constants, tmpdir } from "node:os";
+import { join } from "node:path";
+import { LIVE_PAGE_METHODS, type LivePage, type LivePageMethod } from "../core/index.js";
+import { CODE_CHILD_SOURCE } from "./code-child-source.js";
+
+/** What an execute answers (the service's shape). */
+export interface ExecuteResult {
+  stdout: string;
+  stderr: string;
+  /** The value the code returned, as JSON (null when it returned nothing or failed). */
+  result: unknown;
+  exitCode: number;
+  /** The code was stopped at its timeout. */
+  killed: boolean;
+}
+
+export interface CodeLimits {
+  /** Wall-clock limit; synchronous code is also stopped by the vm at this CPU time. */
+  timeoutMs: number;
+  /** The child's V8 heap limit. */
+  memoryMb: number;
+}
+
+/** Node's permission model: `--permission` where this Node knows it by that name (22.13 and later), else its experimental name. */
+const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has("--permission") ? "--permission" : "--experimental-permission";
+
+/** Output kept of each stream; the rest is cut with a note. */
+const MAX_OUTPUT = 1024 * 1024;
+
+/**
+ * Runs `code` in a child process of its own (see code-child-source.ts), its `page` calls answered
+ * by `page`. The child is killed at the timeout (`killed`), dies at its heap limit, and its
+ * temporary directory is removed whatever happens.
+ */
+export async function runCode(page: LivePage, code: string, limits: CodeLimits): Promise<ExecuteResult> {
+  const dir = mkdtempSync(join(tmpdir(), "scrapeline-code-"));
+  const script = join(dir, "runner.cjs");
+  writeFileSync(script, CODE_CHILD_SOURCE, { mode: 0o400 });
+  const out = { stdout: "", stderr: "" };
+  const append = (stream: "stdout" | "stderr", text: string) => {
+    if (out[stream].length >= MAX_OUTPUT) return;
+    out[stream] += text;
+    if (out[stream].length >= MAX_OUTPUT) out[stream] = `${out[stream].slice(0, MAX_OUTPUT)}\n[output cut at ${MAX_OUTPUT} bytes]\n`;
+  };
+  const child = fork(script, [JSON.stringify(LIVE_PAGE_METHODS)], {
+    cwd: dir,
+    env: {},
+    execArgv: [PERMISSION_FLAG, `--allow-fs-read=${script}`, "--disallow-code-generation-from-strings", `--max-old-space-size=${limits.memoryMb}`, "--no-warnings"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+    serialization: "json",
+  });
+  child.stdout?.on("data", (chunk: Buffer) => append("stdout", chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => append("stderr", chunk.toString()));
+  let killed = false;
+  let done: { ok: boolean; result: unknown; error?: string } | undefined;
+  const timer = setTimeout(() => {
+    killed = true;
+    child.kill("SIGKILL");
+  }, limits.timeoutMs);
+  child.on("message", (message: ChildMessage) => {
+    if (message.type === "log") append(message.stream === "stderr" ? "stderr" : "stdout", `${message.text}\n`);
+    else if (message.type === "done") done = { ok: message.ok, result: message.result ?? null, ...(message.error ? { error: message.error } : {}) };
+    else if (message.type === "call") {
+      const method = message.method as LivePageMethod;
+      const allowed = (LIVE_PAGE_METHODS as readonly string[]).includes(method) && Array.isArray(message.args);
+      const answer = allowed ? page.call(method, message.args) : Promise.reject(new Error(`page.${String(message.method)} is not available`));
+      answer.then(
+        (value) => child.connected && child.send({ type: "reply", id: message.id, ok: true, value: value ?? null }),
+        (error: unknown) => child.connected && child.send({ type: "reply", id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+      );
+    }
+  });
+  try {
+    child.send({ type: "run", code, timeoutMs: limits.timeoutMs });
+    const [code_, signal] = (await new Promise((resolve) => child.once("exit", (c, s) => resolve([c, s])))) as [number | null, NodeJS.Signals | null];
+    if (done?.error) append("stderr", `${done.error}\n`);
+    // The vm stopped synchronous code at its CPU time: the same limit as the wall clock.
+    if (done?.error && /Script execution timed out/.test(done.error)) killed = true;
+    if (killed) append("stderr", `killed: the code ran past its timeout of ${limits.timeoutMs / 1000} s\n`);
+    else if (!done) append("stderr", `the code's process ended without finishing${signal ? ` (${signal})` : ""}${/heap out of memory|Allocation failed/i.test(out.stderr) ? `: it ran out of its ${limits.memoryMb} MB of memory` : ""}\n`);
+    const exitCode = code_ ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
+    return { stdout: out.stdout, stderr: out.stderr, result: done?.ok ? done.result : null, exitCode, killed };
+  } finally {
+    clearTimeout(timer);
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+type ChildMessage =
+  | { type: "log"; stream: string; text: string }
+  | { type: "done"; ok: boolean; result?: unknown; error?: string }
+  | { type: "call"; id: number; method: string; args: unknown[] };
