@@ -1,9 +1,7 @@
-import { spawn } from "node:child_process";
-import { constants } from "node:os";
 import type { CommandModule } from "yargs";
 import { databasePath } from "../../app/light.js";
 import { EXIT } from "../exit-codes.js";
-import { SERVER_PROGRAM } from "../programs.js";
+import { SERVER_PROGRAM, runProgram } from "../programs.js";
 import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";
 
@@ -51,21 +49,7 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
         ...(args["allow-code-execution"] ? { allowCodeExecution: true } : {}),
         ...(args["max-browser-sessions"] ? { maxBrowserSessions: args["max-browser-sessions"] } : {}),
       };
-      const child = spawn(process.execPath, [SERVER_PROGRAM, JSON.stringify(settings)], { stdio: "inherit" });
-      const forward = (signal: NodeJS.Signals) => () => void child.kill(signal);
-      const onTerm = forward("SIGTERM");
-      const onInt = forward("SIGINT");
-      process.on("SIGTERM", onTerm);
-      process.on("SIGINT", onInt);
-      const code = await new Promise<number>((resolve) => {
-        child.once("error", (error) => {
-          io.stderr(`error: cannot start the server: ${error.message}\n`);
-          resolve(EXIT.stepFailed);
-        });
-        child.once("exit", (status, signal) => resolve(status ?? (signal ? 128 + (constants.signals[signal] ?? 15) : EXIT.stepFailed)));
-      });
-      process.off("SIGTERM", onTerm);
-      process.off("SIGINT", onInt);
+      const code = await runProgram(SERVER_PROGRAM, settings, io, "the server");
       setExit(code === 0 ? EXIT.ok : code);
     },
   };
