@@ -2,7 +2,7 @@ import type { Document } from "./document.js";
 import type { ExtractResult } from "./extract.js";
 import type { CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ParseOptions, ScrapeOptions } from "./types.js";
 import type { SearchAnswer, SearchRequest } from "./search.js";
-import type { SessionHandle, SessionSpec, SessionState } from "./session.js";
+import type { SessionCheck, SessionHandle, SessionSpec, SessionState } from "./session.js";
 
 /**
  * A crawl's discovery state on the local engine: the runner takes URLs from it, fetches them
@@ -78,6 +78,8 @@ export interface ScrapeExtras {
   pageLinks?: boolean;
   /** Load the page logged in: the session's cookies (same-site requests) and storage, updated with what the page sets. */
   session?: SessionHandle;
+  /** Judge the loaded page by this check (a session's expiredWhen) and set the document's `expiredShown`. */
+  expiredWhen?: SessionCheck;
 }
 
 /** A document file to parse: its name (for messages and the type its extension claims), bytes and where it came from. */

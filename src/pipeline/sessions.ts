@@ -25,6 +25,7 @@ export function normalizeSessions(sessions: Obj): Record<string, SessionSpec> {
       url: spec.url as string,
       actions: (spec.actions as Obj[]).map((a) => ({ ...structuredClone(DEFAULT_ACTIONS[a.type as string] ?? {}), ...structuredClone(a) }) as Action),
       successWhen: structuredClone(spec.successWhen) as SessionCheck,
+      ...(isObj(spec.expiredWhen) ? { expiredWhen: structuredClone(spec.expiredWhen) as SessionCheck } : {}),
       maxAgeMs: durationMs(spec.maxAge ?? DEFAULT_SESSION.maxAge),
       timeoutMs: (spec.timeoutMs as number | undefined) ?? DEFAULT_SESSION.timeoutMs,
     };
@@ -37,11 +38,14 @@ export function checkSessions(data: unknown, report: Reporter): void {
   const declared = isObj(data) && isObj(data.sessions) ? data.sessions : {};
   const names = Object.keys(declared);
   for (const [name, spec] of Object.entries(declared)) {
-    if (!isObj(spec) || !isObj(spec.successWhen) || typeof spec.successWhen.urlMatches !== "string") continue;
-    try {
-      new RegExp(spec.successWhen.urlMatches);
-    } catch (error) {
-      report.error(["sessions", name, "successWhen", "urlMatches"], { code: "bad-regex", message: `urlMatches is not a valid regular expression: ${(error as Error).message}` });
+    for (const check of ["successWhen", "expiredWhen"]) {
+      const body = isObj(spec) ? spec[check] : undefined;
+      if (!isObj(body) || typeof body.urlMatches !== "string") continue;
+      try {
+        new RegExp(body.urlMatches);
+      } catch (error) {
+        report.error(["sessions", name, check, "urlMatches"], { code: "bad-regex", message: `urlMatches is not a valid regular expression: ${(error as Error).message}` });
+      }
     }
   }
   for (const { index, step } of stepsOf(data)) {

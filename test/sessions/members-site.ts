@@ -21,7 +21,11 @@ export class MembersSite {
   private readonly tokens = new Set<string>();
   private readonly sessions = new Map<string, number>();
 
-  constructor(private readonly options: { logoutAfter?: number; pages?: number } = {}) {}
+  /**
+   * `loggedOut: "form"`: a members' page asked without a live session answers 200 with the sign-in
+   * form at its own URL (as many sites do) instead of redirecting to /login.
+   */
+  constructor(private readonly options: { logoutAfter?: number; pages?: number; loggedOut?: "redirect" | "form" } = {}) {}
 
   get url(): string {
     return this.site.url;
@@ -92,7 +96,8 @@ export class MembersSite {
     const limit = this.options.logoutAfter ?? Infinity;
     if (sid === undefined || used === undefined || used >= limit) {
       if (sid !== undefined) this.sessions.delete(sid);
-      res.writeHead(302, { location: "/login" }).end();
+      if (this.options.loggedOut === "form") this.form(res, false);
+      else res.writeHead(302, { location: "/login" }).end();
       return;
     }
     this.sessions.set(sid, used + 1);
@@ -103,7 +108,7 @@ export class MembersSite {
 }
 
 /** A pipeline with a `members` session on `site`, and `steps`. */
-export function sessionPipeline(site: MembersSite, steps: string, extra = ""): string {
+export function sessionPipeline(site: MembersSite, steps: string, extra = "", sessionExtra = ""): string {
   return `version: 1
 name: members
 retry: { attempts: 2, initialDelayMs: 10, maxDelayMs: 50 }
@@ -117,7 +122,7 @@ sessions:
       - { type: write, text: "\${SITE_PASSWORD}" }
       - { type: press, key: Enter }
     successWhen: { selector: "#logout" }
-${extra}steps:
+${sessionExtra}${extra}steps:
 ${steps}`;
 }
 

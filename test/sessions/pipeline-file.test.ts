@@ -41,6 +41,27 @@ describe("sessions in the pipeline file", () => {
   });
 });
 
+describe("expiredWhen", () => {
+  const step = "  - id: a\n    session: members\n    scrape: { url: https://example.com/a }\n";
+
+  it("is kept on the session when declared, and absent otherwise (successWhen is never a page check)", () => {
+    const with_ = loadPipelineText("p.yaml", file(step, '    expiredWhen: { textContains: "Please sign in" }\n'));
+    expect(with_.diagnostics).toEqual([]);
+    expect(with_.pipeline?.sessions?.members?.expiredWhen).toEqual({ textContains: "Please sign in" });
+    expect(loadPipelineText("p.yaml", file(step)).pipeline?.sessions?.members).not.toHaveProperty("expiredWhen");
+  });
+
+  it("reports a urlMatches that does not compile, and two checks at once, at their place in the file", () => {
+    const bad = loadPipelineText("p.yaml", file(step, '    expiredWhen: { urlMatches: "(/login" }\n'));
+    const regex = bad.diagnostics.find((d) => d.code === "bad-regex");
+    expect(regex).toMatchObject({ file: "p.yaml", line: 8, severity: "error" });
+    expect(regex?.message).toContain("urlMatches is not a valid regular expression");
+    const two = loadPipelineText("p.yaml", file(step, '    expiredWhen: { urlMatches: "/login", selector: "form" }\n'));
+    expect(two.pipeline).toBeUndefined();
+    expect(two.diagnostics[0]?.line).toBe(8);
+  });
+});
+
 describe("credentials in a login", () => {
   it("warns at a write action whose text is written in the file, not taken from the environment", () => {
     const yaml = `version: 1

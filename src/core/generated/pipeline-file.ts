@@ -1361,6 +1361,23 @@ urlMatches?: string
 textContains?: string
 }
 /**
+ * What shows, on a page loaded with the session, that the login has expired (the site answered its sign-in form instead of the page): exactly one of selector, urlMatches, textContains. Checked only on pages of the session's own site (the login page's host, or a host its cookies go to); a page that shows it logs in again and is loaded once more. Without it only a redirect to the login URL or a 401 shows expiry: successWhen is checked after a login only, never on pages.
+ */
+expiredWhen?: {
+/**
+ * An element matching this CSS selector is on the page (its HTML as loaded).
+ */
+selector?: string
+/**
+ * The page's final URL matches this regular expression.
+ */
+urlMatches?: string
+/**
+ * The page's text contains this.
+ */
+textContains?: string
+}
+/**
  * How long a login is reused before it runs again: milliseconds, or a number with ms, s, m, h or d (12h).
  */
 maxAge?: (number | string)

@@ -12,6 +12,7 @@ import { applyExtraction, wantsExtraction } from "./extract-formats.js";
 import { checkThreatProtection, type RiskClassifier } from "./threat-protection.js";
 import { assertSupported } from "./unsupported.js";
 import { searchSearxng, SEARXNG_VARIABLE } from "./search/index.js";
+import { pageShows } from "./session-check.js";
 
 /** Statuses the runner retries; the engine reports them as errors rather than as documents. */
 const RETRY_STATUSES = new Set([408, 425, 429]);
@@ -95,6 +96,7 @@ export class LocalEngine implements Engine {
     const want = new Set(options.formats.map((f) => f.type));
     const document: Document = { metadata };
     const kind = contentKind(contentType, response.body);
+    if (extras.expiredWhen && (kind === "pdf" || kind === "binary" || isPdf(response.body, contentType))) document.expiredShown = pageShows(extras.expiredWhen, { url: response.url });
 
     if (kind === "pdf" || isPdf(response.body, contentType)) {
       if (options.parsers.length === 0) {
@@ -113,6 +115,7 @@ export class LocalEngine implements Engine {
     }
     const text = decodeText(response.body, contentType);
     if (want.has("rawHtml")) document.rawHtml = text;
+    if (extras.expiredWhen) document.expiredShown = pageShows(extras.expiredWhen, kind === "json" || kind === "text" ? { url: response.url, text } : { url: response.url, html: text });
     if (kind === "json" || kind === "text") {
       if (want.has("markdown")) document.markdown = kind === "json" ? `\`\`\`json\n${text}\n\`\`\`\n` : text;
       if (want.has("html")) document.html = text;
@@ -138,6 +141,7 @@ export class LocalEngine implements Engine {
     if (contentType) metadata.contentType = contentType;
     const document: Document = { metadata };
     if (options.formats.some((f) => f.type === "rawHtml")) document.rawHtml = page.html;
+    if (extras.expiredWhen) document.expiredShown = pageShows(extras.expiredWhen, { url: page.url, html: page.html });
     const markdown = fillFromHtml(document, page.html, options, extras);
     if (wantsExtraction(options)) await applyExtraction(document, options, { url: page.url, markdown, rawHtml: page.html }, this.extractor, signal);
     if (page.screenshot !== undefined) document.screenshot = page.screenshot;
