@@ -55,6 +55,11 @@ export function checkSessions(data: unknown, report: Reporter): void {
       report.error(path, { code: "session-not-used", message: "only scrape, crawl, extract and interact steps load pages with a session", hint: "remove session from this step" });
       continue;
     }
+    if (firecrawl(data)) {
+      const id = typeof step.id === "string" ? step.id : String(index + 1);
+      report.error(path, { code: "session-on-firecrawl", message: sessionOnFirecrawl(id, step.session), hint: "run the pipeline on engine: local (the default), or remove session from this step" });
+      continue;
+    }
     if (!names.includes(step.session)) {
       report.error(path, {
         code: "unknown-session",
@@ -78,4 +83,23 @@ export function warnLiteralCredentials(data: unknown, interpolations: readonly I
       report.warn(path, { code: "credential-in-file", message: "this login types text written in the file itself", hint: "credentials go in through the environment: write \"${NAME}\" and set NAME" });
     });
   }
+}
+
+function firecrawl(data: unknown): boolean {
+  if (!isObj(data)) return false;
+  return data.engine === "firecrawl" || (isObj(data.engine) && data.engine.kind === "firecrawl");
+}
+
+function sessionOnFirecrawl(stepId: string, session: string): string {
+  return `step "${stepId}" uses session "${session}", which the firecrawl engine cannot do: the service has no pipeline sessions (logins are made and kept by the local engine)`;
+}
+
+/**
+ * A pipeline run on another engine than the one it names (`--engine firecrawl`): the first step
+ * that uses a session, as an error message, when that engine is firecrawl.
+ */
+export function sessionsOnEngine(pipeline: { steps: ReadonlyArray<{ id: string; session?: string }> }, engine: "local" | "firecrawl"): string | undefined {
+  if (engine !== "firecrawl") return undefined;
+  const step = pipeline.steps.find((s) => s.session !== undefined);
+  return step ? `${sessionOnFirecrawl(step.id, step.session!)}; run it on --engine local` : undefined;
 }

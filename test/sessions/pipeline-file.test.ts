@@ -85,3 +85,16 @@ steps:
     expect(warnings[0]).toMatchObject({ severity: "warning", line: 8 });
   });
 });
+
+describe("sessions on the firecrawl engine", () => {
+  it("are refused when the file is loaded, at the step's session, naming the step and the engine", () => {
+    const yaml = file("  - id: orders\n    session: members\n    crawl: { url: https://example.com/orders }\n").replace("name: t\n", "name: t\nengine: { kind: firecrawl }\n");
+    const loaded = loadPipelineText("p.yaml", yaml);
+    expect(loaded.pipeline).toBeUndefined();
+    const found = loaded.diagnostics.find((d) => d.code === "session-on-firecrawl");
+    expect(found).toMatchObject({ file: "p.yaml", line: 11, column: 14, severity: "error" });
+    expect(found?.message).toBe('step "orders" uses session "members", which the firecrawl engine cannot do: the service has no pipeline sessions (logins are made and kept by the local engine)');
+    // The same file on the local engine loads.
+    expect(loadPipelineText("p.yaml", yaml.replace("kind: firecrawl", "kind: local")).diagnostics).toEqual([]);
+  });
+});
