@@ -98,9 +98,10 @@ export interface Engine {
   /** The engine fills `changeTracking` itself (the service); otherwise the runner compares pages with the store's snapshots. */
   readonly tracksChanges?: boolean;
   scrape(url: string, options: ScrapeOptions, signal?: AbortSignal, extras?: ScrapeExtras): Promise<Document>;
-  /** Local crawls: robots.txt and sitemaps read, the frontier seeded (or restored). */
-  startCrawl?(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown }): Promise<CrawlFrontierPort>;
-  map?(request: MapRequest, signal?: AbortSignal): Promise<MapResult>;
+  /** Local crawls: robots.txt and sitemaps read (with the session's cookies, when given), the frontier seeded (or restored). */
+  startCrawl?(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown; session?: SessionHandle }): Promise<CrawlFrontierPort>;
+  /** A map of the site; with a session its robots.txt, sitemaps and pages are read logged in. */
+  map?(request: MapRequest, signal?: AbortSignal, extras?: { session?: SessionHandle }): Promise<MapResult>;
   /**
    * Local extract steps: the pages' data (each page scraped with a json format) merged in the
    * order given, with the sources of each field and the places the result breaks the schema.

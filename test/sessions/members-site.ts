@@ -52,6 +52,27 @@ export class MembersSite {
     return this.site.stop();
   }
 
+  /** A members' page at `path` (counted like the others). */
+  addMemberPage(path: string, title: string, body: string): this {
+    this.site.route(path, (req, res) => this.member(req, res, title, body));
+    return this;
+  }
+
+  /**
+   * A members-only file (robots.txt, a sitemap): served with a live session, else a redirect to
+   * /login. `seen` gets the Cookie header of each request for it.
+   */
+  addMemberFile(path: string, contentType: string, body: () => string, seen: string[] = []): this {
+    this.site.route(path, (req, res) => {
+      const cookie = req.headers.cookie ?? "";
+      seen.push(cookie);
+      const sid = /(?:^|;\s*)sid=([0-9a-f]+)/.exec(cookie)?.[1];
+      if (sid === undefined || !this.sessions.has(sid)) res.writeHead(302, { location: "/login" }).end();
+      else res.writeHead(200, { "content-type": contentType }).end(body());
+    });
+    return this;
+  }
+
   /** Ends every session on the server, as when they time out. */
   expireAll(): void {
     this.sessions.clear();

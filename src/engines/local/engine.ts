@@ -1,10 +1,10 @@
-import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest, SessionSpec, SessionState, LivePage, LivePageStart } from "../../core/index.js";
+import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest, SessionHandle, SessionSpec, SessionState, LivePage, LivePageStart } from "../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
 import { openCrawl } from "./crawl-port.js";
 import { BrowserHost, loadPage, loginInBrowser, openLivePage, usesBrowser, type BrowserMode, type BrowserPage } from "./browser/index.js";
-import { createAddressPolicy, createFetchGate, decodeText, parseHttpUrl, requestHeaders, resolveTarget, sessionJar, systemResolve, type FetchGate, type FetchPolicy } from "./fetch/index.js";
+import { createAddressPolicy, createFetchGate, decodeText, gateWithSession, parseHttpUrl, requestHeaders, resolveTarget, sessionJar, systemResolve, type FetchGate, type FetchPolicy } from "./fetch/index.js";
 import { processHtml } from "./html/index.js";
 import { isPdf, pdfToBase64, pdfToMarkdown } from "./pdf/index.js";
 import { Extractor, type CombinedExtraction, type ExtractionSettings } from "./extract/index.js";
@@ -153,12 +153,13 @@ export class LocalEngine implements Engine {
     return document;
   }
 
-  startCrawl(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown }): Promise<CrawlFrontierPort> {
-    return openCrawl(this.gate, request, options);
+  startCrawl(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown; session?: SessionHandle }): Promise<CrawlFrontierPort> {
+    const { session, ...rest } = options;
+    return openCrawl(gateWithSession(this.gate, session), request, rest);
   }
 
-  map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
-    return mapSite(this.gate, request, signal ? { signal } : {});
+  map(request: MapRequest, signal?: AbortSignal, extras: { session?: SessionHandle } = {}): Promise<MapResult> {
+    return mapSite(gateWithSession(this.gate, extras.session), request, signal ? { signal } : {});
   }
 
   combineExtractions(parts: ReadonlyArray<{ url: string; data: unknown }>, schema?: Record<string, unknown>): CombinedExtraction {
