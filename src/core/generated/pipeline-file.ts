@@ -1310,6 +1310,13 @@ from: string
  * @maxItems 50
  */
 actions: [Action, ...(Action)[]]
+/**
+ * Only these pages of the `from` scrape: their metadata.scrapeId, as `scrapeline show` lists them (the same page of the same step keeps its id from run to run). Without it, every page the scrape stored.
+ * 
+ * @minItems 1
+ * @maxItems 1000
+ */
+scrapeIds?: [string, ...(string)[]]
 }
 /**
  * Retries of failed requests, with exponential backoff.
