@@ -83,10 +83,12 @@ function expiry(page: Document, url: string, spec: SessionSpec, session: Session
   const shown = page.expiredShown === true;
   delete page.expiredShown;
   const finalUrl = page.metadata.url || url;
-  if (shown && onSessionSite(finalUrl, spec, session)) return "shown";
-  if (page.metadata.statusCode === 401) return "login";
   const login = where(spec.url);
-  return login !== undefined && where(finalUrl) === login && where(url) !== login ? "login" : undefined;
+  // The login page itself, asked for on purpose, shows the sign-in form: that is no expiry.
+  const asked = where(url) !== login;
+  if (shown && asked && onSessionSite(finalUrl, spec, session)) return "shown";
+  if (page.metadata.statusCode === 401) return "login";
+  return login !== undefined && where(finalUrl) === login && asked ? "login" : undefined;
 }
 
 /**

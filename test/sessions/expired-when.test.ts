@@ -73,6 +73,20 @@ describe("expiredWhen: a login that expired, seen on the page", () => {
     expect(site.logins).toBe(2);
   });
 
+  it("the login page itself, asked for on purpose, is stored as it is", async () => {
+    const site = await formSite(100);
+    const steps = `  - id: form
+    session: members
+    scrape: { url: ${site.url}/login }
+`;
+    const yaml = sessionPipeline(site, steps, "", `    expiredWhen: { selector: "form[action='/login']" }\n`);
+    const { result, db } = await runYaml(yaml, { env });
+    expect(result.ok && result.status).toBe("succeeded");
+    if (!result.ok) return;
+    expect(readDocuments(db, result.runId, "form")[0]?.document.markdown).toContain("Sign in");
+    expect(site.logins).toBe(1);
+  });
+
   it("pages of another site are never judged by expiredWhen", async () => {
     const site = await formSite(100);
     const other = await new FixtureSite().page("/elsewhere", htmlPage("Elsewhere", `<form action="/login"><input type="password"></form><p>Sign in</p>`)).start();
