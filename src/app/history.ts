@@ -42,6 +42,8 @@ export interface RunDetail {
   results: Record<string, ExtractResult>;
   /** What the run warned about, per step or per page (url null: the step's). */
   warnings: Array<{ stepId: string; url: string | null; message: string }>;
+  /** The pages of scrape steps with their scrapeId (what `interact: {scrapeIds}` picks), in step and URL order. */
+  scrapes: Array<{ stepId: string; url: string; scrapeId: string }>;
 }
 
 /** One run with its steps and failed pages. */
@@ -57,7 +59,12 @@ export function showRun(db: string, ref: string | number | undefined): RunDetail
       if (result !== undefined) results[step.stepId] = JSON.parse(result) as ExtractResult;
     }
     const warnings = store.warnings(id).map(({ stepId, url, message }) => ({ stepId, url, message }));
-    return { run: summarize(run, steps), steps, failures: store.failures(id), results, warnings };
+    const scrapes: RunDetail["scrapes"] = [];
+    for (const step of steps.filter((s) => s.kind === "scrape")) {
+      const pages = [...store.documents(id, step.stepId)].flatMap((d) => (typeof d.document.metadata.scrapeId === "string" ? [{ stepId: step.stepId, url: d.url, scrapeId: d.document.metadata.scrapeId }] : []));
+      scrapes.push(...pages.sort((a, b) => a.url.localeCompare(b.url)));
+    }
+    return { run: summarize(run, steps), steps, failures: store.failures(id), results, warnings, scrapes };
   } finally {
     store.close();
   }

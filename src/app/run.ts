@@ -4,7 +4,7 @@ import type { Diagnostic, Engine, Pipeline, RunRecord } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { serviceCreditRules } from "../credits/index.js";
 import { LocalEngine } from "../engines/local/index.js";
-import { loadPipeline, redactInterpolations } from "../pipeline/index.js";
+import { loadPipeline, redactInterpolations, sessionsOnEngine } from "../pipeline/index.js";
 import { planPipeline } from "../planner/index.js";
 import { runPlan, type EventSink, type RunResult } from "../runner/index.js";
 import { SECRET_KEY_ENV, SessionTable, type RunWarning, type SqliteStore } from "../store/index.js";
@@ -44,6 +44,8 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   if (!loaded.pipeline) return { ok: false, diagnostics: loaded.diagnostics };
   const pipeline = loaded.pipeline;
   if (options.concurrency !== undefined) pipeline.concurrency = options.concurrency;
+  const sessionProblem = options.engine ? undefined : sessionsOnEngine(pipeline, options.engineKind ?? pipeline.engine.kind);
+  if (sessionProblem) throw new ScrapelineError("invalid-input", sessionProblem);
   const local = (options.engineKind ?? pipeline.engine.kind) === "local" && !options.engine;
   if (local) await applyModelCrawlPrompts(pipeline, extractionSettings(pipeline, env));
   const plan = planPipeline(pipeline);

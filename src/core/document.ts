@@ -60,4 +60,9 @@ export interface Document {
    * asks the engine for them (what it follows). Kept in the page cache, never in a stored page.
    */
   pageLinks?: string[];
+  /**
+   * Not the service's: whether the page showed the `expiredWhen` check the engine was asked to
+   * judge (a session's login expired). Read by the runner and removed before the page is stored.
+   */
+  expiredShown?: boolean;
 }

@@ -2,7 +2,7 @@ import type { Document } from "./document.js";
 import type { ExtractResult } from "./extract.js";
 import type { CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ParseOptions, ScrapeOptions } from "./types.js";
 import type { SearchAnswer, SearchRequest } from "./search.js";
-import type { SessionHandle, SessionSpec, SessionState } from "./session.js";
+import type { SessionCheck, SessionHandle, SessionSpec, SessionState } from "./session.js";
 
 /**
  * A crawl's discovery state on the local engine: the runner takes URLs from it, fetches them
@@ -78,6 +78,8 @@ export interface ScrapeExtras {
   pageLinks?: boolean;
   /** Load the page logged in: the session's cookies (same-site requests) and storage, updated with what the page sets. */
   session?: SessionHandle;
+  /** Judge the loaded page by this check (a session's expiredWhen) and set the document's `expiredShown`. */
+  expiredWhen?: SessionCheck;
 }
 
 /** A document file to parse: its name (for messages and the type its extension claims), bytes and where it came from. */
@@ -96,9 +98,10 @@ export interface Engine {
   /** The engine fills `changeTracking` itself (the service); otherwise the runner compares pages with the store's snapshots. */
   readonly tracksChanges?: boolean;
   scrape(url: string, options: ScrapeOptions, signal?: AbortSignal, extras?: ScrapeExtras): Promise<Document>;
-  /** Local crawls: robots.txt and sitemaps read, the frontier seeded (or restored). */
-  startCrawl?(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown }): Promise<CrawlFrontierPort>;
-  map?(request: MapRequest, signal?: AbortSignal): Promise<MapResult>;
+  /** Local crawls: robots.txt and sitemaps read (with the session's cookies, when given), the frontier seeded (or restored). */
+  startCrawl?(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown; session?: SessionHandle }): Promise<CrawlFrontierPort>;
+  /** A map of the site; with a session its robots.txt, sitemaps and pages are read logged in. */
+  map?(request: MapRequest, signal?: AbortSignal, extras?: { session?: SessionHandle }): Promise<MapResult>;
   /**
    * Local extract steps: the pages' data (each page scraped with a json format) merged in the
    * order given, with the sources of each field and the places the result breaks the schema.

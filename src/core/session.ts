@@ -33,6 +33,8 @@ export interface SessionSpec {
   url: string;
   actions: Action[];
   successWhen: SessionCheck;
+  /** What shows on a page of the session's own site that the login has expired (opt-in; successWhen is never checked on pages). */
+  expiredWhen?: SessionCheck;
   maxAgeMs: number;
   timeoutMs: number;
 }

@@ -111,6 +111,8 @@ export interface ParseRequest extends ParseOptions {
 export interface InteractRequest {
   from: string;
   actions: Action[];
+  /** Only the pages of `from` with these scrapeIds (lower case). */
+  scrapeIds?: string[];
 }
 
 export interface RetryPolicy {

@@ -96,7 +96,8 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
   if (isObj(step.search)) return normalizeSearchStep(common, step.search, (own, path) => normalizeScrapeOptions(own, ctx.pipelineDefaults, path, ctx.report), at("search"));
   if (isObj(step.interact)) {
     const actions = (step.interact.actions as Obj[]).map((a) => ({ ...clone(D.DEFAULT_ACTIONS[a.type as string] ?? {}), ...clone(a) })) as Action[];
-    return { ...common, kind: "interact", body: { from: step.interact.from as string, actions } };
+    const scrapeIds = Array.isArray(step.interact.scrapeIds) ? { scrapeIds: (step.interact.scrapeIds as string[]).map((id) => id.toLowerCase()) } : {};
+    return { ...common, kind: "interact", body: { from: step.interact.from as string, actions, ...scrapeIds } };
   }
   const extract = step.extract as Obj;
   const { urls, scrapeOptions, ...rest } = clone(extract);

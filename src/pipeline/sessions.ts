@@ -25,6 +25,7 @@ export function normalizeSessions(sessions: Obj): Record<string, SessionSpec> {
       url: spec.url as string,
       actions: (spec.actions as Obj[]).map((a) => ({ ...structuredClone(DEFAULT_ACTIONS[a.type as string] ?? {}), ...structuredClone(a) }) as Action),
       successWhen: structuredClone(spec.successWhen) as SessionCheck,
+      ...(isObj(spec.expiredWhen) ? { expiredWhen: structuredClone(spec.expiredWhen) as SessionCheck } : {}),
       maxAgeMs: durationMs(spec.maxAge ?? DEFAULT_SESSION.maxAge),
       timeoutMs: (spec.timeoutMs as number | undefined) ?? DEFAULT_SESSION.timeoutMs,
     };
@@ -37,11 +38,14 @@ export function checkSessions(data: unknown, report: Reporter): void {
   const declared = isObj(data) && isObj(data.sessions) ? data.sessions : {};
   const names = Object.keys(declared);
   for (const [name, spec] of Object.entries(declared)) {
-    if (!isObj(spec) || !isObj(spec.successWhen) || typeof spec.successWhen.urlMatches !== "string") continue;
-    try {
-      new RegExp(spec.successWhen.urlMatches);
-    } catch (error) {
-      report.error(["sessions", name, "successWhen", "urlMatches"], { code: "bad-regex", message: `urlMatches is not a valid regular expression: ${(error as Error).message}` });
+    for (const check of ["successWhen", "expiredWhen"]) {
+      const body = isObj(spec) ? spec[check] : undefined;
+      if (!isObj(body) || typeof body.urlMatches !== "string") continue;
+      try {
+        new RegExp(body.urlMatches);
+      } catch (error) {
+        report.error(["sessions", name, check, "urlMatches"], { code: "bad-regex", message: `urlMatches is not a valid regular expression: ${(error as Error).message}` });
+      }
     }
   }
   for (const { index, step } of stepsOf(data)) {
@@ -49,6 +53,11 @@ export function checkSessions(data: unknown, report: Reporter): void {
     const path = ["steps", index, "session"];
     if (!("scrape" in step || "crawl" in step || "extract" in step || "interact" in step)) {
       report.error(path, { code: "session-not-used", message: "only scrape, crawl, extract and interact steps load pages with a session", hint: "remove session from this step" });
+      continue;
+    }
+    if (firecrawl(data)) {
+      const id = typeof step.id === "string" ? step.id : String(index + 1);
+      report.error(path, { code: "session-on-firecrawl", message: sessionOnFirecrawl(id, step.session), hint: "run the pipeline on engine: local (the default), or remove session from this step" });
       continue;
     }
     if (!names.includes(step.session)) {
@@ -74,4 +83,23 @@ export function warnLiteralCredentials(data: unknown, interpolations: readonly I
       report.warn(path, { code: "credential-in-file", message: "this login types text written in the file itself", hint: "credentials go in through the environment: write \"${NAME}\" and set NAME" });
     });
   }
+}
+
+function firecrawl(data: unknown): boolean {
+  if (!isObj(data)) return false;
+  return data.engine === "firecrawl" || (isObj(data.engine) && data.engine.kind === "firecrawl");
+}
+
+function sessionOnFirecrawl(stepId: string, session: string): string {
+  return `step "${stepId}" uses session "${session}", which the firecrawl engine cannot do: the service has no pipeline sessions (logins are made and kept by the local engine)`;
+}
+
+/**
+ * A pipeline run on another engine than the one it names (`--engine firecrawl`): the first step
+ * that uses a session, as an error message, when that engine is firecrawl.
+ */
+export function sessionsOnEngine(pipeline: { steps: ReadonlyArray<{ id: string; session?: string }> }, engine: "local" | "firecrawl"): string | undefined {
+  if (engine !== "firecrawl") return undefined;
+  const step = pipeline.steps.find((s) => s.session !== undefined);
+  return step ? `${sessionOnFirecrawl(step.id, step.session!)}; run it on --engine local` : undefined;
 }

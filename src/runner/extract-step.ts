@@ -4,7 +4,8 @@ import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type StepTally } from "./page.js";
 import { urlsFromStep } from "./scrape-step.js";
 import { selectUrls } from "./url-source.js";
-import { expandUrlGlobs } from "./extract-urls.js";
+import { expandUrlGlobs, isGlob } from "./extract-urls.js";
+import { runSessions } from "./session-page.js";
 
 type ExtractStep = Extract<Step, { kind: "extract" }>;
 
@@ -33,7 +34,10 @@ export async function runExtractStep(ctx: RunContext, step: ExtractStep, timeout
       throw new ScrapelineError("invalid-input", `invalid URL${invalid.length === 1 ? "" : "s"} in urls: ${invalid.map((u) => JSON.stringify(u)).join(", ")} (only absolute http(s) URLs and globs are allowed; ignoreInvalidURLs: true skips them)`);
     }
   } else entries = selectUrls([...urlsFromStep(ctx, body.urls.from)].filter(selectable), body.urls);
-  const expanded = await expandUrlGlobs(entries, body, engine, AbortSignal.any([timeout, ctx.abort]));
+  const discovery = AbortSignal.any([timeout, ctx.abort]);
+  // Globs are expanded by a map read logged in: a members' area's sitemap and links.
+  const session = step.session !== undefined && entries.some(isGlob) ? await runSessions(ctx).open(step.session, discovery) : undefined;
+  const expanded = await expandUrlGlobs(entries, body, engine, discovery, session);
   const urls = expanded.urls;
   for (const message of expanded.warnings) ctx.emit({ type: "step-warning", stepId: step.id, message });
   ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind, total: urls.length });

@@ -1,9 +1,10 @@
-import type { Step } from "../core/index.js";
+import type { Document, Step } from "../core/index.js";
 import { searchResultUrls } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type StepTally } from "./page.js";
 import { runRemoteBatchStep } from "./remote-job.js";
 import { selectUrls } from "./url-source.js";
+import { pipelineScrapeId } from "./scrape-id.js";
 
 type ScrapeStep = Extract<Step, { kind: "scrape" }>;
 
@@ -16,7 +17,15 @@ export async function runScrapeStep(ctx: RunContext, step: ScrapeStep, timeout: 
   const todo = urls.filter((u) => !done.has(u));
   ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind, total: urls.length });
   const tally: StepTally = { documents: 0, failures: 0, cancelled: false };
-  const job = (url: string): PageJob => ({ stepId: step.id, url, options: step.body, retry: step.retry, ...(step.session !== undefined ? { session: step.session } : {}), ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}) });
+  const job = (url: string): PageJob => ({
+    stepId: step.id,
+    url,
+    options: step.body,
+    retry: step.retry,
+    ...(step.session !== undefined ? { session: step.session } : {}),
+    ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}),
+    toStored: (document) => withScrapeId(document, pipelineScrapeId(ctx.plan.pipeline.name, step.id, url)),
+  });
   await Promise.all(todo.map((url) => runPage(ctx, job(url), timeout, tally)));
   return tally;
 }
@@ -35,4 +44,10 @@ export function* urlsFromStep(ctx: RunContext, stepId: string): Iterable<string>
 function searchedUrls(ctx: RunContext, stepId: string): string[] {
   const raw = ctx.ports.store.stepResult(ctx.runId, stepId);
   return raw === undefined ? [] : searchResultUrls((JSON.parse(raw) as { data: Parameters<typeof searchResultUrls>[0] }).data);
+}
+
+/** The page as stored, with its scrapeId (a service's own id, when the engine gave one, is kept). */
+function withScrapeId(document: Document, scrapeId: string): Document {
+  if (document.metadata.scrapeId !== undefined) return document;
+  return { ...document, metadata: { ...document.metadata, scrapeId } };
 }

@@ -151,3 +151,14 @@ describe("sessions over plain HTTP", () => {
     expect(readFileSync(db).toString("latin1")).not.toContain(PASSWORD);
   });
 });
+
+describe("sessions and --engine firecrawl", () => {
+  it("a run moved to the firecrawl engine is refused before any page or login, naming the step", async () => {
+    const site = await members();
+    const run = runYaml(sessionPipeline(site, crawlStep(site)), { env: env({ FIRECRAWL_API_KEY: "fc-test" }), engineKind: "firecrawl" });
+    await expect(run).rejects.toMatchObject({ kind: "invalid-input", message: expect.stringContaining('step "reports" uses session "members", which the firecrawl engine cannot do') });
+    expect(site.attempts).toBe(0);
+    expect(site.cookiesSeen).toHaveLength(0);
+    expect(site.site.hits.size).toBe(0);
+  });
+});

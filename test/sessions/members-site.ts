@@ -21,7 +21,11 @@ export class MembersSite {
   private readonly tokens = new Set<string>();
   private readonly sessions = new Map<string, number>();
 
-  constructor(private readonly options: { logoutAfter?: number; pages?: number } = {}) {}
+  /**
+   * `loggedOut: "form"`: a members' page asked without a live session answers 200 with the sign-in
+   * form at its own URL (as many sites do) instead of redirecting to /login.
+   */
+  constructor(private readonly options: { logoutAfter?: number; pages?: number; loggedOut?: "redirect" | "form" } = {}) {}
 
   get url(): string {
     return this.site.url;
@@ -46,6 +50,27 @@ export class MembersSite {
 
   stop(): Promise<void> {
     return this.site.stop();
+  }
+
+  /** A members' page at `path` (counted like the others). */
+  addMemberPage(path: string, title: string, body: string): this {
+    this.site.route(path, (req, res) => this.member(req, res, title, body));
+    return this;
+  }
+
+  /**
+   * A members-only file (robots.txt, a sitemap): served with a live session, else a redirect to
+   * /login. `seen` gets the Cookie header of each request for it.
+   */
+  addMemberFile(path: string, contentType: string, body: () => string, seen: string[] = []): this {
+    this.site.route(path, (req, res) => {
+      const cookie = req.headers.cookie ?? "";
+      seen.push(cookie);
+      const sid = /(?:^|;\s*)sid=([0-9a-f]+)/.exec(cookie)?.[1];
+      if (sid === undefined || !this.sessions.has(sid)) res.writeHead(302, { location: "/login" }).end();
+      else res.writeHead(200, { "content-type": contentType }).end(body());
+    });
+    return this;
   }
 
   /** Ends every session on the server, as when they time out. */
@@ -92,7 +117,8 @@ export class MembersSite {
     const limit = this.options.logoutAfter ?? Infinity;
     if (sid === undefined || used === undefined || used >= limit) {
       if (sid !== undefined) this.sessions.delete(sid);
-      res.writeHead(302, { location: "/login" }).end();
+      if (this.options.loggedOut === "form") this.form(res, false);
+      else res.writeHead(302, { location: "/login" }).end();
       return;
     }
     this.sessions.set(sid, used + 1);
@@ -103,7 +129,7 @@ export class MembersSite {
 }
 
 /** A pipeline with a `members` session on `site`, and `steps`. */
-export function sessionPipeline(site: MembersSite, steps: string, extra = ""): string {
+export function sessionPipeline(site: MembersSite, steps: string, extra = "", sessionExtra = ""): string {
   return `version: 1
 name: members
 retry: { attempts: 2, initialDelayMs: 10, maxDelayMs: 50 }
@@ -117,7 +143,7 @@ sessions:
       - { type: write, text: "\${SITE_PASSWORD}" }
       - { type: press, key: Enter }
     successWhen: { selector: "#logout" }
-${extra}steps:
+${sessionExtra}${extra}steps:
 ${steps}`;
 }
 

@@ -61,6 +61,7 @@ export function showCommand(io: Io, setExit: (code: number) => void): CommandMod
           if (detail.steps.find((s) => s.stepId === stepId)?.kind === "search") io.stdout(`\n${searchLine(stepId, result as unknown as StoredSearchResult)}\n`);
           else io.stdout(`\n${stepId}: extract ${result.status}, ${describeData(result.data)}, ${result.tokensUsed} token(s), ${result.creditsUsed} credit(s)${result.error ? `: ${result.error}` : ""}\n`);
         }
+        if (detail.scrapes.length) io.stdout(`\nscrapes:\n${scrapeLines(detail.scrapes).join("\n")}\n`);
         if (detail.warnings.length) io.stdout(`\nwarnings:\n${detail.warnings.map((w) => `  [${w.stepId}] ${w.url ? `${w.url}: ` : ""}${w.message}`).join("\n")}\n`);
         if (detail.failures.length) io.stdout(`\nfailed pages:\n${detail.failures.map((f) => `  [${f.stepId}] ${f.url}: ${f.kind}: ${f.error}`).join("\n")}\n`);
       }
@@ -75,4 +76,22 @@ function describeData(data: unknown): string {
   if (typeof data !== "object" || data === null) return "no data";
   const fields = Object.entries(data).map(([key, value]) => (Array.isArray(value) ? `${key}: ${value.length} item(s)` : key));
   return fields.length ? `data { ${fields.join(", ")} }` : "no data";
+}
+
+/** Scraped pages shown per step before the rest is left to --json. */
+const SCRAPES_SHOWN = 20;
+
+/** "  [invoices] 1b4e…  https://…" for each scraped page, the first SCRAPES_SHOWN of each step. */
+function scrapeLines(scrapes: ReadonlyArray<{ stepId: string; url: string; scrapeId: string }>): string[] {
+  const lines: string[] = [];
+  const counts = new Map<string, number>();
+  for (const s of scrapes) counts.set(s.stepId, (counts.get(s.stepId) ?? 0) + 1);
+  const shown = new Map<string, number>();
+  for (const s of scrapes) {
+    const n = (shown.get(s.stepId) ?? 0) + 1;
+    shown.set(s.stepId, n);
+    if (n <= SCRAPES_SHOWN) lines.push(`  [${s.stepId}] ${s.scrapeId}  ${s.url}`);
+    else if (n === SCRAPES_SHOWN + 1) lines.push(`  [${s.stepId}] … ${counts.get(s.stepId)! - SCRAPES_SHOWN} more (show --json lists them all)`);
+  }
+  return lines;
 }

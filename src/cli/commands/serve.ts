@@ -16,7 +16,11 @@ interface ServeArgs {
   "max-connections-per-client"?: number;
   "allow-code-execution": boolean;
   "max-browser-sessions"?: number;
+  "code-memory-mb"?: number;
 }
+
+/** The heap a code run may have, in MB: enough for Node to start, and no more than a machine can spare for one run. */
+const CODE_MEMORY_MB = { min: 32, max: 4096 };
 
 
 /** `scrapeline serve`: runs the server until SIGTERM or SIGINT, which it passes on for a graceful stop. */
@@ -35,7 +39,8 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
         .option("public-url", { type: "string", requiresArg: true, describe: "the URL clients reach the server at (behind a proxy): the base of links in answers; default the listening address" })
         .option("max-connections-per-client", integerOption("max-connections-per-client", "open connections one client address may hold (default 64; behind a reverse proxy the proxy is one client)", { min: 1 }))
         .option("allow-code-execution", { type: "boolean", default: false, describe: "run JavaScript sent to /v2/browser/{id}/execute and /v2/scrape/{id}/interact (remote code execution by design: each run in its own limited process)" })
-        .option("max-browser-sessions", integerOption("max-browser-sessions", "live browser sessions per team (default 5)", { min: 1 })) as never,
+        .option("max-browser-sessions", integerOption("max-browser-sessions", "live browser sessions per team (default 5)", { min: 1 }))
+        .option("code-memory-mb", integerOption("code-memory-mb", `heap limit of each code run's process, in MB (${CODE_MEMORY_MB.min}–${CODE_MEMORY_MB.max}, default 128)`, CODE_MEMORY_MB)) as never,
     handler: async (args) => {
       const settings = {
         port: args.port,
@@ -48,6 +53,7 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
         ...(args["max-connections-per-client"] ? { maxConnectionsPerClient: args["max-connections-per-client"] } : {}),
         ...(args["allow-code-execution"] ? { allowCodeExecution: true } : {}),
         ...(args["max-browser-sessions"] ? { maxBrowserSessions: args["max-browser-sessions"] } : {}),
+        ...(args["code-memory-mb"] ? { codeMemoryMb: args["code-memory-mb"] } : {}),
       };
       const code = await runProgram(SERVER_PROGRAM, settings, io, "the server");
       setExit(code === 0 ? EXIT.ok : code);

@@ -1310,6 +1310,13 @@ from: string
  * @maxItems 50
  */
 actions: [Action, ...(Action)[]]
+/**
+ * Only these pages of the `from` scrape: their metadata.scrapeId, as `scrapeline show` lists them (the same page of the same step keeps its id from run to run). Without it, every page the scrape stored.
+ * 
+ * @minItems 1
+ * @maxItems 1000
+ */
+scrapeIds?: [string, ...(string)[]]
 }
 /**
  * Retries of failed requests, with exponential backoff.
@@ -1353,6 +1360,23 @@ successWhen: {
 selector?: string
 /**
  * The page's URL matches this regular expression.
+ */
+urlMatches?: string
+/**
+ * The page's text contains this.
+ */
+textContains?: string
+}
+/**
+ * What shows, on a page loaded with the session, that the login has expired (the site answered its sign-in form instead of the page): exactly one of selector, urlMatches, textContains. Checked only on pages of the session's own site (the login page's host, or a host its cookies go to); a page that shows it logs in again and is loaded once more. Without it only a redirect to the login URL or a 401 shows expiry: successWhen is checked after a login only, never on pages.
+ */
+expiredWhen?: {
+/**
+ * An element matching this CSS selector is on the page (its HTML as loaded).
+ */
+selector?: string
+/**
+ * The page's final URL matches this regular expression.
  */
 urlMatches?: string
 /**

@@ -1,10 +1,10 @@
-import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest, SessionSpec, SessionState, LivePage, LivePageStart } from "../../core/index.js";
+import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest, SessionHandle, SessionSpec, SessionState, LivePage, LivePageStart } from "../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
 import { openCrawl } from "./crawl-port.js";
 import { BrowserHost, loadPage, loginInBrowser, openLivePage, usesBrowser, type BrowserMode, type BrowserPage } from "./browser/index.js";
-import { createAddressPolicy, createFetchGate, decodeText, parseHttpUrl, requestHeaders, resolveTarget, sessionJar, systemResolve, type FetchGate, type FetchPolicy } from "./fetch/index.js";
+import { createAddressPolicy, createFetchGate, decodeText, gateWithSession, parseHttpUrl, requestHeaders, resolveTarget, sessionJar, systemResolve, type FetchGate, type FetchPolicy } from "./fetch/index.js";
 import { processHtml } from "./html/index.js";
 import { isPdf, pdfToBase64, pdfToMarkdown } from "./pdf/index.js";
 import { Extractor, type CombinedExtraction, type ExtractionSettings } from "./extract/index.js";
@@ -12,6 +12,7 @@ import { applyExtraction, wantsExtraction } from "./extract-formats.js";
 import { checkThreatProtection, type RiskClassifier } from "./threat-protection.js";
 import { assertSupported } from "./unsupported.js";
 import { searchSearxng, SEARXNG_VARIABLE } from "./search/index.js";
+import { pageShows } from "./session-check.js";
 
 /** Statuses the runner retries; the engine reports them as errors rather than as documents. */
 const RETRY_STATUSES = new Set([408, 425, 429]);
@@ -95,6 +96,7 @@ export class LocalEngine implements Engine {
     const want = new Set(options.formats.map((f) => f.type));
     const document: Document = { metadata };
     const kind = contentKind(contentType, response.body);
+    if (extras.expiredWhen && (kind === "pdf" || kind === "binary" || isPdf(response.body, contentType))) document.expiredShown = pageShows(extras.expiredWhen, { url: response.url });
 
     if (kind === "pdf" || isPdf(response.body, contentType)) {
       if (options.parsers.length === 0) {
@@ -113,6 +115,7 @@ export class LocalEngine implements Engine {
     }
     const text = decodeText(response.body, contentType);
     if (want.has("rawHtml")) document.rawHtml = text;
+    if (extras.expiredWhen) document.expiredShown = pageShows(extras.expiredWhen, kind === "json" || kind === "text" ? { url: response.url, text } : { url: response.url, html: text });
     if (kind === "json" || kind === "text") {
       if (want.has("markdown")) document.markdown = kind === "json" ? `\`\`\`json\n${text}\n\`\`\`\n` : text;
       if (want.has("html")) document.html = text;
@@ -138,6 +141,7 @@ export class LocalEngine implements Engine {
     if (contentType) metadata.contentType = contentType;
     const document: Document = { metadata };
     if (options.formats.some((f) => f.type === "rawHtml")) document.rawHtml = page.html;
+    if (extras.expiredWhen) document.expiredShown = pageShows(extras.expiredWhen, { url: page.url, html: page.html });
     const markdown = fillFromHtml(document, page.html, options, extras);
     if (wantsExtraction(options)) await applyExtraction(document, options, { url: page.url, markdown, rawHtml: page.html }, this.extractor, signal);
     if (page.screenshot !== undefined) document.screenshot = page.screenshot;
@@ -149,12 +153,13 @@ export class LocalEngine implements Engine {
     return document;
   }
 
-  startCrawl(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown }): Promise<CrawlFrontierPort> {
-    return openCrawl(this.gate, request, options);
+  startCrawl(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown; session?: SessionHandle }): Promise<CrawlFrontierPort> {
+    const { session, ...rest } = options;
+    return openCrawl(gateWithSession(this.gate, session), request, rest);
   }
 
-  map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
-    return mapSite(this.gate, request, signal ? { signal } : {});
+  map(request: MapRequest, signal?: AbortSignal, extras: { session?: SessionHandle } = {}): Promise<MapResult> {
+    return mapSite(gateWithSession(this.gate, extras.session), request, signal ? { signal } : {});
   }
 
   combineExtractions(parts: ReadonlyArray<{ url: string; data: unknown }>, schema?: Record<string, unknown>): CombinedExtraction {

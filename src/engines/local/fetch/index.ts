@@ -13,3 +13,4 @@ export { parseHttpUrl, resolveTarget, systemResolve, type CheckedTarget, type Ta
 export { PinnedAddresses } from "./pinned-lookup.js";
 export { HostDownError, isHostDown, redactUrl, type HostDownReason } from "./failures.js";
 export { cookieHeader, domainMatches as cookieDomainMatches, mergeCookies, parseSetCookie, sessionJar, type CookieJar } from "./cookies.js";
+export { gateWithSession } from "./session-gate.js";
