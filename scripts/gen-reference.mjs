@@ -32,6 +32,9 @@ const SECTIONS = [
   ["Formats", "formats.schema.json", ""],
   ["Actions", "actions.schema.json", ""],
   ["Threat protection", "threat-protection.schema.json", ""],
+  ["Schedule", "schedule.schema.json", ""],
+  ["Notify", "notify.schema.json", ""],
+  ["Notify channel", "notify.schema.json", "/definitions/channel"],
 ];
 
 function at(file, pointer) {

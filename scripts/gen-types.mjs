@@ -21,6 +21,8 @@ const NAMES = {
   "crawl.schema.json": "CrawlBody",
   "map.schema.json": "MapBody",
   "extract.schema.json": "ExtractBody",
+  "schedule.schema.json": "ScheduleFile",
+  "notify.schema.json": "NotifyFile",
 };
 
 export async function generate() {

@@ -156,14 +156,16 @@ describe("bundled schemas", () => {
     expect(() => compileSchemas()).not.toThrow();
   });
 
-  it("are the ten expected files, draft-07, without $id, with a title and a description", () => {
+  it("are the twelve expected files, draft-07, without $id, with a title and a description", () => {
     expect([...files.keys()]).toEqual([
       "actions.schema.json",
       "crawl.schema.json",
       "extract.schema.json",
       "formats.schema.json",
       "map.schema.json",
+      "notify.schema.json",
       "pipeline.schema.json",
+      "schedule.schema.json",
       "scrape-options.schema.json",
       "scrape.schema.json",
       "threat-protection.schema.json",

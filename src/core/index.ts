@@ -12,3 +12,5 @@ export type * from "./extract.js";
 export type * from "./serve.js";
 export { extractUrlProblem, sortExtractUrls } from "./extract-url.js";
 export { domainMatches, whitelisted } from "./threat-domains.js";
+export { knownTimeZone, parseInterval, type CheckStatus, type CheckSummary, type ScheduleConfig } from "./schedule.js";
+export type * from "./notify.js";

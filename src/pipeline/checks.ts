@@ -1,5 +1,6 @@
 import { extractUrlProblem } from "../core/index.js";
 import { DEFAULT_SCRAPE_OPTIONS } from "./defaults.js";
+import { checkNotify, checkSchedule } from "./monitoring.js";
 import type { Reporter } from "./reporter.js";
 import { userSchemaAjv } from "./schema.js";
 import { formatType, isObj, scrapeOptionSites, stepsOf, type Obj } from "./sites.js";
@@ -15,6 +16,8 @@ export function semanticChecks(data: unknown, report: Reporter): void {
   checkPathRegexes(data, report);
   checkVolatilePatterns(data, report);
   checkUserSchemas(data, report);
+  checkSchedule(data, report);
+  checkNotify(data, report);
 }
 
 function checkStepGraph(data: unknown, report: Reporter): void {
