@@ -1,4 +1,4 @@
-import type { PagePayload, RunSummaryPayload } from "./notify.js";
+import type { PagePayload, RunSummaryPayload } from "./notify-payload.js";
 
 /** Lines of a diff kept in a readable notification; the JSON carries the whole (cut) diff. */
 const TEXT_DIFF_LINES = 40;

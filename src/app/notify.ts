@@ -1,7 +1,10 @@
 import type { CheckSummary, Delivery, MonitorEvent, NotificationSender, NotifyConfig, NotifyEvent, OutgoingNotification, Store } from "../core/index.js";
 import { createNotificationSender } from "../engines/local/index.js";
 import { pageEvents, worthTelling } from "./notify-rules.js";
+import type { PagePayload, RunSummaryPayload } from "./notify-payload.js";
 import { checkCompletedText, failedText, pageText } from "./notify-text.js";
+
+export type { PagePayload, RunSummaryPayload } from "./notify-payload.js";
 
 export { signature } from "../engines/local/index.js";
 
@@ -19,31 +22,6 @@ export interface NotifyOutcome {
   error?: string;
   /** Every notification due, on every channel. */
   deliveries: Delivery[];
-}
-
-export interface PagePayload {
-  stepId: string;
-  url: string;
-  changeStatus: string;
-  visibility: string;
-  previousScrapeAt: string | null;
-  diff?: string;
-}
-
-export interface RunSummaryPayload {
-  event: "monitor.check.completed";
-  pipeline: string;
-  runId: number;
-  status: string;
-  startedAt: string;
-  finishedAt: string | null;
-  credits: number;
-  counts: Record<NotifyEvent, number>;
-  /** The service's summary of a check. */
-  summary: CheckSummary;
-  /** The pages worth telling (in a state `on` lists, passing the rules). */
-  pages: PagePayload[];
-  failures: Array<{ stepId: string; url: string; kind: string; error: string }>;
 }
 
 /** The summary of a run: counts of every page, the pages worth telling, failed pages when `on` has failed. */
