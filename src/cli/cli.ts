@@ -13,6 +13,8 @@ import { usageCommand } from "./commands/usage.js";
 import { keysCommand, teamsCommand } from "./commands/keys.js";
 import { serveCommand } from "./commands/serve.js";
 import { validateCommand } from "./commands/validate.js";
+import { watchCommand } from "./commands/watch.js";
+import { monitorsCommand } from "./commands/monitors.js";
 import { quietInterrupts, type Interrupts } from "./interrupts.js";
 import { UsageError } from "./options.js";
 import { processIo, type Io } from "./output.js";
@@ -41,6 +43,8 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     serveCommand(io, setExit),
     keysCommand(io, setExit),
     teamsCommand(io, setExit),
+    watchCommand(io, setExit, interrupts),
+    monitorsCommand(io, setExit),
   ] as never;
   const names = commands.map((c) => String(c.command).split(" ")[0]!);
   const first = argv[0];

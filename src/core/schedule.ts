@@ -33,8 +33,11 @@ export function knownTimeZone(name: string): boolean {
   }
 }
 
-/** A monitor check's status, as the hosted service names them. */
-export type CheckStatus = "running" | "completed" | "failed" | "partial" | "skipped_overlap" | "skipped_budget" | "interrupted";
+/**
+ * A monitor check's status, as the hosted service names them, plus running, interrupted (to be
+ * resumed) and skipped_missed (a slot that fell due while nothing watched, with `missed: skip`).
+ */
+export type CheckStatus = "running" | "completed" | "failed" | "partial" | "skipped_overlap" | "skipped_budget" | "skipped_missed" | "interrupted";
 
 /** What a check found: the service's summary. */
 export interface CheckSummary {
