@@ -40,8 +40,8 @@ export function watchCommand(io: Io, setExit: (code: number) => void, signals: I
         abort: signals.abort,
         log: (line) => io.stdout(`${line}\n`),
       });
-      if (signals.stop.aborted) setExit(EXIT.interrupted);
-      else if (summary.failed > 0) setExit(EXIT.stepFailed);
+      // A stop is how a watch ends: checks it cut short are resumed at the next start.
+      if (summary.failed > 0) setExit(EXIT.stepFailed);
       else if (summary.invalidFiles > 0) setExit(EXIT.invalid);
       else setExit(EXIT.ok);
     },
