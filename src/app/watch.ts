@@ -2,6 +2,7 @@ import type { Pipeline, ScheduleConfig } from "../core/index.js";
 import { decide } from "../schedule/index.js";
 import { MonitorTables, type CheckRecord, type MonitorRecord } from "../store/index.js";
 import { orphaned, runCheck, SELF } from "./monitor-check.js";
+import { fileMonitorKey } from "./monitor-key.js";
 import { openStore } from "./store.js";
 import { WatchedFiles, type FileChange } from "./watch-files.js";
 import { Wakeup } from "./wakeup.js";
@@ -33,9 +34,6 @@ export interface WatchSummary {
   /** Files that do not validate (their last good version, if any, was used). */
   invalidFiles: number;
 }
-
-/** The key of a pipeline file's monitor: its pipeline's name (one schedule per name and database). */
-export const fileMonitorKey = (name: string) => `file:${name}`;
 
 /**
  * The watch loop: runs each scheduled pipeline when due, through the same runner and store as
