@@ -35,6 +35,8 @@ export function checkStatusOf(runStatus: string, summary: CheckSummary): CheckSt
 export interface CheckRunOptions {
   db: string;
   file: string;
+  /** The pipeline's text when it is not read from `file` (serve's monitors). */
+  text?: string;
   allowPrivateNetwork?: boolean;
   stop?: AbortSignal;
   abort?: AbortSignal;
@@ -62,7 +64,7 @@ export async function runCheck(tables: MonitorTables, store: Store, check: Check
       tables.setCheckRun(check.id, event.runId);
     }
   };
-  const base = { db: options.db, onEvent: onEvent as never, ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}), ...(options.env ? { env: options.env } : {}) };
+  const base = { db: options.db, onEvent: onEvent as never, ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}), ...(options.env ? { env: options.env } : {}), ...(options.text !== undefined ? { text: options.text } : {}) };
   let result: RunFileResult;
   try {
     const resumable = runId !== undefined && !["succeeded", "failed", "budget-exhausted"].includes(store.getRun(runId)?.status ?? "succeeded");
