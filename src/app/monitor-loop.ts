@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { CheckSummary, ScheduleConfig } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { decide } from "../schedule/index.js";
@@ -71,7 +72,7 @@ export class MonitorLoop {
   /** Starts a check of a monitor now, outside its schedule; a monitor already running is a conflict. */
   runNow(entry: LoopEntry): CheckRecord {
     if (this.running.has(entry.monitor.id)) throw new ScrapelineError("invalid-input", "a check of this monitor is already running");
-    const check = this.options.tables.claim(entry.monitor.id, `manual:${this.options.now().toISOString()}`, { trigger: "manual", status: "running", owner: SELF, advance: false });
+    const check = this.options.tables.claim(entry.monitor.id, `manual:${this.options.now().toISOString()}:${randomUUID().slice(0, 8)}`, { trigger: "manual", status: "running", owner: SELF, advance: false });
     if (!check) throw new ScrapelineError("invalid-input", "a check of this monitor was started this very moment");
     this.start(entry, check, false);
     return check;

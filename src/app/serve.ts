@@ -15,6 +15,7 @@ import { checkConcurrency, RateLimiter } from "./serve-limits.js";
 import { readBatchCall, readCrawlCall, readExtractCall, readMapCall, readScrapeCall } from "./serve-requests.js";
 import { effectiveThreatPolicy } from "./serve-threat.js";
 import { openStore } from "./store.js";
+import { ServeMonitors } from "./serve-monitors.js";
 
 export interface ServeOptions {
   db: string;
@@ -75,6 +76,8 @@ export class ServeService {
   /** This server's claim on the database (serve_owner). */
   private readonly token = randomUUID();
   private closing = false;
+  /** The team's monitors (/v2/monitor), run when due by this server. */
+  readonly monitors: ServeMonitors;
 
   constructor(private readonly options: ServeOptions) {
     this.clock = options.clock ?? Date.now;
@@ -96,6 +99,7 @@ export class ServeService {
     });
     this.jobs = new JobRunner(this.store, this.tables, this.engine);
     this.limiter = new RateLimiter(this.clock);
+    this.monitors = new ServeMonitors({ db: options.db, ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}), ...(options.env ? { env: options.env } : {}), clock: this.clock });
   }
 
   /** The team of a bearer key; unauthorized when the header is missing or the key unknown or revoked. */
@@ -262,6 +266,7 @@ export class ServeService {
     if (this.closing) return;
     this.closing = true;
     await Promise.allSettled([...this.inFlight]);
+    await this.monitors.close();
     await this.jobs.stopAll();
     await this.engine.close();
     this.tables.releaseServer(this.token);

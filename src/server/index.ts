@@ -6,6 +6,7 @@ import { extractRoutes } from "./handlers/extract.js";
 import { jobRoutes } from "./handlers/jobs.js";
 import { scrapeRoutes } from "./handlers/scrape.js";
 import { teamRoutes } from "./handlers/team.js";
+import { monitorRoutes } from "./handlers/monitor.js";
 import { applyConnectionLimits, checkingIntervalMs, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./connections.js";
 import { BodyTooLarge, MAX_BODY_BYTES, MalformedJson, readJson, send } from "./http.js";
 import { IdempotencyKeys } from "./idempotency.js";
@@ -32,7 +33,7 @@ export interface RunningServer {
 
 /** Every route of the service. */
 export function serviceRouter(): Router {
-  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes);
+  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...monitorRoutes);
 }
 
 /** Starts `scrapeline serve`: the service's HTTP interface over the local engine. */
@@ -81,7 +82,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const team = service.authenticate(req.headers.authorization);
       const params = decodeParams(found.params);
       if (route.limited) service.takeRequest(team);
-      const body = method === "POST" ? await readJson(req) : undefined;
+      const body = method === "POST" || method === "PATCH" ? await readJson(req) : undefined;
       const work = async () => route.handle({ req, service, team, params, query: url.searchParams, path: url.pathname, body, baseUrl });
       const key = req.headers["x-idempotency-key"];
       if (method === "POST" && typeof key === "string" && key !== "") return await idempotency.run(team.id, key, `${method} ${route.path}`, work);

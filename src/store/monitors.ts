@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { CheckStatus, CheckSummary, Delivery, ScheduleConfig } from "../core/index.js";
+import { snapshotBranch } from "./changes.js";
 
 type Row = Record<string, unknown>;
 
@@ -192,5 +193,18 @@ export class MonitorTables {
   failedNotifications(limit = 50): NotificationRecord[] {
     const ids = this.db.prepare("SELECT DISTINCT check_id FROM monitor_notifications WHERE sent = 0 ORDER BY id DESC LIMIT ?").pluck().all(limit) as number[];
     return ids.flatMap((id) => this.notifications(id).filter((n) => !n.sent));
+  }
+
+  /**
+   * Removes the versions of a tag's pages last seen before `before`, except each page's latest
+   * version (its comparison base). Returns how many were removed.
+   */
+  pruneSnapshots(tag: string, before: string): number {
+    return this.db
+      .prepare(
+        `DELETE FROM snapshots WHERE branch = ? AND last_seen_at < ?
+           AND version < (SELECT MAX(s2.version) FROM snapshots s2 WHERE s2.url = snapshots.url AND s2.branch = snapshots.branch)`,
+      )
+      .run(snapshotBranch(tag), before).changes;
   }
 }
