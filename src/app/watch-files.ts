@@ -6,8 +6,9 @@ import { expandPipelinePaths } from "./files.js";
 /** A pipeline file under watch: its last version that validated, and the error of a newer one. */
 export interface WatchedFile {
   file: string;
-  /** The last version that loaded without errors (kept while a newer one does not). */
+  /** The last version that loaded without errors (kept while a newer one does not), and its text. */
   pipeline?: Pipeline;
+  text?: string;
   /** Why the current text is not used, when it does not validate. */
   errors?: Diagnostic[];
   mtimeMs: number;
@@ -54,9 +55,10 @@ export class WatchedFiles {
       }
       if (known && known.mtimeMs === info.mtimeMs && known.size === info.size) continue;
       const loaded = await loadPipeline(file, this.env ? { env: this.env } : {});
-      const entry: WatchedFile = { file, mtimeMs: info.mtimeMs, size: info.size, ...(known?.pipeline ? { pipeline: known.pipeline } : {}) };
+      const entry: WatchedFile = { file, mtimeMs: info.mtimeMs, size: info.size, ...(known?.pipeline ? { pipeline: known.pipeline } : {}), ...(known?.text !== undefined ? { text: known.text } : {}) };
       if (loaded.pipeline) {
         entry.pipeline = loaded.pipeline;
+        if (loaded.text !== undefined) entry.text = loaded.text;
         changes.push({ file, kind: !loaded.pipeline.schedule ? "unscheduled" : known ? "reloaded" : "added" });
       } else {
         entry.errors = loaded.diagnostics.filter((d) => d.severity === "error");
@@ -67,10 +69,10 @@ export class WatchedFiles {
     return changes;
   }
 
-  /** The scheduled pipelines, by file. */
-  scheduled(): Array<{ file: string; pipeline: Pipeline & { schedule: NonNullable<Pipeline["schedule"]> } }> {
-    const out: Array<{ file: string; pipeline: Pipeline & { schedule: NonNullable<Pipeline["schedule"]> } }> = [];
-    for (const { file, pipeline } of this.files.values()) if (pipeline?.schedule) out.push({ file, pipeline: pipeline as Pipeline & { schedule: NonNullable<Pipeline["schedule"]> } });
+  /** The scheduled pipelines, by file, each with the text of its last good version (what its checks run). */
+  scheduled(): Array<{ file: string; text?: string; pipeline: Pipeline & { schedule: NonNullable<Pipeline["schedule"]> } }> {
+    const out: Array<{ file: string; text?: string; pipeline: Pipeline & { schedule: NonNullable<Pipeline["schedule"]> } }> = [];
+    for (const { file, pipeline, text } of this.files.values()) if (pipeline?.schedule) out.push({ file, ...(text !== undefined ? { text } : {}), pipeline: pipeline as Pipeline & { schedule: NonNullable<Pipeline["schedule"]> } });
     return out;
   }
 }

@@ -52,7 +52,7 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
     invalidFiles = [...files.files.values()].filter((f) => f.errors).length;
     if (changes.length === 0) return;
     const byKey = new Map<string, LoopEntry>();
-    for (const { file, pipeline } of files.scheduled()) {
+    for (const { file, text, pipeline } of files.scheduled()) {
       const key = fileMonitorKey(pipeline.name);
       const other = byKey.get(key);
       if (other) {
@@ -60,7 +60,8 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
         continue;
       }
       const schedule = pipeline.schedule as ScheduleConfig;
-      byKey.set(key, { file, schedule, monitor: tables.upsert({ key, source: "file", name: pipeline.name, file, schedule }) });
+      // Checks run the text that validated, not whatever the file holds when they start.
+      byKey.set(key, { file, schedule, ...(text !== undefined ? { text } : {}), monitor: tables.upsert({ key, source: "file", name: pipeline.name, file, schedule }) });
     }
     entries = [...byKey.values()];
   };
