@@ -11,6 +11,7 @@ const BENCHES = {
   crawl: () => import("./crawl.mjs"),
   map: () => import("./map.mjs"),
   serve: () => import("./serve.mjs"),
+  watch: () => import("./watch.mjs"),
 };
 
 const wanted = process.argv.slice(2);

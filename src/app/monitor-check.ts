@@ -2,8 +2,8 @@ import { hostname } from "node:os";
 import type { CheckStatus, CheckSummary, Store } from "../core/index.js";
 import { isScrapelineError } from "../core/index.js";
 import type { CheckRecord, MonitorTables } from "../store/index.js";
-import { runSummary } from "./notify.js";
-import { runPipelineFile, type RunFileResult } from "./run.js";
+import { runSummary } from "./notify-summary.js";
+import type { RunFileResult } from "./run.js";
 
 /** This process, as the owner of the checks it runs. */
 export const SELF = { host: hostname(), pid: process.pid };
@@ -66,6 +66,8 @@ export async function runCheck(tables: MonitorTables, store: Store, check: Check
   };
   const base = { db: options.db, onEvent: onEvent as never, ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}), ...(options.env ? { env: options.env } : {}), ...(options.text !== undefined ? { text: options.text } : {}) };
   let result: RunFileResult;
+  // The runner, engines and their dependencies load with the first check: an idle watch stays small.
+  const { runPipelineFile } = await import("./run.js");
   try {
     const resumable = runId !== undefined && !["succeeded", "failed", "budget-exhausted"].includes(store.getRun(runId)?.status ?? "succeeded");
     try {

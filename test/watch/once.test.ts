@@ -117,3 +117,16 @@ describe("watch --once", () => {
     expect(run.summary).toMatchObject({ checks: 0, invalidFiles: 1 });
   });
 });
+
+describe("check statuses", () => {
+  it("partial when some pages failed, skipped_budget when the budget stopped the run before any page", async () => {
+    const partial = `version: 1\nname: halfway\nallowPrivateNetwork: true\nretry: { attempts: 1 }\nschedule: { every: 1h }\nsteps:\n  - id: page\n    scrape: { url: "${site.url}/page" }\n  - id: missing\n    continueOnError: true\n    scrape: { url: "http://127.0.0.1:1/unreachable" }\n`;
+    const broke = `version: 1\nname: broke\nallowPrivateNetwork: true\nbudget: { maxCredits: 0 }\nschedule: { every: 1h }\nsteps:\n  - id: page\n    scrape: { url: "${site.url}/page" }\n`;
+    const { dir, db } = setup({ "partial.yaml": partial, "broke.yaml": broke });
+    await once([dir], db, "2026-01-01T10:15:00Z");
+    const run = await once([dir], db, "2026-01-01T11:00:01Z");
+    expect(run.summary.checks).toBe(2);
+    expect(monitorChecks(db, "halfway").checks[0]).toMatchObject({ status: "partial", summary: { totalPages: 2, error: 1 } });
+    expect(monitorChecks(db, "broke").checks[0]).toMatchObject({ status: "skipped_budget" });
+  });
+});
