@@ -34,6 +34,8 @@ export interface LoopOptions {
   log: LogEvent;
   now: () => Date;
   env?: Readonly<Record<string, string | undefined>>;
+  /** Why a due check may not start (serve: the team has no credit left); it is recorded as skipped_budget. */
+  admit?: (entry: LoopEntry) => string | undefined;
   /** Called when a check ended (serve prunes old snapshots here). */
   afterCheck?: (entry: LoopEntry, outcome: CheckOutcome) => void;
 }
@@ -134,6 +136,12 @@ export class MonitorLoop {
       return undefined;
     }
     if (this.running.size >= maxParallel || leftOver().some((c) => c.monitorId === monitor.id)) return "waiting";
+    const refused = this.options.admit?.(entry);
+    if (refused) {
+      const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "skipped_budget", error: refused });
+      if (check) log("check.skipped_budget", { monitor: monitor.name, check: check.id, slot, error: refused });
+      return undefined;
+    }
     const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "running", owner: SELF });
     if (!check) return undefined;
     if (decision.late) log("check.late", { monitor: monitor.name, slot, missed: decision.missedSlots });

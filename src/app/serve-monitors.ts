@@ -18,6 +18,8 @@ export interface ServeMonitorOptions {
   clock?: () => number;
   /** Checks running at once across teams (default 2). */
   maxParallel?: number;
+  /** Whether a team has a credit left to spend (a due check of a team without is skipped_budget). */
+  hasCredit?: (teamId: number) => boolean;
   /** Where the loop's event lines go (default: nowhere). */
   log?: (line: string) => void;
 }
@@ -76,6 +78,7 @@ export class ServeMonitors {
       now: this.now,
       stop: this.stop.signal,
       afterCheck: (entry) => this.prune(entry.monitor),
+      admit: (entry) => (entry.monitor.teamId !== null && options.hasCredit && !options.hasCredit(entry.monitor.teamId) ? "the team has used its plan's tokens for this billing period" : undefined),
       ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
       ...(options.env ? { env: options.env } : {}),
     });

@@ -99,7 +99,16 @@ export class ServeService {
     });
     this.jobs = new JobRunner(this.store, this.tables, this.engine);
     this.limiter = new RateLimiter(this.clock);
-    this.monitors = new ServeMonitors({ db: options.db, ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}), ...(options.env ? { env: options.env } : {}), clock: this.clock });
+    this.monitors = new ServeMonitors({
+      db: options.db,
+      ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
+      ...(options.env ? { env: options.env } : {}),
+      clock: this.clock,
+      hasCredit: (teamId) => {
+        const team = this.tables.teams().find((t) => t.id === teamId);
+        return team !== undefined && this.tokenUsage(team).remainingTokens >= TOKENS_PER_CREDIT;
+      },
+    });
   }
 
   /** The team of a bearer key; unauthorized when the header is missing or the key unknown or revoked. */

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
+import { updateTeam } from "../../src/app/index.js";
 import { startServe, waitFor, type Serve } from "./helpers.js";
 
 const site = new FixtureSite();
@@ -133,5 +134,15 @@ describe("/v2/monitor", () => {
     await serve.call("PATCH", `/v2/monitor/${id}`, { body: { retentionDays: 30 } });
     const checks = await waitFor(() => serve.call("GET", `/v2/monitor/${id}/checks`), (r) => r.body.data.length === 1 && r.body.data[0].status !== "running");
     expect(checks.body.data[0]).toMatchObject({ trigger: "schedule", scheduledFor: "2026-06-01T11:00:00.000Z", status: "completed" });
+
+    // A team whose plan is spent: the next due check is skipped_budget, nothing fetched.
+    updateTeam(serve.db, "one", { planTokens: 0 });
+    const hits = site.hits.get("/item") ?? 0;
+    clock = Date.parse("2026-06-01T12:00:02Z");
+    await serve.call("PATCH", `/v2/monitor/${id}`, { key: serve.keys.one!, body: { retentionDays: 31 } });
+    const skipped = await waitFor(() => serve.call("GET", `/v2/monitor/${id}/checks`), (r) => r.status === 200 && r.body.data.length === 2);
+    expect(skipped.body.data[0]).toMatchObject({ scheduledFor: "2026-06-01T12:00:00.000Z", status: "skipped_budget", error: expect.stringMatching(/plan's tokens/) });
+    expect(site.hits.get("/item") ?? 0).toBe(hits);
+    expect((await serve.call("POST", `/v2/monitor/${id}/run`)).status).toBe(402);
   });
 });
