@@ -65,11 +65,20 @@ export async function runCheck(tables: MonitorTables, store: Store, check: Check
     }
   };
   const base = { db: options.db, onEvent: onEvent as never, ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}), ...(options.env ? { env: options.env } : {}), ...(options.text !== undefined ? { text: options.text } : {}) };
+  // A run that finished before its process died (the check was left running): its outcome is
+  // recorded without running again. Its notifications are not sent again (at most once).
+  const finished = runId !== undefined ? store.getRun(runId) : undefined;
+  if (finished && ["succeeded", "failed", "budget-exhausted"].includes(finished.status)) {
+    const summary = checkSummary(store, finished.id);
+    const status = checkStatusOf(finished.status, summary);
+    tables.finishCheck(check.id, status, { summary, ...(finished.error ? { error: finished.error } : {}) });
+    return { status, runId: finished.id, summary, ...(finished.error ? { error: finished.error } : {}), notificationsFailed: 0 };
+  }
   let result: RunFileResult;
   // The runner, engines and their dependencies load with the first check: an idle watch stays small.
   const { runPipelineFile } = await import("./run.js");
   try {
-    const resumable = runId !== undefined && !["succeeded", "failed", "budget-exhausted"].includes(store.getRun(runId)?.status ?? "succeeded");
+    const resumable = finished !== undefined;
     try {
       result = await runPipelineFile(options.file, { ...base, ...(resumable ? { resume: runId } : {}) });
     } catch (error) {

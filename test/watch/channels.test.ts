@@ -101,6 +101,18 @@ describe("notification channels", () => {
     expect(JSON.stringify(result.notify)).not.toContain("wrong-pass-123");
   });
 
+  it("sends failed (a run with failed pages) to the channels that ask for it", async () => {
+    const db = join(workdir(), "failed.db");
+    const slackUrl = `http://127.0.0.1:${(slack.address() as AddressInfo).port}/failed`;
+    const steps = `${step()}  - id: missing\n    continueOnError: true\n    retry: { attempts: 1 }\n    scrape: { url: "http://127.0.0.1:1/unreachable" }\n`;
+    const notify = `notify:\n  on: [failed]\n  channels:\n    - slack: { url: "${slackUrl}", events: [failed] }\n`;
+    slackTexts.length = 0;
+    const { result } = await runYaml(pipeline(steps, notify), { db });
+    if (!result.ok) throw new Error("invalid");
+    expect(result.notify!.deliveries.map((d) => [d.channel, d.event, d.sent])).toEqual([["slack", "failed", true]]);
+    expect(slackTexts).toEqual([expect.stringMatching(/^test: run \d+ failed\n• http:\/\/127\.0\.0\.1:1\/unreachable: /)]);
+  });
+
   it("mail goes through the private-network policy like pages", async () => {
     const db = join(workdir(), "gate.db");
     const notify = `notify:\n  channels:\n    - email: { host: 127.0.0.1, port: ${smtpPort}, from: a@example.com, to: [b@example.com] }\n`;

@@ -1,4 +1,7 @@
+import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
+import { hostname } from "node:os";
+import Database from "better-sqlite3";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -128,5 +131,22 @@ describe("check statuses", () => {
     expect(run.summary.checks).toBe(2);
     expect(monitorChecks(db, "halfway").checks[0]).toMatchObject({ status: "partial", summary: { totalPages: 2, error: 1 } });
     expect(monitorChecks(db, "broke").checks[0]).toMatchObject({ status: "skipped_budget" });
+  });
+});
+
+describe("a check whose process died after its run finished", () => {
+  it("is recorded from the run, without running it again", async () => {
+    const { dir, db } = setup({ "done.yaml": pipelineText("finisher", `{ every: 1h }`) });
+    await once([dir], db, "2026-01-01T10:15:00Z");
+    await once([dir], db, "2026-01-01T11:00:01Z");
+    const gone = spawnSync("true").pid!;
+    const sqlite = new Database(db);
+    sqlite.prepare("UPDATE monitor_checks SET status = 'running', finished_at = NULL, summary = NULL, owner_pid = ?, owner_host = ?").run(gone, hostname());
+    sqlite.close();
+    const again = await once([dir], db, "2026-01-01T11:00:30Z");
+    expect(again.lines.join("\n")).toMatch(/check\.resumed monitor=finisher check=1 slot=\S+ run=1\n\S+ check\.completed monitor=finisher check=1 run=1 pages=1/);
+    const check = new Database(db, { readonly: true });
+    expect(check.prepare("SELECT COUNT(*) FROM runs").pluck().get()).toBe(1);
+    check.close();
   });
 });
