@@ -104,8 +104,8 @@ export class MonitorLoop {
       }
       if (options.once && this.running.size === 0 && !waiting && leftOver().length === 0) break;
       await this.wakeup.sleep(Math.max(0, Math.min(wakeAt - options.now().getTime(), 60_000)));
-      if (options.refresh && !options.once && options.now().getTime() >= nextRefresh) {
-        await options.refresh();
+      if (!options.once && options.now().getTime() >= nextRefresh) {
+        await options.refresh?.();
         nextRefresh = options.now().getTime() + refreshMs;
       }
     }

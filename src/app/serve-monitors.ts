@@ -73,6 +73,8 @@ export class ServeMonitors {
       store: this.store,
       tables: this.tables,
       entries: () => this.tables.list({ source: "api" }).map((m) => this.entry(m)),
+      // Changes through the API wake the loop; this only bounds how long it sleeps otherwise.
+      refreshMs: 60_000,
       maxParallel: options.maxParallel ?? 2,
       log: (event, fields = {}) => log(logLine(this.now(), event, fields)),
       now: this.now,
