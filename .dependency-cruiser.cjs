@@ -1,6 +1,6 @@
 /**
  * The dependency direction of DESIGN.md §2:
- *   cli, server → app → {pipeline, planner, runner, engines, store, changes, credits} → core → schemas
+ *   cli, server → app → {pipeline, planner, runner, engines, store, changes, credits, schedule} → core → schemas
  * The middle modules do not import each other; nothing imports cli or server.
  */
 const MIDDLE = ["pipeline", "planner", "runner", "engines", "store", "changes", "credits", "schedule"];
