@@ -74,6 +74,25 @@ describe("watch loop", () => {
     expect(statuses).toContain("completed");
   });
 
+  it("a stop lets the page in flight finish, leaves the check interrupted, and the next start resumes it", async () => {
+    gate("a");
+    gates.delete("b");
+    const two = `version: 1\nname: pair\nallowPrivateNetwork: true\nconcurrency: 1\nschedule: { every: 1s, minIntervalSeconds: 1 }\nsteps:\n  - id: page\n    scrape: { urls: ["${site.url}/a", "${site.url}/b"] }\n`;
+    const w = start({ "pair.yaml": two }, 2);
+    await w.until(/check\.started monitor=pair/);
+    const hitsA = site.hits.get("/a") ?? 0;
+    while ((site.hits.get("/a") ?? 0) === hitsA) await new Promise((r) => setTimeout(r, 20));
+    const hitsB = site.hits.get("/b") ?? 0;
+    w.stop.abort();
+    openGate("a");
+    await w.done;
+    expect(w.lines.join("\n")).toMatch(/check\.interrupted monitor=pair check=1 run=1 pages=1/);
+    expect(site.hits.get("/b") ?? 0).toBe(hitsB);
+    const lines: string[] = [];
+    await watch({ paths: [w.dir], db: w.db, once: true, log: (l) => lines.push(l) });
+    expect(lines.join("\n")).toMatch(/check\.resumed monitor=pair check=1 slot=\S+ run=1\n\S+ check\.completed monitor=pair check=1 run=1 pages=2/);
+  });
+
   it("re-reads a changed file; one that stops validating keeps its last good version and says why", async () => {
     gates.delete("a");
     const w = start({ "a.yaml": pipelineText("alpha", "/a") }, 2);
