@@ -105,6 +105,14 @@ function readWebhook(raw: unknown): NonNullable<MonitorDefinition["webhook"]> {
   return { url: value.url, ...(typeof value.secret === "string" ? { secret: value.secret } : {}), events };
 }
 
+/** The variable a monitor's webhook secret is given to its runs in. */
+export const SECRET_VARIABLE = "SCRAPELINE_MONITOR_WEBHOOK_SECRET";
+
+/** The variables a monitor's pipeline text refers to. */
+export function monitorVariables(definition: MonitorDefinition): Record<string, string> {
+  return definition.webhook?.secret ? { [SECRET_VARIABLE]: definition.webhook.secret } : {};
+}
+
 /** The tag that keeps a monitor's change history apart from every other. */
 export const monitorTag = (id: string) => `monitor-${id}`;
 
@@ -125,6 +133,7 @@ export function monitorPipeline(id: string, definition: MonitorDefinition, optio
     return { id, continueOnError: true, crawl: { ...(target.crawlOptions ?? {}), url: target.url, scrapeOptions: withTracking(target.scrapeOptions) } };
   });
   const pipeline: Obj = { version: 1, name: `monitor-${id}`, allowPrivateNetwork: options.allowPrivateNetwork, schedule: definition.schedule, steps };
-  if (definition.webhook) pipeline.notify = { on: ["changed", "new", "removed", "failed"], channels: [{ webhook: definition.webhook }] };
+  // The secret reaches the run as a variable, so the plan stored with each run shows ${…}, not it.
+  if (definition.webhook) pipeline.notify = { on: ["changed", "new", "removed", "failed"], channels: [{ webhook: { ...definition.webhook, ...(definition.webhook.secret ? { secret: `\${${SECRET_VARIABLE}}` } : {}) } }] };
   return `${JSON.stringify(pipeline, null, 2)}\n`;
 }

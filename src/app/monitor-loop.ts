@@ -13,6 +13,8 @@ export interface LoopEntry {
   /** The pipeline file (or, with `text`, the name diagnostics give it). */
   file: string;
   text?: string;
+  /** Variables for the text's ${VAR}s, over the loop's environment. */
+  env?: Record<string, string>;
 }
 
 export type LogEvent = (event: string, fields?: Record<string, unknown>) => void;
@@ -160,7 +162,7 @@ export class MonitorLoop {
       ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
       ...(options.stop ? { stop: options.stop } : {}),
       ...(options.abort ? { abort: options.abort } : {}),
-      ...(options.env ? { env: options.env } : {}),
+      ...(options.env || entry.env ? { env: { ...(options.env ?? process.env), ...(entry.env ?? {}) } } : {}),
     })
       .then((outcome) => {
         if (outcome.status === "failed") this.summary.failed++;

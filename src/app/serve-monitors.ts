@@ -3,7 +3,7 @@ import type { ScheduleConfig, Team } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { loadPipelineText } from "../pipeline/index.js";
 import { MonitorTables, type CheckRecord, type MonitorRecord, type SqliteStore } from "../store/index.js";
-import { bad, monitorPipeline, monitorTag, readMonitorBody, type MonitorDefinition } from "./monitor-body.js";
+import { bad, monitorPipeline, monitorTag, monitorVariables, readMonitorBody, type MonitorDefinition } from "./monitor-body.js";
 import { apiMonitorKey } from "./monitor-key.js";
 import { MonitorLoop, type LoopEntry } from "./monitor-loop.js";
 import { openStore } from "./store.js";
@@ -155,13 +155,14 @@ export class ServeMonitors {
 
   private entry(monitor: MonitorRecord): LoopEntry {
     const id = monitor.key.slice("api:".length);
-    return { monitor, schedule: monitor.schedule, file: `monitor ${id}`, text: monitorPipeline(id, monitor.definition as MonitorDefinition, { allowPrivateNetwork: Boolean(this.options.allowPrivateNetwork) }) };
+    const definition = monitor.definition as MonitorDefinition;
+    return { monitor, schedule: monitor.schedule, file: `monitor ${id}`, text: monitorPipeline(id, definition, { allowPrivateNetwork: Boolean(this.options.allowPrivateNetwork) }), env: monitorVariables(definition) };
   }
 
   /** Checks the pipeline a definition makes, naming the field of the first error. */
   private validate(id: string, definition: MonitorDefinition): void {
     const text = monitorPipeline(id, definition, { allowPrivateNetwork: Boolean(this.options.allowPrivateNetwork) });
-    const loaded = loadPipelineText("monitor", text, { env: {} });
+    const loaded = loadPipelineText("monitor", text, { env: monitorVariables(definition) });
     const error = loaded.diagnostics.find((d) => d.severity === "error");
     if (!error) return;
     const lines = text.split("\n");

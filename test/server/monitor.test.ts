@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { updateTeam } from "../../src/app/index.js";
+import { SqliteStore } from "../../src/store/index.js";
 import { startServe, waitFor, type Serve } from "./helpers.js";
 
 const site = new FixtureSite();
@@ -114,6 +115,12 @@ describe("/v2/monitor", () => {
       }
     };
     expect(countVersions()).toEqual([1, 2]);
+    // The webhook's secret is not in the plans stored with the runs.
+    const plans = new SqliteStore(serve.db);
+    const planText = plans.listRuns().map((r) => plans.runPlan(r.id) ?? "").join("\n");
+    plans.close();
+    expect(planText).toContain("SCRAPELINE_MONITOR_WEBHOOK_SECRET");
+    expect(planText).not.toContain("hook-secret");
     // Snapshots are stamped with the real time; the server's clock moves two days past it.
     const saved = clock;
     clock = Date.now() + 2 * 86_400_000;
