@@ -56,6 +56,9 @@ describe("/v2/monitor", () => {
     expect((await serve.call("GET", "/v2/monitor", { key: other })).body.data).toEqual([]);
     expect((await serve.call("DELETE", `/v2/monitor/${id}`, { key: other })).status).toBe(404);
 
+    const badPatch = await serve.call("PATCH", `/v2/monitor/${id}`, { body: { targets: [{ type: "scrape", urls: ["notaurl"] }] } });
+    expect(badPatch.status).toBe(400);
+    expect(badPatch.body.error).toMatch(/targets\[0\]\.urls/);
     const patched = await serve.call("PATCH", `/v2/monitor/${id}`, { body: { name: "renamed", retentionDays: 7 } });
     expect(patched.body.data).toMatchObject({ name: "renamed", retentionDays: 7, schedule: { cron: "0 * * * *" } });
     expect((await serve.call("DELETE", `/v2/monitor/${id}`)).status).toBe(200);

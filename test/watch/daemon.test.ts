@@ -111,7 +111,6 @@ describe("scrapeline watch (a real child process)", () => {
     // One more scheduled check after the resumed one, then a graceful stop.
     await second.lines(/check\.completed monitor=prices/, 2);
     second.child.kill("SIGTERM");
-    if (process.env.SHOW_WATCH) console.log(first.out, "\n----\n", second.out);
     const exit = await second.exited;
     expect(exit.code).toBe(0);
 
