@@ -125,3 +125,43 @@ describe("notification channels", () => {
     expect(result.notify!.error).toMatch(/refused by the network policy: smtp:\/\/127\.0\.0\.1/);
   });
 });
+
+describe("threshold on a run's json data", () => {
+  it("tells when a price fell by at least dropPercent since the previous run, read from the stored documents", async () => {
+    const shop = new FixtureSite();
+    let prices = [100, 20];
+    shop.route("/shop", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Shop", `<ul>${prices.map((p, i) => `<li class="product"><h2>Item ${i}</h2><span class="price">${p} EUR</span></li>`).join("")}</ul>`)));
+    await shop.start();
+    const received: string[] = [];
+    const hook = createServer((req, res) => {
+      let data = "";
+      req.on("data", (c) => (data += c));
+      req.on("end", () => {
+        received.push(data);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
+    try {
+      const schema = `{ type: object, properties: { products: { type: array, x-selector: li.product, items: { type: object, properties: { name: { type: string, x-selector: h2 }, price: { type: number, x-selector: .price } } } } } }`;
+      const steps = `  - id: shop\n    scrape: { url: "${shop.url}/shop", formats: [markdown, { type: json, schema: ${schema} }, { type: changeTracking, modes: [git-diff] }] }\n`;
+      const notify = `extractor: deterministic\nnotify:\n  on: [changed]\n  rules: { threshold: { field: "products[].price", dropPercent: 5 } }\n  channels:\n    - webhook: { url: "http://127.0.0.1:${(hook.address() as AddressInfo).port}/", events: [monitor.page] }\n`;
+      const yaml = pipeline(steps, notify);
+      const db = join(workdir(), "t.db");
+      await runYaml(yaml, { db });
+      prices = [97, 20]; // 3 %: changed, not worth telling
+      const small = await runYaml(yaml, { db });
+      if (!small.result.ok) throw new Error("invalid");
+      expect(small.result.notify).toMatchObject({ sent: false, skipped: expect.any(String) });
+      prices = [97, 18]; // 10 % on the second item
+      const big = await runYaml(yaml, { db });
+      if (!big.result.ok) throw new Error("invalid");
+      expect(big.result.notify).toMatchObject({ sent: true });
+      expect(JSON.parse(received[0]!)).toMatchObject({ event: "monitor.page", changeStatus: "changed", diff: expect.stringMatching(/^\+\s*18 EUR$/m) });
+    } finally {
+      await shop.stop();
+      hook.closeAllConnections();
+      await new Promise((r) => hook.close(r));
+    }
+  });
+});
