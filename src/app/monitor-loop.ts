@@ -86,6 +86,9 @@ export class MonitorLoop {
     const { options } = this;
     const stopped = () => Boolean(options.stop?.aborted || options.abort?.aborted);
     const refreshMs = options.refreshMs ?? 2000;
+    // --once runs what was due when it started: slots that come due while it works wait for the next call.
+    const startedAt = options.now();
+    const decideAt = () => (options.once ? startedAt : options.now());
     let nextRefresh = options.now().getTime() + refreshMs;
     while (!stopped()) {
       const entries = options.entries();
@@ -100,7 +103,7 @@ export class MonitorLoop {
       let waiting = false;
       for (const entry of entries) {
         if (stopped()) break;
-        const result = this.consider(entry, leftOver);
+        const result = this.consider(entry, leftOver, decideAt());
         if (result === "waiting") waiting = true;
         else if (result !== undefined) wakeAt = Math.min(wakeAt, result);
       }
@@ -117,11 +120,11 @@ export class MonitorLoop {
   }
 
   /** Decides about one monitor: starts its check, or says when it is due next ("waiting": no place free). */
-  private consider(entry: LoopEntry, leftOver: () => CheckRecord[]): number | "waiting" | undefined {
-    const { tables, now, log, maxParallel } = this.options;
+  private consider(entry: LoopEntry, leftOver: () => CheckRecord[], at: Date): number | "waiting" | undefined {
+    const { tables, log, maxParallel } = this.options;
     const monitor = tables.byId(entry.monitor.id);
     if (!monitor) return undefined;
-    const decision = decide(entry.schedule, monitor.key, now(), { ...(monitor.lastSlot ? { lastSlot: new Date(monitor.lastSlot) } : {}), registeredAt: new Date(monitor.registeredAt) });
+    const decision = decide(entry.schedule, monitor.key, at, { ...(monitor.lastSlot ? { lastSlot: new Date(monitor.lastSlot) } : {}), registeredAt: new Date(monitor.registeredAt) });
     if (decision.action === "wait") {
       if (monitor.nextDue !== decision.nextDue.toISOString()) tables.setNextDue(monitor.id, decision.nextDue.toISOString());
       return decision.nextDue.getTime();
@@ -130,7 +133,7 @@ export class MonitorLoop {
     if (decision.action === "skip-missed") {
       tables.claim(monitor.id, slot, { trigger: "schedule", status: "skipped_missed", error: `${decision.missedSlots + 1} run(s) missed while not watching; missed: skip` });
       log("check.skipped_missed", { monitor: monitor.name, slot, missed: decision.missedSlots + 1 });
-      return now().getTime();
+      return at.getTime();
     }
     if (this.running.has(monitor.id)) {
       const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "skipped_overlap", error: "the previous check was still running" });

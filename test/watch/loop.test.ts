@@ -78,9 +78,9 @@ describe("watch loop", () => {
     gate("a");
     gates.delete("b");
     const two = `version: 1\nname: pair\nallowPrivateNetwork: true\nconcurrency: 1\nschedule: { every: 1s, minIntervalSeconds: 1 }\nsteps:\n  - id: page\n    scrape: { urls: ["${site.url}/a", "${site.url}/b"] }\n`;
+    const hitsA = site.hits.get("/a") ?? 0;
     const w = start({ "pair.yaml": two }, 2);
     await w.until(/check\.started monitor=pair/);
-    const hitsA = site.hits.get("/a") ?? 0;
     while ((site.hits.get("/a") ?? 0) === hitsA) await new Promise((r) => setTimeout(r, 20));
     const hitsB = site.hits.get("/b") ?? 0;
     w.stop.abort();
