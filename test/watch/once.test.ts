@@ -150,3 +150,16 @@ describe("a check whose process died after its run finished", () => {
     check.close();
   });
 });
+
+describe("--once", () => {
+  it("runs what was due when it started, not the slots that come due while it works", async () => {
+    const { dir, db } = setup({ "chase.yaml": pipelineText("chaser", `{ every: 1h }`) });
+    await once([dir], db, "2026-01-01T10:15:00Z");
+    // A clock that moves an hour with every line logged: each check makes the next slot due.
+    const lines: string[] = [];
+    const base = Date.parse("2026-01-01T11:00:01Z");
+    const summary = await watch({ paths: [dir], db, once: true, now: () => new Date(base + lines.length * 3_600_000), log: (l) => lines.push(l) });
+    expect(summary.checks).toBe(1);
+    expect(monitorChecks(db, "chaser").checks).toHaveLength(1);
+  });
+});
