@@ -135,7 +135,9 @@ export class MonitorLoop {
       log("check.skipped_missed", { monitor: monitor.name, slot, missed: decision.missedSlots + 1 });
       return at.getTime();
     }
-    if (this.running.has(monitor.id)) {
+    // Its previous check still runs, here or in another live process on the same database.
+    const busyElsewhere = () => tables.unfinishedChecks().some((c) => c.monitorId === monitor.id && c.status === "running" && c.owner?.pid !== SELF.pid && !orphaned(c));
+    if (this.running.has(monitor.id) || busyElsewhere()) {
       const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "skipped_overlap", error: "the previous check was still running" });
       if (check) log("check.skipped_overlap", { monitor: monitor.name, check: check.id, slot });
       return undefined;

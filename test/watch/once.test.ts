@@ -163,3 +163,20 @@ describe("--once", () => {
     expect(monitorChecks(db, "chaser").checks).toHaveLength(1);
   });
 });
+
+describe("two processes on one database", () => {
+  it("a check still running in another live process makes the next slot skipped_overlap, and is left to it", async () => {
+    const { dir, db } = setup({ "shared.yaml": pipelineText("shared", `{ every: 1h }`) });
+    await once([dir], db, "2026-01-01T10:15:00Z");
+    const sqlite = new Database(db);
+    const monitorId = sqlite.prepare("SELECT id FROM monitors WHERE name = 'shared'").pluck().get();
+    // The parent process (alive) holds the 11:00 check.
+    sqlite.prepare("INSERT INTO monitor_checks (monitor_id, slot, trigger, status, started_at, owner_host, owner_pid) VALUES (?, '2026-01-01T11:00:00.000Z', 'schedule', 'running', '2026-01-01T11:00:00.000Z', ?, ?)").run(monitorId, hostname(), process.ppid);
+    sqlite.prepare("UPDATE monitors SET last_slot = '2026-01-01T11:00:00.000Z' WHERE id = ?").run(monitorId);
+    sqlite.close();
+    const run = await once([dir], db, "2026-01-01T12:00:01Z");
+    expect(run.summary.checks).toBe(0);
+    expect(run.lines.join("\n")).toMatch(/check\.skipped_overlap monitor=shared check=\d+ slot=2026-01-01T12:00:00.000Z/);
+    expect(monitorChecks(db, "shared").checks.map((c) => c.status)).toEqual(["skipped_overlap", "running"]);
+  });
+});
