@@ -52,3 +52,15 @@ describe("scrapeline watch --once and scrapeline monitors", () => {
     expect(missing.stderr).toMatch(/no database at/);
   });
 });
+
+describe("scrapeline run with notify", () => {
+  it("prints each delivery with the channel's origin only, and a failed one as a warning", async () => {
+    const dir = workdir();
+    const file = join(dir, "p.yaml");
+    writeFileSync(file, `version: 1\nname: told\nnotify:\n  on: [new]\n  channels:\n    - webhook: { url: "http://127.0.0.1:1/secret-token-path" }\nsteps:\n  - id: page\n    scrape: { url: "${site.url}/page", formats: [markdown, { type: changeTracking }] }\n`);
+    const r = await cliInProcess(["run", file, "--db", join(dir, "r.db"), "--allow-private-network"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: the notification to http:\/\/127\.0\.0\.1:1 \(webhook, monitor\.check\.completed\) failed after 3 attempt\(s\): /);
+    expect(r.stderr).not.toContain("secret-token-path");
+  });
+});

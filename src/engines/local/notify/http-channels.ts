@@ -18,6 +18,27 @@ export function originOf(url: string): string {
   }
 }
 
+/** A message with the URL's path and query (where webhooks keep their tokens) taken out. */
+export function withoutPath(message: string, url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return message.split(url).join("(the URL)");
+  }
+  const hidden = `${parsed.origin}/…`;
+  let out = message;
+  let decoded = parsed.href;
+  try {
+    decoded = decodeURI(parsed.href);
+  } catch {
+    // Not valid UTF-8 once decoded: only the encoded forms can appear.
+  }
+  for (const form of new Set([url, parsed.href, decoded])) if (form.length > parsed.origin.length + 1) out = out.split(form).join(hidden);
+  const rest = `${parsed.pathname}${parsed.search}`;
+  return rest.length > 1 ? out.split(rest).join("/…") : out;
+}
+
 /** Posts a webhook's JSON (signed when it has a secret) or a Slack incoming webhook's {text}. */
 export async function postChannel(gate: FetchGate, channel: Extract<NotifyChannel, { type: "webhook" | "slack" }>, message: OutgoingNotification, sleep: Sleep): Promise<Delivery> {
   const body = channel.type === "slack" ? JSON.stringify({ text: message.text }) : JSON.stringify(message.json);
@@ -35,7 +56,7 @@ export async function postChannel(gate: FetchGate, channel: Extract<NotifyChanne
       return { sent: false, status: response.status, error: `HTTP ${response.status}`, final };
     } catch (error) {
       const final = isScrapelineError(error, "blocked") || isScrapelineError(error, "invalid-input");
-      return { sent: false, error: isScrapelineError(error) ? error.message : String(error), final };
+      return { sent: false, error: withoutPath(isScrapelineError(error) ? error.message : String(error), channel.url), final };
     }
   };
   const outcome = await withRetries(once, sleep);
