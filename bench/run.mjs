@@ -12,6 +12,7 @@ const BENCHES = {
   map: () => import("./map.mjs"),
   serve: () => import("./serve.mjs"),
   ui: () => import("./ui.mjs"),
+  watch: () => import("./watch.mjs"),
 };
 
 const wanted = process.argv.slice(2);

@@ -36,6 +36,9 @@ const SECTIONS = [
   ["Threat protection", "threat-protection.schema.json", ""],
   ["Session", "session.schema.json", ""],
   ["interact step body", "interact.schema.json", ""],
+  ["Schedule", "schedule.schema.json", ""],
+  ["Notify", "notify.schema.json", ""],
+  ["Notify channel", "notify.schema.json", "/definitions/channel"],
 ];
 
 function at(file, pointer) {

@@ -25,6 +25,8 @@ const NAMES = {
   "search.schema.json": "SearchBody",
   "session.schema.json": "Session",
   "interact.schema.json": "InteractBody",
+  "schedule.schema.json": "ScheduleFile",
+  "notify.schema.json": "NotifyFile",
 };
 
 export async function generate() {

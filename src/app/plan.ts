@@ -3,6 +3,7 @@ import type { Interpolation } from "../pipeline/index.js";
 import { estimateStep } from "../credits/index.js";
 import { planPipeline } from "../planner/index.js";
 import { loadPipeline, redactInterpolations } from "../pipeline/index.js";
+import { scheduleView, type ScheduleView } from "./schedule-view.js";
 
 export interface PlanView {
   file: string;
@@ -18,6 +19,8 @@ export interface PlanView {
   stages: number;
   /** What the run is expected to cost at most; `exact` false when a count is only known at run time. */
   estimate: { credits: number; exact: boolean };
+  /** When the pipeline runs by itself, with its next runs as read in its time zone. */
+  schedule?: ScheduleView;
   steps: Array<{ id: string; kind: string; stage: number; dependsOn: string[]; estimate: { credits: number; exact: boolean; note: string }; retry: unknown; timeoutMs?: number; continueOnError: boolean; fromPrompt?: unknown; body: unknown; session?: string }>;
   /** The logins steps use, values from the environment shown as their reference. */
   sessions?: unknown;
@@ -33,7 +36,7 @@ export interface PlanReport {
  * Loads and plans one pipeline, returning the normalized steps in run order. Values taken from
  * the environment are shown as their `${VAR}` reference, so a plan can be printed in CI logs.
  */
-export async function planFile(file: string, options: { env?: Readonly<Record<string, string | undefined>>; vars?: Record<string, string> } = {}): Promise<PlanReport> {
+export async function planFile(file: string, options: { env?: Readonly<Record<string, string | undefined>>; vars?: Record<string, string>; now?: Date } = {}): Promise<PlanReport> {
   const env = options.vars ? { ...(options.env ?? process.env), ...options.vars } : options.env;
   const loaded = await loadPipeline(file, env ? { env } : {});
   const sources = new Map<string, string>();
@@ -68,6 +71,7 @@ export async function planFile(file: string, options: { env?: Readonly<Record<st
     })),
     ...(p.sessions ? { sessions: p.sessions } : {}),
   };
+  if (p.schedule) view.schedule = scheduleView(p.schedule, p.name, options.now ?? new Date());
   view.estimate = { credits: view.steps.reduce((n, s) => n + s.estimate.credits, 0), exact: view.steps.every((s) => s.estimate.exact) };
   const redacted = redactInterpolations(view, loaded.interpolations);
   showTypedReferences(redacted, p.steps, loaded.interpolations);

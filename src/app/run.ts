@@ -4,7 +4,7 @@ import type { Diagnostic, Engine, Pipeline, RunRecord } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { serviceCreditRules } from "../credits/index.js";
 import { LocalEngine } from "../engines/local/index.js";
-import { loadPipeline, redactInterpolations, sessionsOnEngine } from "../pipeline/index.js";
+import { loadPipeline, loadPipelineText, redactInterpolations, sessionsOnEngine } from "../pipeline/index.js";
 import { planPipeline } from "../planner/index.js";
 import { runPlan, type EventSink, type RunResult } from "../runner/index.js";
 import { SECRET_KEY_ENV, SessionTable, type RunWarning, type SqliteStore } from "../store/index.js";
@@ -33,6 +33,8 @@ export interface RunFileOptions {
   engine?: Engine;
   /** Pages saved before a writer thread takes over committing them (default RUN_WRITER_AFTER). */
   writerAfter?: number;
+  /** The pipeline's text, when it is not read from `file` (a monitor made through serve); `file` names it in diagnostics. */
+  text?: string;
 }
 
 export type RunFileResult = { ok: false; diagnostics: Diagnostic[] } | ({ ok: true; pipeline: Pipeline; warnings: Diagnostic[]; notify?: NotifyOutcome } & RunResult);
@@ -40,7 +42,7 @@ export type RunFileResult = { ok: false; diagnostics: Diagnostic[] } | ({ ok: tr
 /** Loads, plans and runs a pipeline file against the store. Invalid input throws ScrapelineError. */
 export async function runPipelineFile(file: string, options: RunFileOptions): Promise<RunFileResult> {
   const env = { ...(options.env ?? process.env), ...(options.vars ?? {}) };
-  const loaded = await loadPipeline(file, { env });
+  const loaded = options.text !== undefined ? loadPipelineText(file, options.text, { env }) : await loadPipeline(file, { env });
   if (!loaded.pipeline) return { ok: false, diagnostics: loaded.diagnostics };
   const pipeline = loaded.pipeline;
   if (options.concurrency !== undefined) pipeline.concurrency = options.concurrency;

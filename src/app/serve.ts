@@ -19,6 +19,7 @@ import { openStore } from "./store.js";
 import { readParseCall, type Upload } from "./serve-parse.js";
 import { dirname, join } from "node:path";
 import { BrowserSessions } from "./serve-browser.js";
+import { ServeMonitors } from "./serve-monitors.js";
 
 export interface ServeOptions {
   db: string;
@@ -87,6 +88,8 @@ export class ServeService {
   /** This server's claim on the database (serve_owner). */
   private readonly token = randomUUID();
   private closing = false;
+  /** The team's monitors (/v2/monitor), run when due by this server. */
+  readonly monitors: ServeMonitors;
 
   constructor(private readonly options: ServeOptions) {
     this.clock = options.clock ?? Date.now;
@@ -115,6 +118,16 @@ export class ServeService {
       maxPerTeam: options.maxBrowserSessions ?? 5,
       memoryMb: options.codeMemoryMb ?? 128,
       clock: this.clock,
+    });
+    this.monitors = new ServeMonitors({
+      db: options.db,
+      ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
+      ...(options.env ? { env: options.env } : {}),
+      clock: this.clock,
+      hasCredit: (teamId) => {
+        const team = this.tables.teams().find((t) => t.id === teamId);
+        return team !== undefined && this.tokenUsage(team).remainingTokens >= TOKENS_PER_CREDIT;
+      },
     });
   }
 
@@ -314,6 +327,7 @@ export class ServeService {
     if (this.closing) return;
     this.closing = true;
     await Promise.allSettled([...this.inFlight]);
+    await this.monitors.close();
     await this.jobs.stopAll();
     await this.browser.closeAll();
     await this.engine.close();

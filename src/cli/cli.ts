@@ -16,6 +16,8 @@ import { serveCommand } from "./commands/serve.js";
 import { validateCommand } from "./commands/validate.js";
 import { parseCommand } from "./commands/parse.js";
 import { uiCommand } from "./commands/ui.js";
+import { watchCommand } from "./commands/watch.js";
+import { monitorsCommand } from "./commands/monitors.js";
 import { quietInterrupts, type Interrupts } from "./interrupts.js";
 import { UsageError } from "./options.js";
 import { processIo, type Io } from "./output.js";
@@ -49,6 +51,8 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     teamsCommand(io, setExit),
     parseCommand(io, setExit),
     uiCommand(io, setExit),
+    watchCommand(io, setExit, interrupts),
+    monitorsCommand(io, setExit),
   ] as never;
   const names = commands.map((c) => String(c.command).split(" ")[0]!);
   const first = argv[0];

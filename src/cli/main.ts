@@ -8,7 +8,7 @@ import type { Interrupts } from "./cli.js";
 const { runCli } = await import("./cli.js");
 
 /** First Ctrl-C: stop scheduling, let pages in flight finish. Second: abort them. Third: exit now. */
-function processInterrupts(): Interrupts {
+function processInterrupts(options: { termLikeInterrupt?: boolean } = {}): Interrupts {
   const stop = new AbortController();
   const abort = new AbortController();
   const callbacks: Array<() => void> = [];
@@ -18,7 +18,7 @@ function processInterrupts(): Interrupts {
     stop.abort();
     for (const callback of callbacks) callback();
   };
-  process.on("SIGINT", () => {
+  const interrupt = () => {
     if (count === 0) stopScheduling();
     else if (count === 1) {
       count++;
@@ -26,8 +26,11 @@ function processInterrupts(): Interrupts {
     } else {
       process.exit(130);
     }
-  });
+  };
+  process.on("SIGINT", interrupt);
   process.on("SIGTERM", () => {
+    // watch (a service under systemd) takes SIGTERM as Ctrl-C: pages in flight finish first.
+    if (options.termLikeInterrupt) return interrupt();
     stop.abort();
     abort.abort();
   });
@@ -36,7 +39,7 @@ function processInterrupts(): Interrupts {
 
 const args = process.argv.slice(2);
 // Only long-running commands take over Ctrl-C; the others keep the default (exit at once).
-const longRunning = args[0] === "run";
+const longRunning = args[0] === "run" || args[0] === "watch";
 let settled = false;
 process.once("exit", () => {
   // Nothing was left to wait for, yet the command had not finished: never report that as success.
@@ -44,7 +47,7 @@ process.once("exit", () => {
   process.stderr.write("scrapeline: internal error: the command stopped before it finished\n");
   process.exitCode = 70;
 });
-runCli(args, undefined, longRunning ? processInterrupts() : undefined).then(
+runCli(args, undefined, longRunning ? processInterrupts({ termLikeInterrupt: args[0] === "watch" }) : undefined).then(
   (code) => {
     settled = true;
     process.exitCode = code;

@@ -16,3 +16,5 @@ export type * from "./search.js";
 export { searchCredits, searchResultUrls } from "./search.js";
 export type * from "./session.js";
 export { LIVE_PAGE_METHODS } from "./engine.js";
+export { knownTimeZone, parseInterval, type CheckStatus, type CheckSummary, type ScheduleConfig } from "./schedule.js";
+export type * from "./notify.js";

@@ -4,6 +4,7 @@
  */
 import type { Action, ThreatProtectionOverride, UrlSource } from "./generated/pipeline-file.js";
 import type { SessionSpec } from "./session.js";
+import type { ScheduleConfig } from "./schedule.js";
 
 export type { Action, ThreatProtectionOverride, UrlSource };
 
@@ -154,10 +155,30 @@ export interface ChangeComparison {
 
 export type NotifyEvent = "changed" | "new" | "removed" | "hidden" | "failed";
 
-/** Where a run's summary is posted (the pipeline's `notify`). */
+/** The notifications a channel sends, named as the hosted service names its webhook events. */
+export type MonitorEvent = "monitor.page" | "monitor.check.completed" | "failed";
+
+/** One place notifications go. */
+export type NotifyChannel =
+  | { type: "webhook"; url: string; secret?: string; events: MonitorEvent[] }
+  | { type: "slack"; url: string; events: MonitorEvent[] }
+  | { type: "email"; host: string; port: number; secure: boolean; user?: string; password?: string; from: string; to: string[]; events: MonitorEvent[] };
+
+/** What makes a changed page worth telling (the pipeline's `notify.rules`). */
+export interface NotifyRules {
+  addedOnly: boolean;
+  keywords: string[];
+  ignore: string[];
+  threshold?: { field: string; dropPercent: number };
+}
+
+/** Whom to tell about a run, and when (the pipeline's `notify`). */
 export interface NotifyConfig {
-  webhook: { url: string; secret?: string };
+  /** The one-webhook form, as written; it is also the first of `channels`. */
+  webhook?: { url: string; secret?: string };
+  channels: NotifyChannel[];
   on: NotifyEvent[];
+  rules: NotifyRules;
 }
 
 /** Where the extraction model is configured: names of environment variables, never their values. */
@@ -183,6 +204,8 @@ export interface Pipeline {
   allowPrivateNetwork: boolean;
   changeTracking: ChangeComparison;
   notify?: NotifyConfig;
+  /** When the pipeline runs by itself under `scrapeline watch`. */
+  schedule?: ScheduleConfig;
   /** How schemas are filled: with the model when configured (auto), always with it, or never. */
   extractor: "auto" | "llm" | "deterministic";
   llm: LlmSettings;

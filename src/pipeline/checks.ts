@@ -1,6 +1,7 @@
 import { extractUrlProblem } from "../core/index.js";
 import { DEFAULT_SCRAPE_OPTIONS } from "./defaults.js";
 import { checkParseSteps } from "./parse-step.js";
+import { checkNotify, checkSchedule } from "./monitoring.js";
 import type { Reporter } from "./reporter.js";
 import { userSchemaAjv } from "./schema.js";
 import { formatType, isObj, scrapeOptionSites, stepsOf, type Obj } from "./sites.js";
@@ -23,6 +24,8 @@ export function semanticChecks(data: unknown, report: Reporter): void {
   checkSearchSteps(data, report);
   checkSessions(data, report);
   checkInteractSteps(data, report);
+  checkSchedule(data, report);
+  checkNotify(data, report);
 }
 
 function checkStepGraph(data: unknown, report: Reporter): void {

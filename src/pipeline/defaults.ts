@@ -94,6 +94,16 @@ export const DEFAULT_CHANGE_COMPARISON = { normalizers: ["iframe-links", "volati
 /** The pipeline's `notify` settings. */
 export const DEFAULT_NOTIFY = { on: ["changed", "new", "removed", "failed"] } as const;
 
+/** The `notify.rules` settings. */
+export const DEFAULT_NOTIFY_RULES = { addedOnly: false, keywords: [], ignore: [] } as const;
+
+/** What each notify channel sends, and an email channel's connection. */
+export const DEFAULT_NOTIFY_CHANNEL = { events: ["monitor.check.completed"] } as const;
+export const DEFAULT_EMAIL_CHANNEL = { port: 587, secure: false } as const;
+
+/** The pipeline's `schedule` settings. */
+export const DEFAULT_SCHEDULE = { timezone: "UTC", jitterSeconds: 0, missed: "once", minIntervalSeconds: 60 } as const;
+
 export const DEFAULT_ENGINE_OBJECT = { apiKeyEnv: "FIRECRAWL_API_KEY", browser: "auto" } as const;
 
 /** Defaults of each action, by type. */

@@ -1,7 +1,8 @@
-import type { Action, ChangeComparison, EngineConfig, NotifyConfig, Format, LlmSettings, PdfParser, Pipeline, RetryPolicy, ScrapeOptions, Step, UrlInput } from "../core/index.js";
+import type { Action, ChangeComparison, EngineConfig, Format, LlmSettings, PdfParser, Pipeline, RetryPolicy, ScrapeOptions, Step, UrlInput } from "../core/index.js";
 import { readCrawlPrompt } from "./crawl-prompt.js";
 import { normalizeParse } from "./parse-step.js";
 import * as D from "./defaults.js";
+import { normalizeNotify, normalizeSchedule } from "./monitoring.js";
 import type { Reporter } from "./reporter.js";
 import { normalizeSearchStep } from "./search-normalize.js";
 import { isObj, type Obj } from "./sites.js";
@@ -38,7 +39,8 @@ export function normalizePipeline(file: string, data: Obj, report: Reporter): Pi
     llm: withDefaults<LlmSettings>(D.DEFAULT_LLM, isObj(data.llm) ? data.llm : {}),
     steps,
   };
-  if (isObj(data.notify)) pipeline.notify = withDefaults<NotifyConfig>(D.DEFAULT_NOTIFY, data.notify);
+  if (isObj(data.notify)) pipeline.notify = normalizeNotify(data.notify);
+  if (isObj(data.schedule)) pipeline.schedule = normalizeSchedule(data.schedule);
   if (typeof data.description === "string") pipeline.description = data.description;
   if (isObj(data.sessions) && Object.keys(data.sessions).length > 0) pipeline.sessions = normalizeSessions(data.sessions);
   return pipeline;

@@ -9,6 +9,7 @@ import { parseRoutes } from "./handlers/parse.js";
 import { searchRoutes } from "./handlers/search.js";
 import { teamRoutes } from "./handlers/team.js";
 import { browserRoutes } from "./handlers/browser.js";
+import { monitorRoutes } from "./handlers/monitor.js";
 import { applyConnectionLimits, checkingIntervalMs, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./connections.js";
 import { BodyTooLarge, MAX_BODY_BYTES, MalformedJson, readJson, send } from "./http.js";
 import { IdempotencyKeys } from "./idempotency.js";
@@ -36,7 +37,7 @@ export interface RunningServer {
 
 /** Every route of the service. */
 export function serviceRouter(): Router {
-  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...parseRoutes, ...searchRoutes, ...browserRoutes);
+  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...parseRoutes, ...searchRoutes, ...browserRoutes, ...monitorRoutes);
 }
 
 /** Starts `scrapeline serve`: the service's HTTP interface over the local engine. */
@@ -90,7 +91,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const team = service.authenticate(req.headers.authorization);
       const params = decodeParams(found.params);
       if (route.limited) service.takeRequest(team);
-      const body = method === "POST" && !route.rawBody ? await readJson(req) : undefined;
+      const body = (method === "POST" || method === "PATCH") && !route.rawBody ? await readJson(req) : undefined;
       const work = async () => route.handle({ req, service, team, params, query: url.searchParams, path: url.pathname, body, baseUrl });
       const key = req.headers["x-idempotency-key"];
       if (method === "POST" && typeof key === "string" && key !== "") return await idempotency.run(team.id, key, `${method} ${route.path}`, work);

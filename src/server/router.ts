@@ -18,14 +18,14 @@ export interface RequestContext {
   query: URLSearchParams;
   /** The request's path (without query); the request target may be absolute-form, so never use req.url for links. */
   path: string;
-  /** The parsed JSON body (POST); undefined otherwise. */
+  /** The parsed JSON body (POST, PATCH); undefined otherwise. */
   body: unknown;
   /** The server's public base URL (--public-url, else the address it listens on), for absolute URLs in answers. */
   baseUrl: string;
 }
 
 export interface Route {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "DELETE" | "PATCH";
   /** A path with `:name` parameters, e.g. /v2/crawl/:id */
   path: string;
   /** Bearer key required (every route but /health). */

@@ -3,3 +3,4 @@ export { DEFAULT_THREAT_POLICY, ServeTables, type NewTeam, type ServeOwner } fro
 export type { RunWarning } from "./warnings.js";
 export { UiReads, type ChangeCounts, type ReadScope, type RunListRow, type StepEntry } from "./ui-reads.js";
 export { SECRET_KEY_ENV, SessionTable } from "./sessions.js";
+export { MonitorTables, type CheckRecord, type MonitorRecord, type NotificationRecord } from "./monitors.js";

@@ -240,4 +240,53 @@ export const MIGRATIONS: readonly string[] = [
     saved_at    TEXT NOT NULL
   );
   `,
+  `
+  -- Monitoring: what runs by itself (a scheduled pipeline file under watch, or a monitor made
+  -- through serve's /v2/monitor), each check of it (one per schedule slot: the unique key is
+  -- what keeps a restart from running a slot twice), and every notification it sent or failed.
+  CREATE TABLE monitors (
+    id             INTEGER PRIMARY KEY,
+    key            TEXT NOT NULL UNIQUE,
+    source         TEXT NOT NULL,
+    team_id        INTEGER,
+    name           TEXT NOT NULL,
+    file           TEXT,
+    schedule       TEXT NOT NULL,
+    definition     TEXT,
+    registered_at  TEXT NOT NULL,
+    last_slot      TEXT,
+    next_due       TEXT,
+    deleted_at     TEXT
+  );
+  CREATE INDEX monitors_by_team ON monitors (team_id);
+  CREATE TABLE monitor_checks (
+    id           INTEGER PRIMARY KEY,
+    monitor_id   INTEGER NOT NULL REFERENCES monitors (id),
+    slot         TEXT NOT NULL,
+    trigger      TEXT NOT NULL,
+    status       TEXT NOT NULL,
+    run_id       INTEGER REFERENCES runs (id),
+    started_at   TEXT NOT NULL,
+    finished_at  TEXT,
+    summary      TEXT,
+    error        TEXT,
+    owner_host   TEXT,
+    owner_pid    INTEGER,
+    UNIQUE (monitor_id, slot)
+  );
+  CREATE INDEX monitor_checks_by_status ON monitor_checks (status);
+  CREATE TABLE monitor_notifications (
+    id         INTEGER PRIMARY KEY,
+    check_id   INTEGER NOT NULL REFERENCES monitor_checks (id),
+    channel    TEXT NOT NULL,
+    target     TEXT NOT NULL,
+    event      TEXT NOT NULL,
+    sent       INTEGER NOT NULL,
+    status     INTEGER,
+    attempts   INTEGER NOT NULL,
+    error      TEXT,
+    at         TEXT NOT NULL
+  );
+  CREATE INDEX monitor_notifications_by_check ON monitor_notifications (check_id);
+  `,
 ];

@@ -83,11 +83,12 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
       io.stdout(args.json ? summaryJson(tally, result.status, result.credits) : summaryTable(tally, result.status, result.credits));
       const notify = result.notify;
       if (notify) {
-        // Webhook URLs often carry their secret in the path: only the origin is printed.
-        const where = originOf(result.pipeline.notify?.webhook.url ?? "");
-        if (notify.sent) io.stderr(`notified ${where}: HTTP ${notify.status}\n`);
-        else if (notify.skipped) io.stderr(`no notification: ${notify.skipped}\n`);
-        else io.stderr(`warning: the notification to ${where} failed after ${notify.attempts} attempt(s): ${notify.error}\n`);
+        // Webhook URLs often carry their secret in the path: deliveries name only the origin.
+        if (notify.skipped) io.stderr(`no notification: ${notify.skipped}\n`);
+        for (const d of notify.deliveries) {
+          if (d.sent) io.stderr(`notified ${d.target} (${d.channel}, ${d.event})${d.status !== undefined ? `: HTTP ${d.status}` : ""}\n`);
+          else io.stderr(`warning: the notification to ${d.target} (${d.channel}, ${d.event}) failed after ${d.attempts} attempt(s): ${d.error}\n`);
+        }
       }
       const hint = resumeHint(result.status);
       if (hint) io.stderr(`run ${result.runId} ${hint}: ${resumeCommand(result.runId, args)}\n`);
@@ -102,12 +103,4 @@ function resumeHint(status: string): string | undefined {
   if (status === "budget-exhausted") return "stopped at its budget; raise budget.maxCredits, then finish it";
   if (status === "failed") return "failed; once the cause is fixed, retry what failed (stored pages are kept)";
   return undefined;
-}
-
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return "the webhook";
-  }
 }

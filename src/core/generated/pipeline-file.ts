@@ -1,6 +1,24 @@
 /* Generated from schemas/ by scripts/gen-types.mjs (npm run gen:types). Do not edit. */
 
 /**
+ * The events sent: monitor.page (one per page worth telling), monitor.check.completed (one per run with the counts), failed (a run that failed or has failed pages).
+ * 
+ * @minItems 1
+ */
+export type Events = [("monitor.page" | "monitor.check.completed" | "failed"), ...(("monitor.page" | "monitor.check.completed" | "failed"))[]]
+/**
+ * The events sent: monitor.page (one per page worth telling), monitor.check.completed (one per run with the counts), failed (a run that failed or has failed pages).
+ * 
+ * @minItems 1
+ */
+export type Events1 = [("monitor.page" | "monitor.check.completed" | "failed"), ...(("monitor.page" | "monitor.check.completed" | "failed"))[]]
+/**
+ * The events sent: monitor.page (one per page worth telling), monitor.check.completed (one per run with the counts), failed (a run that failed or has failed pages).
+ * 
+ * @minItems 1
+ */
+export type Events2 = [("monitor.page" | "monitor.check.completed" | "failed"), ...(("monitor.page" | "monitor.check.completed" | "failed"))[]]
+/**
  * One output format of a scrape: a format name, or an object for formats with options. v1 names json, extract and screenshot@fullPage are accepted and mapped to their v2 object forms.
  */
 export type FormatItem = (("markdown" | "html" | "rawHtml" | "links" | "summary" | "images" | "screenshot" | "changeTracking" | "json" | "extract" | "screenshot@fullPage") | FormatObject)
@@ -289,30 +307,8 @@ normalizers?: ("whitespace" | "volatile" | "iframe-links")[]
  */
 volatile?: string[]
 }
-/**
- * Where to send a summary of each run: one JSON POST after the run, which never changes the run's result.
- */
-notify?: {
-/**
- * The endpoint that receives the summary.
- */
-webhook: {
-/**
- * http(s) URL the summary is POSTed to, through the same fetch gate as pages.
- */
-url: string
-/**
- * Signs the body: header X-Scrapeline-Signature: sha256=<hex HMAC-SHA256 of the body>. Use ${VAR} to keep it out of the file.
- */
-secret?: string
-}
-/**
- * Send only when the run has pages in one of these states, or failed pages.
- * 
- * @minItems 1
- */
-on?: [("changed" | "new" | "removed" | "hidden" | "failed"), ...(("changed" | "new" | "removed" | "hidden" | "failed"))[]]
-}
+notify?: NotifyFile
+schedule?: ScheduleFile
 /**
  * Defaults for every step.
  */
@@ -369,6 +365,169 @@ initialDelayMs?: number
  * Longest delay between attempts, in milliseconds.
  */
 maxDelayMs?: number
+}
+/**
+ * Whom to tell about a run, and when (webhook or channels is required): channels (webhook, slack, email), the page states that count, and rules deciding whether a change is worth telling. Delivery never changes the run's result.
+ */
+export interface NotifyFile {
+webhook?: WebhookTarget
+/**
+ * Where notifications go; several are allowed.
+ * 
+ * @minItems 1
+ * @maxItems 20
+ */
+channels?: [Channel]|[Channel, Channel]|[Channel, Channel, Channel]|[Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel]|[Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel, Channel]
+/**
+ * The page states that are worth telling, and failed for failed pages or runs.
+ * 
+ * @minItems 1
+ */
+on?: [("changed" | "new" | "removed" | "hidden" | "failed"), ...(("changed" | "new" | "removed" | "hidden" | "failed"))[]]
+/**
+ * What makes a changed page worth telling; all the rules given must hold.
+ */
+rules?: {
+/**
+ * Only pages that gained lines: removals and reordered lines are not told.
+ */
+addedOnly?: boolean
+/**
+ * Only when the added text contains one of these (case-insensitive).
+ * 
+ * @maxItems 100
+ */
+keywords?: string[]
+/**
+ * Regular expressions (JavaScript syntax) of lines that do not count as a change, such as timestamps.
+ * 
+ * @maxItems 100
+ */
+ignore?: string[]
+/**
+ * Only when a number in the page's json data dropped by at least this much since the previous run.
+ */
+threshold?: {
+/**
+ * Path of the number in the json data: dots for keys, [] for every item of a list (products[].price).
+ */
+field: string
+/**
+ * The smallest drop, in percent of the previous value, that is told.
+ */
+dropPercent: number
+}
+}
+}
+/**
+ * One webhook that receives a JSON summary of each run (shorthand for one webhook channel).
+ */
+export interface WebhookTarget {
+/**
+ * http(s) URL the JSON is POSTed to, through the same fetch gate as pages.
+ */
+url: string
+/**
+ * Signs the body: header X-Scrapeline-Signature: sha256=<hex HMAC-SHA256 of the body>. Use ${VAR} to keep it out of the file.
+ */
+secret?: string
+events?: Events
+}
+/**
+ * One channel: an object with exactly one key, webhook, slack or email.
+ */
+export interface Channel {
+webhook?: WebhookTarget1
+/**
+ * A Slack incoming webhook: {text} with the summary of the changes.
+ */
+slack?: {
+/**
+ * The incoming webhook's URL; use ${VAR} to keep it out of the file.
+ */
+url: string
+events?: Events1
+}
+/**
+ * Mail sent through an SMTP server.
+ */
+email?: {
+/**
+ * SMTP server name.
+ */
+host: string
+/**
+ * SMTP port.
+ */
+port?: number
+/**
+ * TLS from the first byte (port 465); otherwise STARTTLS when the server offers it.
+ */
+secure?: boolean
+/**
+ * SMTP user; use ${VAR}.
+ */
+user?: string
+/**
+ * SMTP password; use ${VAR}.
+ */
+password?: string
+/**
+ * Sender address.
+ */
+from: string
+/**
+ * Recipients.
+ * 
+ * @minItems 1
+ * @maxItems 50
+ */
+to: [string, ...(string)[]]
+events?: Events2
+}
+}
+/**
+ * JSON POSTed to a URL, signed when a secret is set.
+ */
+export interface WebhookTarget1 {
+/**
+ * http(s) URL the JSON is POSTed to, through the same fetch gate as pages.
+ */
+url: string
+/**
+ * Signs the body: header X-Scrapeline-Signature: sha256=<hex HMAC-SHA256 of the body>. Use ${VAR} to keep it out of the file.
+ */
+secret?: string
+events?: Events
+}
+/**
+ * When the pipeline runs by itself under `scrapeline watch`: a cron pattern or a fixed interval, read in a time zone.
+ */
+export interface ScheduleFile {
+/**
+ * Cron pattern: 5 fields (minute hour day-of-month month day-of-week), 6 with seconds first, or a name: @yearly, @monthly, @weekly, @daily, @hourly.
+ */
+cron?: string
+/**
+ * Fixed interval instead of a cron pattern: a number and a unit, s, m, h or d (15m, 2h, 1d). Counted from midnight UTC of 1 January 1970.
+ */
+every?: string
+/**
+ * IANA time zone the cron pattern is read in (Europe/Berlin, America/New_York).
+ */
+timezone?: string
+/**
+ * Start each run up to this many seconds after its time, by a fixed offset per pipeline, so that many pipelines on one schedule do not all start at once.
+ */
+jitterSeconds?: number
+/**
+ * What happens to runs that fell due while nothing was watching: once runs the latest of them once, skip waits for the next time.
+ */
+missed?: ("once" | "skip")
+/**
+ * The shortest gap between two runs this schedule may have; a pattern or interval that runs more often is an error.
+ */
+minIntervalSeconds?: number
 }
 /**
  * Scrape options every scrape, crawl and extract step starts from; a step's own options win.

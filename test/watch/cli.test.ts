@@ -1,0 +1,66 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliInProcess, runChild } from "../cli/child.js";
+import { FixtureSite, htmlPage } from "../helpers/site.js";
+import { workdir } from "../run/helpers.js";
+
+const site = new FixtureSite();
+beforeAll(async () => {
+  site.route("/page", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Page", "<p>hello</p>")));
+  await site.start();
+});
+afterAll(() => site.stop());
+
+describe("scrapeline watch --once and scrapeline monitors", () => {
+  it("registers on the first call, runs the due slot on a later one, and lists what it found", async () => {
+    const dir = workdir();
+    mkdirSync(join(dir, "pipelines"));
+    writeFileSync(join(dir, "pipelines", "hello.yaml"), `version: 1\nname: hello\nschedule: { every: 1s, minIntervalSeconds: 1 }\nsteps:\n  - id: page\n    scrape: { url: "${site.url}/page", formats: [markdown, { type: changeTracking }] }\n`);
+    const db = join(dir, "w.db");
+    const args = ["watch", join(dir, "pipelines"), "--db", db, "--once", "--allow-private-network"];
+
+    const first = await runChild(args);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^\S+Z file\.added file=\S+hello\.yaml$/m);
+    expect(first.stdout).not.toMatch(/check\./);
+    await new Promise((r) => setTimeout(r, 1100)); // the next one-second slot passes
+    const second = await runChild(args);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/check\.started monitor=hello check=1 /);
+    expect(second.stdout).toMatch(/check\.completed monitor=hello check=1 run=1 pages=1 changed=0 new=1/);
+
+    const listed = await cliInProcess(["monitors", "--db", db]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^name\s+schedule\s+next due\s+last check\s+status\s+found\s+notify/);
+    expect(listed.stdout).toMatch(/hello\s+every 1s UTC\s+\S+\s+\S+\s+completed\s+0 changed, 1 new, 0 removed\s+ok/);
+    const json = JSON.parse((await cliInProcess(["monitors", "--db", db, "--json"])).stdout);
+    expect(json).toEqual([expect.objectContaining({ name: "hello", source: "file", schedule: "every 1s", lastCheck: expect.objectContaining({ status: "completed", summary: { totalPages: 1, same: 0, changed: 0, new: 1, removed: 0, error: 0 } }) })]);
+    const one = await cliInProcess(["monitors", "hello", "--db", db]);
+    expect(one.stdout).toMatch(/^hello \(\S+hello\.yaml\): every 1s UTC, next due /);
+    expect(one.stdout).toMatch(/\n1\s+\S+Z\s+completed\s+1\s+0 changed, 1 new, 0 removed\s+-/);
+  });
+
+  it("an invalid file is reported with file:line:col and exit 2; monitors on a missing database is an error", async () => {
+    const dir = workdir();
+    writeFileSync(join(dir, "bad.yaml"), `version: 1\nname: bad\nschedule:\n  cron: "* * *"\nsteps:\n  - id: page\n    scrape: { url: "https://example.com/" }\n`);
+    const r = await runChild(["watch", join(dir, "bad.yaml"), "--db", join(dir, "w.db"), "--once"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/file\.invalid file=\S+bad\.yaml at=\S+bad\.yaml:4:9 error="invalid-cron: /);
+    const missing = await cliInProcess(["monitors", "--db", join(dir, "nope.db")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no database at/);
+  });
+});
+
+describe("scrapeline run with notify", () => {
+  it("prints each delivery with the channel's origin only, and a failed one as a warning", async () => {
+    const dir = workdir();
+    const file = join(dir, "p.yaml");
+    writeFileSync(file, `version: 1\nname: told\nnotify:\n  on: [new]\n  channels:\n    - webhook: { url: "http://127.0.0.1:1/secret-token-path" }\nsteps:\n  - id: page\n    scrape: { url: "${site.url}/page", formats: [markdown, { type: changeTracking }] }\n`);
+    const r = await cliInProcess(["run", file, "--db", join(dir, "r.db"), "--allow-private-network"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: the notification to http:\/\/127\.0\.0\.1:1 \(webhook, monitor\.check\.completed\) failed after 3 attempt\(s\): /);
+    expect(r.stderr).not.toContain("secret-token-path");
+  });
+});
