@@ -23,6 +23,7 @@ const NAMES = {
   "extract.schema.json": "ExtractBody",
   "parse.schema.json": "ParseBody",
   "search.schema.json": "SearchBody",
+  "agent.schema.json": "AgentBody",
 };
 
 export async function generate() {

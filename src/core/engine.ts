@@ -2,6 +2,7 @@ import type { Document } from "./document.js";
 import type { ExtractResult } from "./extract.js";
 import type { CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ParseOptions, ScrapeOptions } from "./types.js";
 import type { SearchAnswer, SearchRequest } from "./search.js";
+import type { AgentModel, AgentRequest, AgentResult } from "./agent.js";
 
 /**
  * A crawl's discovery state on the local engine: the runner takes URLs from it, fetches them
@@ -117,4 +118,10 @@ export interface Engine {
   close(): Promise<void>;
   /** Web search (search steps): results by source; results are scraped by the runner (local) or by the service (remote). */
   search?(request: SearchRequest, options: { signal?: AbortSignal; onWait?: OnEngineWait }): Promise<SearchAnswer>;
+  /** Whether `search` has a provider to ask (the local engine needs SearXNG configured). */
+  readonly canSearch?: boolean;
+  /** Local agent steps: the configured model (throws `unsupported`, saying what to set, without one). */
+  agentModel?(): AgentModel;
+  /** Remote agent steps: the whole agent runs on the service (POST /v2/agent, then polled). */
+  agentJob?(request: AgentRequest, options: { signal?: AbortSignal; onWait?: OnEngineWait }): Promise<AgentResult>;
 }

@@ -14,3 +14,5 @@ export { extractUrlProblem, sortExtractUrls } from "./extract-url.js";
 export { domainMatches, whitelisted } from "./threat-domains.js";
 export type * from "./search.js";
 export { searchCredits, searchResultUrls } from "./search.js";
+export type * from "./agent.js";
+export { agentTokenCredits } from "./agent.js";

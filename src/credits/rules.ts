@@ -68,6 +68,8 @@ export function estimateStep(step: Step): { credits: number; exact: boolean; not
     }
     case "search":
       return estimateSearch(step.body);
+    case "agent":
+      return { credits: step.body.maxCredits, exact: false, note: `at most maxCredits: its tool calls as billed + ceil(model tokens / ${TOKENS_PER_CREDIT})` };
   }
 }
 

@@ -4,6 +4,7 @@ import { normalizeParse } from "./parse-step.js";
 import * as D from "./defaults.js";
 import type { Reporter } from "./reporter.js";
 import { normalizeSearchStep } from "./search-normalize.js";
+import { normalizeAgentStep } from "./agent-step.js";
 import { isObj, type Obj } from "./sites.js";
 import type { Path } from "./yaml-doc.js";
 
@@ -91,6 +92,7 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
   }
   if (isObj(step.parse)) return { ...common, kind: "parse", body: normalizeParse(step.parse, ctx.pipelineDefaults, at("parse"), ctx.report, normalizeScrapeOptions) };
   if (isObj(step.search)) return normalizeSearchStep(common, step.search, (own, path) => normalizeScrapeOptions(own, ctx.pipelineDefaults, path, ctx.report), at("search"));
+  if (isObj(step.agent)) return normalizeAgentStep(common, step.agent, (own, path) => normalizeScrapeOptions(own, ctx.pipelineDefaults, path, ctx.report), at("agent"));
   const extract = step.extract as Obj;
   const { urls, scrapeOptions, ...rest } = clone(extract);
   return {

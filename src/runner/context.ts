@@ -1,4 +1,4 @@
-import type { ChangeTracker, CreditRules, Engine, Plan, Store } from "../core/index.js";
+import type { AgentLoop, ChangeTracker, CreditRules, Engine, Plan, Store } from "../core/index.js";
 import type { Budget } from "./budget.js";
 import type { RunEvent } from "./events.js";
 import type { WorkPool } from "./pool.js";
@@ -9,6 +9,8 @@ export interface RunnerPorts {
   credits: CreditRules;
   /** Compares pages with their previous snapshot, for engines that do not track changes themselves. */
   changes?: ChangeTracker;
+  /** The agent's loop (src/agent), for agent steps on engines that do not run the agent themselves. */
+  agent?: AgentLoop;
 }
 
 /** Shared by the steps of one run. */

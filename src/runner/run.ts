@@ -11,6 +11,7 @@ import { runParseStep } from "./parse-step.js";
 import { runRemoteCrawlStep } from "./remote-job.js";
 import { runScrapeStep } from "./scrape-step.js";
 import { runSearchStep } from "./search-step.js";
+import { runAgentStep } from "./agent-step.js";
 
 export type { RunContext, RunnerPorts };
 
@@ -96,6 +97,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
       else if (step.kind === "map") result = await runMapStep(ctx, step, stepController.signal);
       else if (step.kind === "extract") result = await runExtractStep(ctx, step, stepController.signal);
       else if (step.kind === "search") result = await runSearchStep(ctx, step, stepController.signal);
+      else if (step.kind === "agent") result = await runAgentStep(ctx, step, stepController.signal);
       else result = await runParseStep(ctx, step, stepController.signal);
       const record = store.getSteps(run.id).find((s) => s.stepId === step.id);
       const timedOut = stepController.signal.aborted;

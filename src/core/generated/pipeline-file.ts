@@ -66,6 +66,7 @@ map?: MapBody
 extract?: ExtractBody
 parse?: ParseBody
 search?: SearchBody
+agent?: AgentBody
 /**
  * Steps that must finish before this one starts.
  */
@@ -87,6 +88,7 @@ map?: MapBody
 extract?: ExtractBody
 parse?: ParseBody
 search?: SearchBody
+agent?: AgentBody
 /**
  * Steps that must finish before this one starts.
  */
@@ -189,6 +191,8 @@ extract: unknown
 parse: unknown
 } | {
 search: unknown
+} | {
+agent: unknown
 })
 
 /**
@@ -1276,6 +1280,37 @@ proxy?: ("basic" | "enhanced" | "auto")
  */
 storeInCache?: boolean
 threatProtection?: ThreatProtectionOverride
+}
+/**
+ * An agent step: the body of POST /v2/agent. A model searches, maps and scrapes (through this engine) until it can answer the prompt, with data valid against `schema` and the sources of each field.
+ */
+export interface AgentBody {
+/**
+ * What to find.
+ */
+prompt: string
+/**
+ * Where to start; with strictConstrainToURLs, the only URLs (and pages under them) it may use.
+ */
+urls?: string[]
+/**
+ * JSON Schema the answer's data must be valid against (repaired once, else the step fails naming the path).
+ */
+schema?: {
+
+}
+/**
+ * Only the given URLs and pages under them may be touched; a call elsewhere is refused (and the model told). Needs urls.
+ */
+strictConstrainToURLs?: boolean
+/**
+ * Credits the agent may spend: its tool calls as billed plus model tokens at 15 tokens a credit. Reaching them stops it with what it has (status partial).
+ */
+maxCredits?: number
+/**
+ * Model turns it may take before it stops (status partial).
+ */
+maxSteps?: number
 }
 /**
  * Retries of failed requests, with exponential backoff.

@@ -1,9 +1,10 @@
-import type { ExtractionPage, ExtractionSpec, JsonSchema, PageExtraction } from "../../../core/index.js";
+import type { AgentModel, ExtractionPage, ExtractionSpec, JsonSchema, PageExtraction } from "../../../core/index.js";
 import { ScrapelineError } from "../../../core/index.js";
 import { parseHtml } from "../html/parse.js";
 import { deriveCrawlOptions } from "./crawl-options.js";
 import { fillSchema } from "./fill.js";
 import { LlmClient, type LlmConfig } from "./llm-client.js";
+import { ToolCallingModel } from "./llm-tools.js";
 import { extractWithLlm, summarizeWithLlm } from "./llm-extract.js";
 import { mergeParts, type Part } from "./merge.js";
 import { readStructuredData } from "./structured-data.js";
@@ -88,6 +89,12 @@ export class Extractor {
       if (error instanceof ScrapelineError) throw error;
       throw new ScrapelineError("bad-content", (error as Error).message);
     }
+  }
+
+  /** The agent's model (tool calling, JSON for servers without tools); an agent needs one. */
+  agentModel(): AgentModel {
+    if (!this.client || this.settings.mode === "deterministic") throw new ScrapelineError("unsupported", `an agent step needs an LLM: ${LLM_HOWTO}`);
+    return new ToolCallingModel(this.client, this.settings.llm!);
   }
 
   /** Per-page results merged in the order given, checked against the schema. */

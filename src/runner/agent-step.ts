@@ -1,0 +1,44 @@
+import type { AgentResult, Step } from "../core/index.js";
+import { agentTokenCredits, ScrapelineError } from "../core/index.js";
+import { RunnerAgentTools } from "./agent-tools.js";
+import type { RunContext } from "./context.js";
+import type { StepTally } from "./page.js";
+
+type AgentStep = Extract<Step, { kind: "agent" }>;
+
+/**
+ * Runs an agent: locally, the loop (src/agent, handed in by the app) with the engine's model and
+ * tools through this run; on a service, the service's agent job. The result — data, per-field
+ * sources, credits and the transcript of every model answer and tool call — is the step's result
+ * (`show` prints it, `export --step` writes it); the pages it read are the step's documents. A
+ * partial result (maxCredits, maxSteps, a loop) is kept and warned about; a failure is kept too,
+ * then fails the step with its reason.
+ */
+export async function runAgentStep(ctx: RunContext, step: AgentStep, timeout: AbortSignal): Promise<StepTally> {
+  const { engine, store } = ctx.ports;
+  ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind });
+  const tally: StepTally = { documents: 0, failures: 0, cancelled: false };
+  const signal = AbortSignal.any([timeout, ctx.abort]);
+  let result: AgentResult;
+  if (engine.agentJob) {
+    const { scrapeOptions: _local, ...request } = step.body;
+    result = await engine.agentJob(request, { signal, onWait: (wait) => ctx.emit({ type: "step-waiting", stepId: step.id, waitMs: wait.waitMs, reason: wait.reason }) });
+    ctx.budget.settle(0, result.creditsUsed);
+    if (result.creditsUsed > 0) store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: result.creditsUsed, reason: `agent on the service` });
+  } else {
+    if (!engine.agentModel || !ctx.ports.agent) throw new ScrapelineError("unsupported", `the ${engine.name} engine cannot run agent steps`);
+    const model = engine.agentModel();
+    const tools = new RunnerAgentTools(ctx, step, timeout, tally);
+    result = await ctx.ports.agent({ request: step.body, model, tools, signal });
+    const tokenCredits = agentTokenCredits(result.tokensUsed);
+    ctx.budget.settle(0, tokenCredits);
+    if (tokenCredits > 0) store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: tokenCredits, reason: `agent: ${result.tokensUsed} model token(s)` });
+  }
+  store.saveStepResult(ctx.runId, step.id, JSON.stringify(result));
+  if (result.status === "failed") {
+    if (result.errorKind === "cancelled" && ctx.abort.aborted) tally.cancelled = true;
+    else throw new ScrapelineError(result.errorKind ?? "bad-content", `the agent failed: ${result.error ?? "no reason given"}`);
+  }
+  if (result.status === "partial") ctx.emit({ type: "step-warning", stepId: step.id, message: `the agent stopped with a partial result: ${result.error ?? "no reason given"}` });
+  return tally;
+}
