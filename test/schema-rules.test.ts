@@ -156,9 +156,10 @@ describe("bundled schemas", () => {
     expect(() => compileSchemas()).not.toThrow();
   });
 
-  it("are the twelve expected files, draft-07, without $id, with a title and a description", () => {
+  it("are the thirteen expected files, draft-07, without $id, with a title and a description", () => {
     expect([...files.keys()]).toEqual([
       "actions.schema.json",
+      "agent.schema.json",
       "crawl.schema.json",
       "extract.schema.json",
       "formats.schema.json",

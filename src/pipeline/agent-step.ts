@@ -1,17 +1,11 @@
 import type { AgentRequest, ScrapeOptions, Step } from "../core/index.js";
 import type { Reporter } from "./reporter.js";
 import { isObj, stepsOf, type Obj } from "./sites.js";
+import { DEFAULT_AGENT } from "./defaults.js";
 import { fieldIn } from "./where.js";
 import type { Path } from "./yaml-doc.js";
 
 type StepCommon = Omit<Extract<Step, { kind: "agent" }>, "kind" | "body">;
-
-/** Agent defaults (the schema's). */
-export const DEFAULT_AGENT = {
-  strictConstrainToURLs: false,
-  maxCredits: 2500,
-  maxSteps: 30,
-} as const;
 
 /**
  * A schema-valid `agent:` body to the normalized request, defaults applied; its pages are read with

@@ -118,3 +118,10 @@ export const DEFAULT_PARSE = {
   maxRows: 1000,
   maxFileSize: 50 * 1024 * 1024,
 } as const;
+
+/** Agent defaults (the schema's). */
+export const DEFAULT_AGENT = {
+  strictConstrainToURLs: false,
+  maxCredits: 2500,
+  maxSteps: 30,
+} as const;

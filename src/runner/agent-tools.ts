@@ -44,7 +44,7 @@ export class RunnerAgentTools implements AgentTools {
     const url = typeof args.url === "string" ? args.url : "";
     if (!/^https?:\/\/[^/\s]+/i.test(url)) throw new ScrapelineError("invalid-input", "url must be an absolute http(s) URL");
     if (name === "map") return this.map(url, typeof args.search === "string" ? args.search : undefined, limitOf(args, 100, 200), signal);
-    if (name === "scrape") return this.scrape(url, this.options, (doc) => pageText(doc.metadata?.title, url, doc.markdown, doc.links));
+    if (name === "scrape") return this.scrape(url, this.options, (doc) => pageText(doc.metadata, url, doc.markdown, doc.links));
     return this.scrape(url, this.jsonOptions(args), (doc) => `Data read from ${url}:\n${JSON.stringify(doc.json ?? null)}`);
   }
 
@@ -113,10 +113,12 @@ function limitOf(args: Record<string, unknown>, fallback: number, max: number): 
 }
 
 /** A page for the model: title, URL, markdown trimmed to PAGE_CHARS, then its links. */
-export function pageText(title: unknown, url: string, markdown: string | undefined, links: string[] | undefined): string {
+export function pageText(metadata: Record<string, unknown> | undefined, url: string, markdown: string | undefined, links: string[] | undefined): string {
+  const title = metadata?.title;
+  const status = Number(metadata?.statusCode) || 200;
   const text = markdown ?? "";
   const body = text.length > PAGE_CHARS ? `${text.slice(0, PAGE_CHARS)}\n[… trimmed: ${text.length - PAGE_CHARS} more characters]` : text;
   const shown = (links ?? []).slice(0, LINKS_SHOWN);
   const more = (links?.length ?? 0) > LINKS_SHOWN ? `\n[… ${links!.length - LINKS_SHOWN} more links]` : "";
-  return `${typeof title === "string" && title ? `# ${title}\n` : ""}URL: ${url}\n\n${body}\n\nLinks:\n${shown.map((l) => `- ${l}`).join("\n")}${more}`;
+  return `${typeof title === "string" && title ? `# ${title}\n` : ""}URL: ${url}${status >= 400 ? `\nStatus: ${status} (an error page)` : ""}\n\n${body}\n\nLinks:\n${shown.map((l) => `- ${l}`).join("\n")}${more}`;
 }
