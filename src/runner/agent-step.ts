@@ -18,7 +18,8 @@ export async function runAgentStep(ctx: RunContext, step: AgentStep, timeout: Ab
   const { engine, store } = ctx.ports;
   ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind });
   const tally: StepTally = { documents: 0, failures: 0, cancelled: false };
-  const signal = AbortSignal.any([timeout, ctx.abort]);
+  // A stopped run (Ctrl-C, a cancelled serve job) stops the agent too: it has no pages to finish.
+  const signal = AbortSignal.any([timeout, ctx.abort, ctx.stop]);
   let result: AgentResult;
   if (engine.agentJob) {
     const { scrapeOptions: _local, ...request } = step.body;
@@ -36,7 +37,7 @@ export async function runAgentStep(ctx: RunContext, step: AgentStep, timeout: Ab
   }
   store.saveStepResult(ctx.runId, step.id, JSON.stringify(result));
   if (result.status === "failed") {
-    if (result.errorKind === "cancelled" && ctx.abort.aborted) tally.cancelled = true;
+    if (result.errorKind === "cancelled" && (ctx.abort.aborted || ctx.stop.aborted)) tally.cancelled = true;
     else throw new ScrapelineError(result.errorKind ?? "bad-content", `the agent failed: ${result.error ?? "no reason given"}`);
   }
   if (result.status === "partial") ctx.emit({ type: "step-warning", stepId: step.id, message: `the agent stopped with a partial result: ${result.error ?? "no reason given"}` });

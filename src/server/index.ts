@@ -7,6 +7,7 @@ import { jobRoutes } from "./handlers/jobs.js";
 import { scrapeRoutes } from "./handlers/scrape.js";
 import { parseRoutes } from "./handlers/parse.js";
 import { searchRoutes } from "./handlers/search.js";
+import { agentRoutes } from "./handlers/agent.js";
 import { teamRoutes } from "./handlers/team.js";
 import { applyConnectionLimits, checkingIntervalMs, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./connections.js";
 import { BodyTooLarge, MAX_BODY_BYTES, MalformedJson, readJson, send } from "./http.js";
@@ -34,7 +35,7 @@ export interface RunningServer {
 
 /** Every route of the service. */
 export function serviceRouter(): Router {
-  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...parseRoutes, ...searchRoutes);
+  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...parseRoutes, ...searchRoutes, ...agentRoutes);
 }
 
 /** Starts `scrapeline serve`: the service's HTTP interface over the local engine. */
