@@ -1,5 +1,5 @@
 import type { Document } from "./document.js";
-import type { ExtractResult } from "./extract.js";
+import type { ExtractionPage, ExtractionSpec, ExtractResult, PageExtraction } from "./extract.js";
 import type { CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ParseOptions, ScrapeOptions } from "./types.js";
 import type { SearchAnswer, SearchRequest } from "./search.js";
 import type { AgentModel, AgentRequest, AgentResult } from "./agent.js";
@@ -124,4 +124,6 @@ export interface Engine {
   agentModel?(): AgentModel;
   /** Remote agent steps: the whole agent runs on the service (POST /v2/agent, then polled). */
   agentJob?(request: AgentRequest, options: { signal?: AbortSignal; onWait?: OnEngineWait }): Promise<AgentResult>;
+  /** The agent's extract tool: a fetched page's data, from its structured data and selectors first (no tokens), else by the model. */
+  extractPage?(page: ExtractionPage, spec: ExtractionSpec, signal?: AbortSignal): Promise<PageExtraction>;
 }

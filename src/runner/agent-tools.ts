@@ -1,7 +1,7 @@
-import type { AgentToolName, AgentToolOutput, AgentTools, JsonSchema, ScrapeOptions, Step } from "../core/index.js";
-import { ScrapelineError, searchCredits } from "../core/index.js";
+import type { AgentToolName, AgentToolOutput, AgentTools, Document, JsonSchema, ScrapeOptions, Step } from "../core/index.js";
+import { agentTokenCredits, ScrapelineError, searchCredits } from "../core/index.js";
 import type { RunContext } from "./context.js";
-import { runPage, type StepTally } from "./page.js";
+import { runPage, type PageJob, type StepTally } from "./page.js";
 
 type AgentStep = Extract<Step, { kind: "agent" }>;
 
@@ -44,8 +44,35 @@ export class RunnerAgentTools implements AgentTools {
     const url = typeof args.url === "string" ? args.url : "";
     if (!/^https?:\/\/[^/\s]+/i.test(url)) throw new ScrapelineError("invalid-input", "url must be an absolute http(s) URL");
     if (name === "map") return this.map(url, typeof args.search === "string" ? args.search : undefined, limitOf(args, 100, 200), signal);
-    if (name === "scrape") return this.scrape(url, this.options, (doc) => pageText(doc.metadata, url, doc.markdown, doc.links));
-    return this.scrape(url, this.jsonOptions(args), (doc) => `Data read from ${url}:\n${JSON.stringify(doc.json ?? null)}`);
+    if (name === "scrape") return this.scrape(url, this.options, {}, (doc) => pageText(doc.metadata, url, doc.markdown, doc.links));
+    if (!this.ctx.ports.engine.extractPage) return this.scrape(url, this.jsonOptions(args), {}, (doc) => `Data read from ${url}:\n${JSON.stringify(doc.json ?? null)}`);
+    return this.extract(url, args, signal);
+  }
+
+  /**
+   * The page fetched once (billed as a json scrape), then its data read by the engine: structured
+   * data and selectors first, the model only when they fall short (its tokens billed on top).
+   */
+  private async extract(url: string, args: Record<string, unknown>, signal: AbortSignal): Promise<AgentToolOutput> {
+    const { ctx, step } = this;
+    const json = this.jsonOptions(args);
+    const format = json.formats[0] as { schema?: JsonSchema; prompt?: string };
+    let page: { markdown: string; rawHtml?: string } = { markdown: "" };
+    const fetchOptions: ScrapeOptions = { ...this.options, formats: [{ type: "markdown" }, { type: "rawHtml" }, { type: "links" }] };
+    const keep = (document: Document): Document => {
+      page = { markdown: document.markdown ?? "", ...(document.rawHtml !== undefined ? { rawHtml: document.rawHtml } : {}) };
+      const { rawHtml: _raw, ...stored } = document;
+      return stored as Document;
+    };
+    const fetched = await this.scrape(url, fetchOptions, { billAs: json, toStored: keep }, () => "");
+    const extraction = await ctx.ports.engine.extractPage!({ url, ...page }, { ...(format.schema ? { schema: format.schema } : {}), ...(format.prompt ? { prompt: format.prompt } : {}) }, signal);
+    const tokenCredits = agentTokenCredits(extraction.tokensUsed);
+    if (tokenCredits > 0) {
+      ctx.budget.settle(0, tokenCredits);
+      ctx.ports.store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: tokenCredits, reason: `agent extract: ${extraction.tokensUsed} model token(s)`, url });
+    }
+    const how = extraction.extractor === "deterministic" ? "from the page's structured data and selectors" : "by the model";
+    return { content: `Data read from ${url} (${how}):\n${JSON.stringify(extraction.data ?? null)}`, credits: fetched.credits + tokenCredits, ...(fetched.urls ? { urls: fetched.urls } : {}) };
   }
 
   private jsonOptions(args: Record<string, unknown>): ScrapeOptions {
@@ -55,9 +82,9 @@ export class RunnerAgentTools implements AgentTools {
   }
 
   /** A page through the run's pool, stored as the step's document; the model gets `render` of it. */
-  private async scrape(url: string, options: ScrapeOptions, render: (doc: { metadata?: Record<string, unknown>; markdown?: string; links?: string[]; json?: unknown }) => string): Promise<AgentToolOutput> {
+  private async scrape(url: string, options: ScrapeOptions, shape: Pick<PageJob, "billAs" | "toStored">, render: (doc: { metadata?: Record<string, unknown>; markdown?: string; links?: string[]; json?: unknown }) => string): Promise<AgentToolOutput> {
     const { ctx, step } = this;
-    const outcome = await runPage(ctx, { stepId: step.id, url, options, retry: step.retry, ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}) }, this.timeout, this.tally);
+    const outcome = await runPage(ctx, { stepId: step.id, url, options, ...shape, retry: step.retry, ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}) }, this.timeout, this.tally);
     if (outcome === "cancelled") throw ctx.budget.exhausted ? new ScrapelineError("budget", `the run's budget of ${ctx.budget.limit} credits is spent`) : new ScrapelineError("cancelled", "the step stopped");
     if (outcome === "failed") {
       const failure = ctx.ports.store.failures(ctx.runId).filter((f) => f.stepId === step.id && f.url === url).at(-1);

@@ -14,7 +14,8 @@ beforeAll(async () => {
     .page("/", htmlPage("Shop", `<p>Welcome.</p><a href="/catalog">Catalog</a>`))
     .page("/catalog", htmlPage("Catalog", `<ul><li><a href="/catalog/widget">Widget</a></li><li><a href="/catalog/gadget">Gadget</a></li></ul>`))
     .page("/catalog/widget", htmlPage("Widget", `<p>The widget costs <strong>$42.50</strong>.</p>`))
-    .page("/elsewhere", htmlPage("Elsewhere", `<p>Not for the agent.</p>`));
+    .page("/elsewhere", htmlPage("Elsewhere", `<p>Not for the agent.</p>`))
+    .page("/offer", htmlPage("Offer", `<p>Now only <span class="price">£1,049.00</span></p>`));
   await site.start();
   await llm.start();
 });
@@ -78,6 +79,25 @@ describe("agent step", () => {
     expect(llm.requests[1]!.body.tools).toBeUndefined();
     expect(llm.requests[1]!.body.messages[0]!.content).toMatch(/\{"tool": "<name>"/);
     expect(llm.requests[2]!.body.messages.some((m) => m.role === "user" && m.content.startsWith("Result of scrape:") && m.content.includes("$42.50"))).toBe(true);
+  });
+
+  it("extracts with the page's selectors first, without asking the model, billed as a json scrape", async () => {
+    llm.requests.length = 0;
+    llm.answer(
+      { toolCalls: [{ name: "extract", arguments: { url: `${site.url}/offer`, schema: { type: "object", properties: { price: { type: "number", "x-selector": ".price" } }, required: ["price"] } } }], tokens: 30 },
+      { content: JSON.stringify({ data: { price: 1049 }, sources: { price: [`${site.url}/offer`] } }), tokens: 30 },
+    );
+    const { result, db } = await runYaml(pipeline(agentStep(`prompt: The offer's price\nschema: ${schema}`)), { env: env() });
+    if (!result.ok) throw new Error("invalid");
+    expect(result.status).toBe("succeeded");
+    const stored = stepResult(db, result.runId);
+    expect(stored.transcript[1]).toMatchObject({ type: "tool", name: "extract", output: `Data read from ${site.url}/offer (from the page's structured data and selectors):\n{"price":1049}`, credits: 5 });
+    expect(stored).toMatchObject({ status: "completed", sources: { price: [`${site.url}/offer`] }, creditsUsed: 5 + 4 });
+    expect(llm.requests).toHaveLength(2);
+    // The page is stored without the raw HTML the extraction read.
+    const [document] = readDocuments(db, result.runId, "find");
+    expect(document!.document.rawHtml).toBeUndefined();
+    expect(document!.document.markdown).toContain("£1,049.00");
   });
 
   it("says what to configure when no model is set", async () => {

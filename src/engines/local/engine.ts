@@ -1,4 +1,4 @@
-import type { AgentModel, CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest } from "../../core/index.js";
+import type { AgentModel, ExtractionPage, ExtractionSpec, PageExtraction, CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest } from "../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
@@ -176,6 +176,11 @@ export class LocalEngine implements Engine {
   /** Web search on the operator's SearXNG; the runner scrapes the results through this engine's gate. */
   search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchAnswer> {
     return searchSearxng(this.searxngUrl, request, options.signal);
+  }
+
+  /** The agent's extract tool: structured data and selectors first, the model when they do not meet the schema. */
+  extractPage(page: ExtractionPage, spec: ExtractionSpec, signal?: AbortSignal): Promise<PageExtraction> {
+    return this.extractor.extractDeterministicFirst(page, spec, signal);
   }
 
   /** The agent's model: the extraction's LLM settings (SCRAPELINE_LLM_*), asked through tool calls. */
