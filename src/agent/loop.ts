@@ -77,7 +77,7 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
       const key = callKey(name, parsed.args);
       const times = (calls.get(key) ?? 0) + 1;
       calls.set(key, times);
-      if (times >= LOOP_REPEATS) return end("partial", turn, `the model repeated the call ${name} ${call.arguments} ${times} times: stopped as a loop`);
+      if (times >= LOOP_REPEATS) return closing(turn, `the model repeated the call ${name} ${call.arguments} ${times} times: stopped as a loop`);
       if (times > 1) {
         refuse("you already made this exact call and its result is above; do something else or answer");
         continue;
@@ -103,7 +103,26 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
       }
     }
   }
-  return end("partial", request.maxSteps, `maxSteps reached: ${request.maxSteps} turn(s) without a final answer`);
+  return closing(request.maxSteps, `maxSteps reached: ${request.maxSteps} turn(s) without a final answer`);
+
+  /**
+   * A stop short of an answer (maxSteps, a loop): while credits remain, the model is asked once,
+   * without tools, for the answer from what it has read; the result is partial either way.
+   */
+  async function closing(turn: number, reason: string): Promise<AgentResult> {
+    if (credits() >= request.maxCredits || signal.aborted) return end("partial", turn, reason);
+    messages.push({ role: "user", content: `Stop: ${reason}. Do not call tools. Answer now with the JSON object from what you have read; leave out what you did not find.` });
+    try {
+      const answer = await model.turn(messages, [], signal);
+      tokens += answer.tokens;
+      record({ type: "model", turn: turn + 1, content: answer.content, toolCalls: answer.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })), tokens: answer.tokens });
+      const reading = answer.toolCalls.length ? undefined : readAnswer(answer.content, request.schema, read);
+      if (reading?.ok) return end("partial", turn + 1, reason, undefined, reading.data, reading.sources);
+      return end("partial", turn + 1, `${reason}; the closing answer was not usable${reading && !reading.ok ? `: ${reading.problem}` : ""}`);
+    } catch (error) {
+      return end("partial", turn, `${reason}; the closing answer failed: ${(error as Error).message}`);
+    }
+  }
 }
 
 function stoppedBySignal(signal: AbortSignal, turn: number, end: (status: AgentResult["status"], turn: number, reason: string, kind: ErrorKind) => AgentResult): AgentResult {

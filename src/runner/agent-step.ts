@@ -1,4 +1,4 @@
-import type { AgentResult, Step } from "../core/index.js";
+import type { AgentResult, AgentTranscriptEntry, Step } from "../core/index.js";
 import { agentTokenCredits, ScrapelineError } from "../core/index.js";
 import { RunnerAgentTools } from "./agent-tools.js";
 import type { RunContext } from "./context.js";
@@ -30,7 +30,7 @@ export async function runAgentStep(ctx: RunContext, step: AgentStep, timeout: Ab
     if (!engine.agentModel || !ctx.ports.agent) throw new ScrapelineError("unsupported", `the ${engine.name} engine cannot run agent steps`);
     const model = engine.agentModel();
     const tools = new RunnerAgentTools(ctx, step, timeout, tally);
-    result = await ctx.ports.agent({ request: step.body, model, tools, signal });
+    result = await ctx.ports.agent({ request: step.body, model, tools, signal, onEntry: keepSoFar(ctx, step.id) });
     const tokenCredits = agentTokenCredits(result.tokensUsed);
     ctx.budget.settle(0, tokenCredits);
     if (tokenCredits > 0) store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: tokenCredits, reason: `agent: ${result.tokensUsed} model token(s)` });
@@ -42,4 +42,21 @@ export async function runAgentStep(ctx: RunContext, step: AgentStep, timeout: Ab
   }
   if (result.status === "partial") ctx.emit({ type: "step-warning", stepId: step.id, message: `the agent stopped with a partial result: ${result.error ?? "no reason given"}` });
   return tally;
+}
+
+/**
+ * Stores the transcript as it grows, as a partial result, so a run killed mid-agent keeps every
+ * answer and tool call so far (the finished result replaces it).
+ */
+function keepSoFar(ctx: RunContext, stepId: string): (entry: AgentTranscriptEntry) => void {
+  const transcript: AgentTranscriptEntry[] = [];
+  let tokens = 0;
+  let toolCredits = 0;
+  return (entry) => {
+    transcript.push(entry);
+    if (entry.type === "model") tokens += entry.tokens;
+    if (entry.type === "tool") toolCredits += entry.credits;
+    const soFar: AgentResult = { status: "partial", data: null, sources: {}, creditsUsed: toolCredits + agentTokenCredits(tokens), tokensUsed: tokens, error: "the run stopped before the agent finished", transcript };
+    ctx.ports.store.saveStepResult(ctx.runId, stepId, JSON.stringify(soFar));
+  };
 }

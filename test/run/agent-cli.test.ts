@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runChild } from "../cli/child.js";
+import { runChild, startCli } from "../cli/child.js";
+import { SqliteStore } from "../../src/store/index.js";
 import { FakeLlm } from "../helpers/llm-server.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { pipeline, workdir } from "./helpers.js";
@@ -57,6 +58,39 @@ describe("agent steps through the CLI", () => {
 
     const plan = await runChild(["plan", file, "--format", "json"]);
     expect(JSON.parse(plan.stdout).steps[0].estimate).toMatchObject({ credits: 2500, exact: false });
+  });
+
+  it("keeps the transcript so far when the process is killed mid-agent, and Ctrl-C stops the agent", async () => {
+    const dir = workdir();
+    const file = join(dir, "agent.yaml");
+    const db = join(dir, "agent.db");
+    writeFileSync(file, pipeline(`  - id: find\n    agent: { prompt: "Widget price" }\n`));
+    const env = { SCRAPELINE_LLM_BASE_URL: llm.url, SCRAPELINE_LLM_MODEL: "m" };
+    const waitForRequests = async (n: number) => {
+      while (llm.requests.length < n) await new Promise((r) => setTimeout(r, 20));
+    };
+    llm.requests.length = 0;
+    llm.answer({ toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/widget` } }], tokens: 30 }, { hang: true });
+    const killed = startCli(["run", file, "--db", db, "--allow-private-network"], { env });
+    await waitForRequests(2);
+    killed.child.kill("SIGKILL");
+    await killed.done;
+    const store = new SqliteStore(db);
+    const kept = JSON.parse(store.stepResult(1, "find") ?? "null");
+    store.close();
+    expect(kept).toMatchObject({ status: "partial", error: "the run stopped before the agent finished", tokensUsed: 30, creditsUsed: 1 + 2 });
+    expect(kept.transcript.map((e: { type: string }) => e.type)).toEqual(["model", "tool"]);
+
+    llm.requests.length = 0;
+    llm.answer({ toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/widget` } }], tokens: 30 }, { hang: true });
+    const interrupted = startCli(["run", file, "--db", db, "--allow-private-network"], { env });
+    await waitForRequests(2);
+    interrupted.child.kill("SIGINT");
+    const finished = await interrupted.done;
+    expect(finished.code).toBe(130);
+    const show = await runChild(["show", "latest", "--db", db]);
+    expect(show.stdout).toMatch(/find\s+agent\s+cancelled/);
+    expect(show.stdout).toMatch(/find: agent failed, 30 token\(s\), 3 credit\(s\): stopped: /);
   });
 
   it("reports a bad agent body at its place in the file", async () => {

@@ -99,16 +99,18 @@ describe("agent limits", () => {
     expect(stepResult(db, result.runId)).toMatchObject({ status: "failed", transcript: [{ type: "model" }, { type: "model" }, { type: "stopped" }] });
   });
 
-  it("detects the same tool call looping and stops it", async () => {
+  it("detects the same tool call looping, stops it and asks once for an answer from what it has", async () => {
     llm.requests.length = 0;
     const same = { toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/catalog` } }] };
-    llm.answer(same, same, same, same);
+    llm.answer(same, same, same, { content: JSON.stringify({ data: { pages: 1 }, sources: { pages: [`${site.url}/catalog`] } }) });
     const catalogHits = site.hits.get("/catalog") ?? 0;
     const { result, db } = await runYaml(pipeline(agentStep(`prompt: Widget price`)), { env: env() });
     if (!result.ok) throw new Error("invalid");
     const stored = stepResult(db, result.runId);
-    expect(stored).toMatchObject({ status: "partial", error: expect.stringMatching(/repeated the call scrape .* 3 times: stopped as a loop/) });
-    expect(llm.requests).toHaveLength(3);
+    expect(stored).toMatchObject({ status: "partial", data: { pages: 1 }, sources: { pages: [`${site.url}/catalog`] }, error: expect.stringMatching(/repeated the call scrape .* 3 times: stopped as a loop$/) });
+    expect(llm.requests).toHaveLength(4);
+    expect(llm.requests[3]!.body.tools).toBeUndefined();
+    expect(llm.requests[3]!.body.messages.at(-1)!.content).toMatch(/^Stop: the model repeated the call .* Do not call tools\. Answer now/);
     expect(toolMessages(2)[1]).toMatch(/^Refused: you already made this exact call/);
     expect(site.hits.get("/catalog")).toBe(catalogHits + 1);
   });
@@ -125,10 +127,10 @@ describe("agent limits", () => {
 
   it("stops at maxSteps with status partial", async () => {
     llm.requests.length = 0;
-    llm.answer({ toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/catalog` } }] }, { toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/catalog/widget` } }] });
+    llm.answer({ toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/catalog` } }] }, { toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/catalog/widget` } }] }, { content: "I could not decide." });
     const { result, db } = await runYaml(pipeline(agentStep(`prompt: Widget price\nmaxSteps: 2`)), { env: env() });
     if (!result.ok) throw new Error("invalid");
-    expect(stepResult(db, result.runId)).toMatchObject({ status: "partial", error: "maxSteps reached: 2 turn(s) without a final answer" });
+    expect(stepResult(db, result.runId)).toMatchObject({ status: "partial", data: null, error: "maxSteps reached: 2 turn(s) without a final answer; the closing answer was not usable: the answer is not valid JSON" });
     expect(readDocuments(db, result.runId, "find")).toHaveLength(2);
   });
 });

@@ -50,6 +50,7 @@ export class ToolCallingModel implements AgentModel {
       }
       return { role: m.role, content: m.content };
     });
+    if (tools.length === 0) return { model: this.config.model, temperature: 0, messages: wire };
     return { model: this.config.model, temperature: 0, messages: wire, tools: tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } })), tool_choice: "auto" };
   }
 
@@ -57,7 +58,7 @@ export class ToolCallingModel implements AgentModel {
     const described = tools.map((t) => `- ${t.name}: ${t.description} Arguments: ${JSON.stringify(t.parameters)}`).join("\n");
     const protocol = `To call a tool, answer with JSON only: {"tool": "<name>", "arguments": {…}}, one call per answer. The tools:\n${described}`;
     const wire = messages.map((m, index) => {
-      if (m.role === "system" && index === 0) return { role: "system", content: `${m.content}\n${protocol}` };
+      if (m.role === "system" && index === 0) return { role: "system", content: tools.length ? `${m.content}\n${protocol}` : m.content };
       if (m.role === "tool") return { role: "user", content: `Result of ${m.name}:\n${m.content}` };
       if (m.role === "assistant" && m.toolCalls?.length) return { role: "assistant", content: m.toolCalls.map((c) => JSON.stringify({ tool: c.name, arguments: safeJson(c.arguments) })).join("\n") };
       return { role: m.role, content: m.content };
