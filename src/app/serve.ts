@@ -237,7 +237,9 @@ export class ServeService {
   startAgent(team: Team, body: unknown): { id: string; warning?: string } {
     const call = readAgentCall(body);
     this.engine.agentModel();
-    const scrapeOptions = this.guard(team, call.request.scrapeOptions, undefined, call.request.urls ?? []);
+    const guarded = this.guard(team, call.request.scrapeOptions, undefined, call.request.urls ?? []);
+    // The model picks its URLs as it goes: under a threat policy each is fetched (and checked), never answered from the page cache.
+    const scrapeOptions = guarded?.threatProtection ? { ...guarded, maxAge: 0 } : guarded;
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
     const pipeline = this.jobPipeline(team, "agent", call.pipeline, { ...call.pipeline.steps[0]!, kind: "agent", body: { ...call.request, ...(scrapeOptions ? { scrapeOptions } : {}) } } as Step);
     const job = this.jobs.start(team.id, "agent", pipeline, { url: call.request.urls?.[0] ?? null, total: null });

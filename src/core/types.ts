@@ -74,6 +74,8 @@ export interface MapRequest {
   ignoreQueryParameters: boolean;
   limit: number;
   timeout?: number;
+  /** The policy the map's URL meets first (an agent's map tool under a serve team's threat protection). */
+  threatProtection?: ThreatProtectionOverride;
 }
 
 export interface ExtractRequest {

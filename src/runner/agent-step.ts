@@ -41,7 +41,9 @@ export async function runAgentStep(ctx: RunContext, step: AgentStep, timeout: Ab
     else throw new ScrapelineError(result.errorKind ?? "bad-content", `the agent failed: ${result.error ?? "no reason given"}`);
   }
   if (result.status === "partial") ctx.emit({ type: "step-warning", stepId: step.id, message: `the agent stopped with a partial result: ${result.error ?? "no reason given"}` });
-  return tally;
+  // A page a tool could not read was told to the model, which went on: it is listed among the
+  // run's failed pages, but the step's outcome is the agent's.
+  return { ...tally, failures: 0 };
 }
 
 /**

@@ -99,7 +99,7 @@ export class RunnerAgentTools implements AgentTools {
 
   private async map(url: string, search: string | undefined, limit: number, signal: AbortSignal): Promise<AgentToolOutput> {
     const { ctx, step } = this;
-    const result = await this.billed(MAP_CREDITS, () => ctx.ports.engine.map!({ url, ...(search ? { search } : {}), sitemap: "include", includeSubdomains: false, ignoreQueryParameters: true, limit }, signal), () => MAP_CREDITS);
+    const result = await this.billed(MAP_CREDITS, () => ctx.ports.engine.map!({ url, ...(search ? { search } : {}), sitemap: "include", includeSubdomains: false, ignoreQueryParameters: true, limit, ...(this.options.threatProtection ? { threatProtection: this.options.threatProtection } : {}) }, signal), () => MAP_CREDITS);
     ctx.ports.store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: MAP_CREDITS, reason: `agent map: ${url}`, url });
     const lines = result.links.slice(0, limit).map((l) => `- ${l.url}${l.title ? ` (${l.title})` : ""}`);
     return { content: `${result.links.length} URL(s) of ${url}:\n${lines.join("\n")}${result.warning ? `\nwarning: ${result.warning}` : ""}`, credits: MAP_CREDITS };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setThreatPolicy } from "../../src/app/index.js";
 import { FakeLlm } from "../helpers/llm-server.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { startServe, type Serve } from "./helpers.js";
@@ -12,7 +13,8 @@ beforeAll(async () => {
   site.page("/", htmlPage("Shop", `<a href="/widget">Widget</a>`)).page("/widget", htmlPage("Widget", `<p>Price: $42.50</p>`));
   await site.start();
   await llm.start();
-  serve = await startServe({ acme: { planTokens: 1_000_000 }, other: { planTokens: 1_000_000 } }, { env: { SCRAPELINE_LLM_BASE_URL: llm.url, SCRAPELINE_LLM_MODEL: "served-model" } });
+  serve = await startServe({ acme: { planTokens: 1_000_000 }, other: { planTokens: 1_000_000 }, guarded: { planTokens: 1_000_000 } }, { env: { SCRAPELINE_LLM_BASE_URL: llm.url, SCRAPELINE_LLM_MODEL: "served-model" } });
+  setThreatPolicy(serve.db, "guarded", { enabled: true, blacklist: ["127.0.0.1"] });
   bare = await startServe({ solo: { planTokens: 1_000_000 } });
 });
 afterAll(async () => {
@@ -62,6 +64,23 @@ describe("/v2/agent on serve", () => {
     expect(cancelled).toMatchObject({ status: 200, body: { success: true, status: "cancelled" } });
     const { body } = await until(started.body.id, (b) => b.status !== "processing");
     expect(body).toMatchObject({ success: false, status: "cancelled", error: "the agent was cancelled" });
+  });
+
+  it("holds the agent's tool calls to the team's threat protection", async () => {
+    const hits = site.hits.get("/widget") ?? 0;
+    llm.answer(
+      { toolCalls: [{ name: "map", arguments: { url: `${site.url}/` } }, { name: "scrape", arguments: { url: `${site.url}/widget` } }] },
+      { content: JSON.stringify({ data: null }) },
+    );
+    const blocked = await serve.call("POST", "/v2/agent", { key: serve.keys.guarded!, body: { prompt: "Widget price", urls: [`${site.url}/`] } });
+    expect(blocked.status).toBeGreaterThanOrEqual(400);
+    expect(blocked.body.error).toMatch(/blacklist/);
+    const started = await serve.call("POST", "/v2/agent", { key: serve.keys.guarded!, body: { prompt: "Widget price" } });
+    const { body } = await until(started.body.id, (b) => b.status !== "processing", serve.keys.guarded!);
+    expect(body.status, JSON.stringify(body)).toBe("completed");
+    const outputs = body.transcript.filter((e: { type: string }) => e.type === "tool").map((e: { output: string }) => e.output);
+    expect(outputs).toEqual([expect.stringMatching(/^failed: 127\.0\.0\.1 is blocked by threatProtection\.blacklist/), expect.stringMatching(/^failed: blocked: .*blacklist/)]);
+    expect(site.hits.get("/widget") ?? 0).toBe(hits);
   });
 
   it("refuses a body without a prompt, and a server without a model", async () => {

@@ -153,6 +153,11 @@ export class LocalEngine implements Engine {
   }
 
   map(request: MapRequest, signal?: AbortSignal): Promise<MapResult> {
+    if (request.threatProtection) {
+      checkThreatProtection(request.url, request.threatProtection, this.riskClassifier);
+      const { threatProtection: _policy, ...rest } = request;
+      return mapSite(this.gate, rest, signal ? { signal } : {});
+    }
     return mapSite(this.gate, request, signal ? { signal } : {});
   }
 
