@@ -43,6 +43,7 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
     try {
       answer = await model.turn(messages, specs, signal);
     } catch (error) {
+      if (isScrapelineError(error, "budget")) return end("partial", turn, (error as Error).message);
       if (signal.aborted) return stoppedBySignal(signal, turn, end);
       return end("failed", turn, `the model did not answer: ${(error as Error).message}`, isScrapelineError(error) ? error.kind : "internal");
     }
@@ -95,8 +96,9 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
         record({ type: "tool", turn, name, arguments: call.arguments, output: output.content, credits: output.credits, ...(output.urls?.length ? { urls: output.urls } : {}) });
         messages.push({ role: "tool", toolCallId: call.id, name, content: output.content });
       } catch (error) {
-        if (signal.aborted) return stoppedBySignal(signal, turn, end);
+        // The run's budget halts the run too (the signal): the agent ends partial, with what it has.
         if (isScrapelineError(error, "budget")) return end("partial", turn, (error as Error).message);
+        if (signal.aborted) return stoppedBySignal(signal, turn, end);
         const message = `failed: ${(error as Error).message}`;
         record({ type: "tool", turn, name, arguments: call.arguments, output: message, credits: 0 });
         messages.push({ role: "tool", toolCallId: call.id, name, content: message });
@@ -128,6 +130,6 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
 function stoppedBySignal(signal: AbortSignal, turn: number, end: (status: AgentResult["status"], turn: number, reason: string, kind: ErrorKind) => AgentResult): AgentResult {
   const reason = signal.reason;
   const kind: ErrorKind = isScrapelineError(reason) ? reason.kind : reason instanceof Error && reason.name === "TimeoutError" ? "timeout" : "cancelled";
-  const text = reason instanceof Error ? reason.message : kind === "timeout" ? "timed out" : "cancelled";
+  const text = isScrapelineError(reason) || kind === "timeout" ? (reason as Error).message || "timed out" : "the run was stopped";
   return end("failed", turn, `stopped: ${text}`, kind);
 }

@@ -1,4 +1,4 @@
-import type { AgentResult, AgentTranscriptEntry, Step } from "../core/index.js";
+import type { AgentModel, AgentResult, AgentTranscriptEntry, Step } from "../core/index.js";
 import { agentTokenCredits, ScrapelineError } from "../core/index.js";
 import { RunnerAgentTools } from "./agent-tools.js";
 import type { RunContext } from "./context.js";
@@ -28,11 +28,10 @@ export async function runAgentStep(ctx: RunContext, step: AgentStep, timeout: Ab
     if (result.creditsUsed > 0) store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: result.creditsUsed, reason: `agent on the service` });
   } else {
     if (!engine.agentModel || !ctx.ports.agent) throw new ScrapelineError("unsupported", `the ${engine.name} engine cannot run agent steps`);
-    const model = engine.agentModel();
+    const model = budgeted(ctx, engine.agentModel());
     const tools = new RunnerAgentTools(ctx, step, timeout, tally);
     result = await ctx.ports.agent({ request: step.body, model, tools, signal, onEntry: keepSoFar(ctx, step.id) });
     const tokenCredits = agentTokenCredits(result.tokensUsed);
-    ctx.budget.settle(0, tokenCredits);
     if (tokenCredits > 0) store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: tokenCredits, reason: `agent: ${result.tokensUsed} model token(s)` });
   }
   store.saveStepResult(ctx.runId, step.id, JSON.stringify(result));
@@ -60,5 +59,30 @@ function keepSoFar(ctx: RunContext, stepId: string): (entry: AgentTranscriptEntr
     if (entry.type === "tool") toolCredits += entry.credits;
     const soFar: AgentResult = { status: "partial", data: null, sources: {}, creditsUsed: toolCredits + agentTokenCredits(tokens), tokensUsed: tokens, error: "the run stopped before the agent finished", transcript };
     ctx.ports.store.saveStepResult(ctx.runId, stepId, JSON.stringify(soFar));
+  };
+}
+
+/**
+ * The model under the run's budget: no turn starts once the budget is spent, and each turn's
+ * tokens are counted into it as they come (at 15 tokens a credit, rounded up over the whole agent).
+ */
+function budgeted(ctx: RunContext, model: AgentModel): AgentModel {
+  let tokens = 0;
+  let settled = 0;
+  return {
+    async turn(messages, tools, signal) {
+      if (ctx.budget.limit !== undefined && ctx.budget.total >= ctx.budget.limit) {
+        ctx.budget.exhausted = true;
+        ctx.emit({ type: "budget-exhausted", spent: ctx.budget.total, limit: ctx.budget.limit, needed: 1 });
+        ctx.halt(`budget of ${ctx.budget.limit} credits reached`);
+        throw new ScrapelineError("budget", `the run's budget of ${ctx.budget.limit} credits is spent`);
+      }
+      const answer = await model.turn(messages, tools, signal);
+      tokens += answer.tokens;
+      const due = agentTokenCredits(tokens) - settled;
+      ctx.budget.settle(0, due);
+      settled += due;
+      return answer;
+    },
   };
 }
