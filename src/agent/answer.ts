@@ -10,9 +10,11 @@ export type AnswerReading = { ok: true; data: unknown; sources: Record<string, s
 
 /**
  * The model's final answer: `{"data": …, "sources": {field: [url…]}}` (a bare object is taken as
- * the data), checked against the schema. Sources name only pages the agent read.
+ * the data), checked against the schema. Sources name only pages the agent read (`read`: URL →
+ * the text the agent got); a top-level field the model gave no source for gets the pages whose
+ * text holds its value.
  */
-export function readAnswer(content: string, schema: JsonSchema | undefined, read: ReadonlySet<string>): AnswerReading {
+export function readAnswer(content: string, schema: JsonSchema | undefined, read: ReadonlyMap<string, string>): AnswerReading {
   const parsed = parseJson(content);
   if (!parsed.ok) return { ok: false, problem: "the answer is not valid JSON" };
   const value = parsed.value;
@@ -21,10 +23,22 @@ export function readAnswer(content: string, schema: JsonSchema | undefined, read
   const violations = schema ? schemaViolations(schema, data) : [];
   if (violations.length) return { ok: false, problem: `the data does not match the schema: ${violations.join("; ")}` };
   const given = wrapped ? (value as { sources?: unknown }).sources : undefined;
-  return { ok: true, data, sources: sourcesOf(given, read) };
+  const sources = sourcesOf(given, read);
+  if (typeof data === "object" && data !== null && !Array.isArray(data)) {
+    for (const [field, value] of Object.entries(data)) {
+      if (sources[field] || !(typeof value === "number" || (typeof value === "string" && value.trim().length >= 2))) continue;
+      const needle = String(value).trim().toLowerCase();
+      const found = [...read].filter(([, text]) => text.toLowerCase().includes(needle)).map(([url]) => url);
+      if (found.length) sources[field] = found.slice(0, MAX_INFERRED);
+    }
+  }
+  return { ok: true, data, sources };
 }
 
-function sourcesOf(given: unknown, read: ReadonlySet<string>): Record<string, string[]> {
+/** Pages named at most for a field whose source is inferred. */
+const MAX_INFERRED = 3;
+
+function sourcesOf(given: unknown, read: ReadonlyMap<string, string>): Record<string, string[]> {
   const sources: Record<string, string[]> = {};
   if (typeof given !== "object" || given === null || Array.isArray(given)) return sources;
   for (const [field, urls] of Object.entries(given)) {

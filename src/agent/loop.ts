@@ -24,7 +24,8 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
   let tokens = 0;
   let toolCredits = 0;
   const credits = () => toolCredits + agentTokenCredits(tokens);
-  const read = new Set<string>();
+  /** The pages the agent read, with the text it got of each (sources are checked against them). */
+  const read = new Map<string, string>();
   const calls = new Map<string, number>();
   const specs = toolSpecs(tools.available, request);
   const offered = new Set(specs.map((s) => s.name));
@@ -92,7 +93,7 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
       try {
         const output = await tools.call(name, parsed.args, signal);
         toolCredits += output.credits;
-        for (const u of output.urls ?? []) read.add(u);
+        for (const u of output.urls ?? []) read.set(u, `${read.get(u) ?? ""}\n${output.content}`);
         record({ type: "tool", turn, name, arguments: call.arguments, output: output.content, credits: output.credits, ...(output.urls?.length ? { urls: output.urls } : {}) });
         messages.push({ role: "tool", toolCallId: call.id, name, content: output.content });
       } catch (error) {

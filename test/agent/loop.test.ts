@@ -47,6 +47,15 @@ describe("the agent loop", () => {
     expect(model.seen[1]!.at(-1)).toMatchObject({ role: "tool", content: "price: 3" });
   });
 
+  it("gives a field the model named no source for the pages that hold its value", async () => {
+    const model = scripted(
+      { calls: [["scrape", { url: "https://shop.test/a" }], ["scrape", { url: "https://shop.test/b" }]] },
+      { content: '{"data": {"price": 3.5, "name": "Widget", "colour": "teal"}, "sources": {"name": ["https://shop.test/b"]}}' },
+    );
+    const result = await run(model, pages({ "https://shop.test/a": "Widget, now 3.50", "https://shop.test/b": "About the Widget" }));
+    expect(result.sources).toEqual({ name: ["https://shop.test/b"], price: ["https://shop.test/a"] });
+  });
+
   it("refuses unknown tools and arguments that are not JSON, and tells the model why", async () => {
     const model = scripted({ calls: [["browse", { url: "x" }], ["scrape", "{not json"]] }, { content: '{"price": 1}' });
     const result = await run(model, pages({}));
