@@ -1,6 +1,7 @@
 import type { AgentLoopInput, AgentMessage, AgentResult, AgentToolName, AgentTranscriptEntry, AgentTurn, ErrorKind } from "../core/index.js";
 import { agentTokenCredits, isScrapelineError } from "../core/index.js";
 import { readAnswer } from "./answer.js";
+import { fitConversation } from "./context.js";
 import { callKey, readArguments, withinUrls } from "./guard.js";
 import { openingMessages, toolSpecs } from "./prompt.js";
 
@@ -27,6 +28,9 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
   /** The pages the agent read, with the text it got of each (sources are checked against them). */
   const read = new Map<string, string>();
   const calls = new Map<string, number>();
+  /** Calls by id, and the calls whose results were shortened to fit the context (they may be made again). */
+  const keyOfCall = new Map<string, string>();
+  const shortened = new Set<string>();
   const specs = toolSpecs(tools.available, request);
   const offered = new Set(specs.map((s) => s.name));
   const messages: AgentMessage[] = openingMessages(request);
@@ -40,6 +44,7 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
   for (let turn = 1; turn <= request.maxSteps; turn++) {
     if (signal.aborted) return stoppedBySignal(signal, turn, end);
     if (credits() >= request.maxCredits) return creditsReached(turn);
+    for (const id of fitConversation(messages, model.contextTokens)) shortened.add(keyOfCall.get(id) ?? "");
     let answer: AgentTurn;
     try {
       answer = await model.turn(messages, specs, signal);
@@ -77,8 +82,10 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
       }
       const name = call.name as AgentToolName;
       const key = callKey(name, parsed.args);
+      if (shortened.delete(key)) calls.set(key, 0);
       const times = (calls.get(key) ?? 0) + 1;
       calls.set(key, times);
+      keyOfCall.set(call.id, key);
       if (times >= LOOP_REPEATS) return closing(turn, `the model repeated the call ${name} ${call.arguments} ${times} times: stopped as a loop`);
       if (times > 1) {
         refuse("you already made this exact call and its result is above; do something else or answer");

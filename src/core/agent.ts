@@ -34,6 +34,8 @@ export interface AgentTurn {
 
 /** The model port: one turn of a tool-using conversation (a tool-calling API, or JSON for servers without tools). */
 export interface AgentModel {
+  /** The model's context window in tokens, when known: pages and the conversation are kept within it. */
+  readonly contextTokens?: number;
   turn(messages: readonly AgentMessage[], tools: readonly AgentToolSpec[], signal?: AbortSignal): Promise<AgentTurn>;
 }
 

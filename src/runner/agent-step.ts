@@ -29,7 +29,7 @@ export async function runAgentStep(ctx: RunContext, step: AgentStep, timeout: Ab
   } else {
     if (!engine.agentModel || !ctx.ports.agent) throw new ScrapelineError("unsupported", `the ${engine.name} engine cannot run agent steps`);
     const model = budgeted(ctx, engine.agentModel());
-    const tools = new RunnerAgentTools(ctx, step, timeout, tally);
+    const tools = new RunnerAgentTools(ctx, step, timeout, tally, model.contextTokens);
     result = await ctx.ports.agent({ request: step.body, model, tools, signal, onEntry: keepSoFar(ctx, step.id) });
     const tokenCredits = agentTokenCredits(result.tokensUsed);
     if (tokenCredits > 0) store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: tokenCredits, reason: `agent: ${result.tokensUsed} model token(s)` });
@@ -70,6 +70,7 @@ function budgeted(ctx: RunContext, model: AgentModel): AgentModel {
   let tokens = 0;
   let settled = 0;
   return {
+    ...(model.contextTokens !== undefined ? { contextTokens: model.contextTokens } : {}),
     async turn(messages, tools, signal) {
       if (ctx.budget.limit !== undefined && ctx.budget.total >= ctx.budget.limit) {
         ctx.budget.exhausted = true;

@@ -5,8 +5,10 @@ import { runPage, type PageJob, type StepTally } from "./page.js";
 
 type AgentStep = Extract<Step, { kind: "agent" }>;
 
-/** The page text a scrape gives the model at most (about 6000 tokens), so a long page leaves room for the rest. */
+/** The page text a scrape gives the model at most when its context is not known (about 6000 tokens). */
 export const PAGE_CHARS = 24_000;
+/** Characters a token holds, roughly (English prose). */
+const CHARS_PER_TOKEN = 4;
 const LINKS_SHOWN = 100;
 const MAP_CREDITS = 1;
 
@@ -18,13 +20,17 @@ const MAP_CREDITS = 1;
 export class RunnerAgentTools implements AgentTools {
   readonly available: AgentToolName[];
   private readonly options: ScrapeOptions;
+  /** A page's share of the model's context: a quarter of it, so several pages and the task fit. */
+  private readonly pageChars: number;
 
   constructor(
     private readonly ctx: RunContext,
     private readonly step: AgentStep,
     private readonly timeout: AbortSignal,
     private readonly tally: StepTally,
+    contextTokens?: number,
   ) {
+    this.pageChars = contextTokens ? Math.max(2000, Math.floor((contextTokens * CHARS_PER_TOKEN) / 4)) : PAGE_CHARS;
     const engine = ctx.ports.engine;
     if (!step.body.scrapeOptions) throw new ScrapelineError("internal", `agent step "${step.id}" has no scrape options`);
     this.options = step.body.scrapeOptions;
@@ -44,7 +50,7 @@ export class RunnerAgentTools implements AgentTools {
     const url = typeof args.url === "string" ? args.url : "";
     if (!/^https?:\/\/[^/\s]+/i.test(url)) throw new ScrapelineError("invalid-input", "url must be an absolute http(s) URL");
     if (name === "map") return this.map(url, typeof args.search === "string" ? args.search : undefined, limitOf(args, 100, 200), signal);
-    if (name === "scrape") return this.scrape(url, this.options, {}, (doc) => pageText(doc.metadata, url, doc.markdown, doc.links));
+    if (name === "scrape") return this.scrape(url, this.options, {}, (doc) => pageText(doc.metadata, url, doc.markdown, doc.links, this.pageChars));
     if (!this.ctx.ports.engine.extractPage) return this.scrape(url, this.jsonOptions(args), {}, (doc) => `Data read from ${url}:\n${JSON.stringify(doc.json ?? null)}`);
     return this.extract(url, args, signal);
   }
@@ -140,11 +146,11 @@ function limitOf(args: Record<string, unknown>, fallback: number, max: number): 
 }
 
 /** A page for the model: title, URL, markdown trimmed to PAGE_CHARS, then its links. */
-export function pageText(metadata: Record<string, unknown> | undefined, url: string, markdown: string | undefined, links: string[] | undefined): string {
+export function pageText(metadata: Record<string, unknown> | undefined, url: string, markdown: string | undefined, links: string[] | undefined, limit = PAGE_CHARS): string {
   const title = metadata?.title;
   const status = Number(metadata?.statusCode) || 200;
   const text = markdown ?? "";
-  const body = text.length > PAGE_CHARS ? `${text.slice(0, PAGE_CHARS)}\n[… trimmed: ${text.length - PAGE_CHARS} more characters]` : text;
+  const body = text.length > limit ? `${text.slice(0, limit)}\n[… trimmed: ${text.length - limit} more characters]` : text;
   const shown = (links ?? []).slice(0, LINKS_SHOWN);
   const more = (links?.length ?? 0) > LINKS_SHOWN ? `\n[… ${links!.length - LINKS_SHOWN} more links]` : "";
   return `${typeof title === "string" && title ? `# ${title}\n` : ""}URL: ${url}${status >= 400 ? `\nStatus: ${status} (an error page)` : ""}\n\n${body}\n\nLinks:\n${shown.map((l) => `- ${l}`).join("\n")}${more}`;

@@ -56,6 +56,28 @@ describe("the agent loop", () => {
     expect(result.sources).toEqual({ name: ["https://shop.test/b"], price: ["https://shop.test/a"] });
   });
 
+  it("shortens the oldest tool results to fit the model's context, and lets the model read them again", async () => {
+    const long = (c: string) => c.repeat(5000);
+    const model = Object.assign(
+      scripted(
+        { calls: [["scrape", { url: "https://shop.test/a" }]] },
+        { calls: [["scrape", { url: "https://shop.test/b" }]] },
+        { calls: [["scrape", { url: "https://shop.test/a" }]] },
+        { content: "{}" },
+      ),
+      { contextTokens: 2000 },
+    );
+    const tools = pages({ "https://shop.test/a": long("a"), "https://shop.test/b": long("b") });
+    const result = await run(model, tools);
+    expect(result.status).toBe("completed");
+    const third = model.seen[2]!.filter((m) => m.role === "tool").map((m) => m.content);
+    expect(third[0]).toMatch(/^a{400}\n\[… shortened to keep the conversation within the model's context/);
+    expect(third[1]).toBe(long("b"));
+    expect(tools.called).toEqual(["scrape https://shop.test/a", "scrape https://shop.test/b", "scrape https://shop.test/a"]);
+    // The transcript keeps every result whole.
+    expect(result.transcript.filter((e) => e.type === "tool").map((e) => (e as { output: string }).output.length)).toEqual([5000, 5000, 5000]);
+  });
+
   it("refuses unknown tools and arguments that are not JSON, and tells the model why", async () => {
     const model = scripted({ calls: [["browse", { url: "x" }], ["scrape", "{not json"]] }, { content: '{"price": 1}' });
     const result = await run(model, pages({}));

@@ -20,6 +20,10 @@ export class ToolCallingModel implements AgentModel {
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
   ) {}
 
+  get contextTokens(): number {
+    return this.config.contextTokens ?? 32_000;
+  }
+
   get protocol(): "tools" | "json" {
     return this.mode;
   }
