@@ -90,12 +90,15 @@ export class RunnerAgentTools implements AgentTools {
   /** A page through the run's pool, stored as the step's document; the model gets `render` of it. */
   private async scrape(url: string, options: ScrapeOptions, shape: Pick<PageJob, "billAs" | "toStored">, render: (doc: { metadata?: Record<string, unknown>; markdown?: string; links?: string[]; json?: unknown }) => string): Promise<AgentToolOutput> {
     const { ctx, step } = this;
+    // A page read again (scraped, then extracted) replaces its stored document: the earlier read stays billed, in the ledger.
+    const earlier = this.storedCredits(url);
     const outcome = await runPage(ctx, { stepId: step.id, url, options, ...shape, retry: step.retry, ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}) }, this.timeout, this.tally);
     if (outcome === "cancelled") throw ctx.budget.exhausted ? new ScrapelineError("budget", `the run's budget of ${ctx.budget.limit} credits is spent`) : new ScrapelineError("cancelled", "the step stopped");
     if (outcome === "failed") {
       const failure = ctx.ports.store.failures(ctx.runId).filter((f) => f.stepId === step.id && f.url === url).at(-1);
       throw new ScrapelineError("http-status", failure ? `${failure.kind}: ${failure.error}` : `${url} could not be read`);
     }
+    if (earlier !== undefined && earlier > 0) ctx.ports.store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: earlier, reason: `agent: an earlier read of ${url}, replaced by a later one`, url });
     let stored: { creditsUsed: number; document: Parameters<typeof render>[0] } | undefined;
     for (const d of ctx.ports.store.documents(ctx.runId, step.id, new Set([url]))) stored = d as typeof stored;
     if (!stored) throw new ScrapelineError("internal", `${url} was stored but cannot be read back`);
@@ -120,6 +123,14 @@ export class RunnerAgentTools implements AgentTools {
     if (credits > 0) ctx.ports.store.recordCredits({ runId: ctx.runId, stepId: step.id, credits, reason: `agent search: ${results.length} result(s)` });
     const lines = results.map((r) => `- ${r.url}${r.title ? `: ${r.title}` : ""}${r.description ? ` — ${r.description}` : ""}`);
     return { content: `${results.length} result(s) for "${query}":\n${lines.join("\n")}`, credits };
+  }
+
+  /** The credits of the page this step stored for `url`, if it stored one. */
+  private storedCredits(url: string): number | undefined {
+    const { ctx, step } = this;
+    if (!ctx.ports.store.storedUrls(ctx.runId, step.id).has(url)) return undefined;
+    for (const d of ctx.ports.store.documents(ctx.runId, step.id, new Set([url]))) return d.creditsUsed;
+    return undefined;
   }
 
   /** A call that is not a page: its estimate reserved in the run's budget, settled at what it cost. */

@@ -93,11 +93,25 @@ describe("agent step", () => {
     const stored = stepResult(db, result.runId);
     expect(stored.transcript[1]).toMatchObject({ type: "tool", name: "extract", output: `Data read from ${site.url}/offer (from the page's structured data and selectors):\n{"price":1049}`, credits: 5 });
     expect(stored).toMatchObject({ status: "completed", sources: { price: [`${site.url}/offer`] }, creditsUsed: 5 + 4 });
+    expect(result.credits).toBe(5 + 4);
     expect(llm.requests).toHaveLength(2);
     // The page is stored without the raw HTML the extraction read.
     const [document] = readDocuments(db, result.runId, "find");
     expect(document!.document.rawHtml).toBeUndefined();
     expect(document!.document.markdown).toContain("£1,049.00");
+  });
+
+  it("keeps a page read twice billed twice (scraped, then extracted)", async () => {
+    llm.answer(
+      { toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/offer` } }], tokens: 15 },
+      { toolCalls: [{ name: "extract", arguments: { url: `${site.url}/offer`, schema: { type: "object", properties: { price: { type: "number", "x-selector": ".price" } } } } }], tokens: 15 },
+      { content: JSON.stringify({ data: { price: 1049 } }), tokens: 15 },
+    );
+    const { result, db } = await runYaml(pipeline(agentStep(`prompt: The offer's price`)), { env: env() });
+    if (!result.ok) throw new Error("invalid");
+    expect(stepResult(db, result.runId)).toMatchObject({ status: "completed", creditsUsed: 1 + 5 + 3 });
+    expect(result.credits).toBe(1 + 5 + 3);
+    expect(readDocuments(db, result.runId, "find")).toHaveLength(1);
   });
 
   it("says what to configure when no model is set", async () => {
