@@ -34,3 +34,16 @@ function sizeOf(message: AgentMessage): number {
   const calls = message.role === "assistant" && message.toolCalls ? message.toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0) : 0;
   return message.content.length + calls;
 }
+
+/**
+ * Answers the calls of the latest model turn that were never run (the loop stopped first), as a
+ * tool-calling API requires every call to have a result before the next turn.
+ */
+export function answerPending(messages: AgentMessage[], note: string): void {
+  let last = -1;
+  messages.forEach((m, i) => m.role === "assistant" && (last = i));
+  const turn = messages[last];
+  if (!turn || turn.role !== "assistant" || !turn.toolCalls?.length) return;
+  const answered = new Set(messages.slice(last + 1).flatMap((m) => (m.role === "tool" ? [m.toolCallId] : [])));
+  for (const call of turn.toolCalls) if (!answered.has(call.id)) messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: note });
+}

@@ -1,7 +1,7 @@
 import type { AgentLoopInput, AgentMessage, AgentResult, AgentToolName, AgentTranscriptEntry, AgentTurn, ErrorKind } from "../core/index.js";
 import { agentTokenCredits, isScrapelineError } from "../core/index.js";
 import { readAnswer } from "./answer.js";
-import { fitConversation } from "./context.js";
+import { answerPending, fitConversation } from "./context.js";
 import { callKey, readArguments, withinUrls } from "./guard.js";
 import { openingMessages, toolSpecs } from "./prompt.js";
 
@@ -121,6 +121,7 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
    */
   async function closing(turn: number, reason: string): Promise<AgentResult> {
     if (credits() >= request.maxCredits || signal.aborted) return end("partial", turn, reason);
+    answerPending(messages, `Not run: ${reason}`);
     messages.push({ role: "user", content: `Stop: ${reason}. Do not call tools. Answer now with the JSON object from what you have read; leave out what you did not find.` });
     try {
       const answer = await model.turn(messages, [], signal);

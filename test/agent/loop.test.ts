@@ -78,6 +78,20 @@ describe("the agent loop", () => {
     expect(result.transcript.filter((e) => e.type === "tool").map((e) => (e as { output: string }).output.length)).toEqual([5000, 5000, 5000]);
   });
 
+  it("answers the calls a loop left unrun before asking for the closing answer", async () => {
+    const same: [string, unknown] = ["scrape", { url: "https://shop.test/a" }];
+    const model = scripted({ calls: [same] }, { calls: [same] }, { calls: [same, ["scrape", { url: "https://shop.test/b" }]] }, { content: '{"data": {"a": 1}}' });
+    const result = await run(model, pages({ "https://shop.test/a": "a", "https://shop.test/b": "b" }));
+    expect(result).toMatchObject({ status: "partial", data: { a: 1 } });
+    const closing = model.seen[3]!;
+    const lastAssistant = closing.map((m) => m.role).lastIndexOf("assistant");
+    expect(closing.slice(lastAssistant + 1)).toEqual([
+      { role: "tool", toolCallId: expect.any(String), name: "scrape", content: expect.stringMatching(/^Not run: the model repeated the call scrape/) },
+      { role: "tool", toolCallId: expect.any(String), name: "scrape", content: expect.stringMatching(/^Not run: /) },
+      { role: "user", content: expect.stringMatching(/^Stop: /) },
+    ]);
+  });
+
   it("refuses unknown tools and arguments that are not JSON, and tells the model why", async () => {
     const model = scripted({ calls: [["browse", { url: "x" }], ["scrape", "{not json"]] }, { content: '{"price": 1}' });
     const result = await run(model, pages({}));
