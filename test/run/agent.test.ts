@@ -119,5 +119,8 @@ describe("agent step", () => {
     if (!result.ok) throw new Error("invalid");
     expect(result.status).toBe("failed");
     expect(events.find((e) => e.type === "step-finished")).toMatchObject({ status: "failed", error: expect.stringMatching(/agent step needs an LLM: set SCRAPELINE_LLM_BASE_URL/) });
+    const deterministic = await runYaml(pipeline(agentStep(`prompt: What does the widget cost?`), "extractor: deterministic\n"), { env: env() });
+    if (!deterministic.result.ok) throw new Error("invalid");
+    expect(deterministic.events.find((e) => e.type === "step-finished")).toMatchObject({ status: "failed", error: expect.stringMatching(/this pipeline sets extractor: deterministic, which never calls one/) });
   });
 });

@@ -112,7 +112,8 @@ export class Extractor {
 
   /** The agent's model (tool calling, JSON for servers without tools); an agent needs one. */
   agentModel(): AgentModel {
-    if (!this.client || this.settings.mode === "deterministic") throw new ScrapelineError("unsupported", `an agent step needs an LLM: ${LLM_HOWTO}`);
+    if (this.settings.mode === "deterministic") throw new ScrapelineError("unsupported", "an agent step needs an LLM, and this pipeline sets extractor: deterministic, which never calls one: remove it (or set auto) to run agents");
+    if (!this.client) throw new ScrapelineError("unsupported", `an agent step needs an LLM: ${LLM_HOWTO}`);
     return new ToolCallingModel(this.client, this.settings.llm!);
   }
 
