@@ -237,7 +237,7 @@ export class ServeService {
   startAgent(team: Team, body: unknown): { id: string; warning?: string } {
     const call = readAgentCall(body);
     this.engine.agentModel();
-    const guarded = this.guard(team, call.request.scrapeOptions, undefined, call.request.urls ?? []);
+    const guarded = this.guard(team, call.request.scrapeOptions, call.request.threatProtection, call.request.urls ?? []);
     // The model picks its URLs as it goes: under a threat policy each is fetched (and checked), never answered from the page cache.
     const scrapeOptions = guarded?.threatProtection ? { ...guarded, maxAge: 0 } : guarded;
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));

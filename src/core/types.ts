@@ -244,4 +244,6 @@ export interface AgentRequest {
   maxSteps: number;
   /** How its scrape tool reads pages: the pipeline's default scrape options with markdown and links (not sent to a service). */
   scrapeOptions?: ScrapeOptions;
+  /** Per-request override of the threat-protection policy (also in scrapeOptions, where the engine applies it). */
+  threatProtection?: ThreatProtectionOverride;
 }

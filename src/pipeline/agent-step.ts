@@ -12,7 +12,7 @@ type StepCommon = Omit<Extract<Step, { kind: "agent" }>, "kind" | "body">;
  * the pipeline's default scrape options, as markdown with links.
  */
 export function normalizeAgentStep(common: StepCommon, body: Obj, scrapeOptionsOf: (own: Obj, path: Path) => ScrapeOptions, path: Path): Step {
-  const scrapeOptions = scrapeOptionsOf({ formats: ["markdown", "links"] }, path);
+  const scrapeOptions = scrapeOptionsOf({ formats: ["markdown", "links"], ...(isObj(body.threatProtection) ? { threatProtection: structuredClone(body.threatProtection) } : {}) }, path);
   const request = { ...DEFAULT_AGENT, ...structuredClone(body), scrapeOptions } as unknown as AgentRequest;
   return { ...common, kind: "agent", body: request };
 }

@@ -81,6 +81,14 @@ describe("/v2/agent on serve", () => {
     const outputs = body.transcript.filter((e: { type: string }) => e.type === "tool").map((e: { output: string }) => e.output);
     expect(outputs).toEqual([expect.stringMatching(/^failed: 127\.0\.0\.1 is blocked by threatProtection\.blacklist/), expect.stringMatching(/^failed: blocked: .*blacklist/)]);
     expect(site.hits.get("/widget") ?? 0).toBe(hits);
+
+    // The request's own threatProtection override (as the SDK sends it) applies to the agent's pages.
+    llm.answer({ toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/widget` } }] }, { content: JSON.stringify({ data: { price: 42.5 } }) });
+    const allowed = await serve.call("POST", "/v2/agent", { key: serve.keys.guarded!, body: { prompt: "Widget price", urls: [`${site.url}/`], threatProtection: { whitelist: ["127.0.0.1"] } } });
+    expect(allowed.status).toBe(200);
+    const done = await until(allowed.body.id, (b) => b.status !== "processing", serve.keys.guarded!);
+    expect(done.body).toMatchObject({ status: "completed", data: { price: 42.5 } });
+    expect(site.hits.get("/widget")).toBe(hits + 1);
   });
 
   it("refuses a body without a prompt, and a server without a model", async () => {

@@ -1311,6 +1311,48 @@ maxCredits?: number
  * Model turns it may take before it stops (status partial).
  */
 maxSteps?: number
+threatProtection?: ThreatProtectionOverride2
+}
+/**
+ * Per-request override of the organisation's threat-protection policy. Provided fields replace the organisation's fields for this request only; omitted fields keep the organisation's values.
+ */
+export interface ThreatProtectionOverride2 {
+/**
+ * off, or normal: URLs are checked against a web-risk list (+2 credits per URL scanned). Must not be off when threat protection is enforced for the team.
+ */
+mode?: ("off" | "normal")
+/**
+ * A classifier verdict at or above this score blocks the URL; lower is stricter.
+ */
+riskScoreThreshold?: number
+/**
+ * Domains always blocked, plain (example.com) or wildcard (*.example.com); no protocol, path or port.
+ * 
+ * @maxItems 1000
+ * 
+ * Items: A domain name, plain (example.com) or wildcard (*.example.com); no protocol, path or port. Punycode labels (xn--...) are allowed.
+ */
+blacklist?: string[]
+/**
+ * Domains always allowed, same format as blacklist; wins over every other rule.
+ * 
+ * @maxItems 1000
+ * 
+ * Items: A domain name, plain (example.com) or wildcard (*.example.com); no protocol, path or port. Punycode labels (xn--...) are allowed.
+ */
+whitelist?: string[]
+/**
+ * Top-level domains blocked, lowercase, without a leading dot (e.g. zip).
+ * 
+ * @maxItems 1000
+ * 
+ * Items: A lowercase top-level domain without a leading dot.
+ */
+blockedTlds?: string[]
+/**
+ * When the classifier is unreachable: closed blocks the request, open allows it.
+ */
+failurePolicy?: ("open" | "closed")
 }
 /**
  * Retries of failed requests, with exponential backoff.
