@@ -23,6 +23,17 @@ export async function runAgentStep(ctx: RunContext, step: AgentStep, timeout: Ab
   let result: AgentResult;
   if (engine.agentJob) {
     const { scrapeOptions: _local, ...request } = step.body;
+    // The service keeps to maxCredits: within a run's budget, to what is left of it.
+    if (ctx.budget.limit !== undefined) {
+      const left = ctx.budget.limit - ctx.budget.total;
+      if (left <= 0) {
+        ctx.budget.exhausted = true;
+        ctx.emit({ type: "budget-exhausted", spent: ctx.budget.total, limit: ctx.budget.limit, needed: 1 });
+        ctx.halt(`budget of ${ctx.budget.limit} credits reached`);
+        return { ...tally, cancelled: true };
+      }
+      request.maxCredits = Math.min(request.maxCredits, left);
+    }
     result = await engine.agentJob(request, { signal, onWait: (wait) => ctx.emit({ type: "step-waiting", stepId: step.id, waitMs: wait.waitMs, reason: wait.reason }) });
     ctx.budget.settle(0, result.creditsUsed);
     if (result.creditsUsed > 0) store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: result.creditsUsed, reason: `agent on the service` });

@@ -40,6 +40,15 @@ describe("agent steps on the firecrawl engine", () => {
     expect(result.credits).toBe(57);
   });
 
+  it("asks the service to keep within what is left of the run's budget", async () => {
+    service.on("POST /v2/agent", (_call, res) => json(res, 200, { success: true, id: "agent-10" }));
+    service.on("GET /v2/agent/agent-10", (_call, res) => json(res, 200, { success: true, status: "completed", data: {}, creditsUsed: 40 }));
+    const { result } = await runYaml(remote(`  - id: find\n    agent: { prompt: "Find the price" }\n`).replace("steps:", "budget: { maxCredits: 40 }\nsteps:"), { env: { FIRECRAWL_API_KEY: KEY } });
+    if (!result.ok) throw new Error("invalid");
+    expect(service.calls.find((c) => c.method === "POST")!.body).toMatchObject({ maxCredits: 40 });
+    expect(result.credits).toBe(40);
+  });
+
   it("fails the step with the service's reason when the agent fails there", async () => {
     service.on("POST /v2/agent", (_call, res) => json(res, 200, { success: true, id: "agent-8" }));
     service.on("GET /v2/agent/agent-8", (_call, res) => json(res, 200, { success: false, status: "failed", data: null, error: "the model gave up", creditsUsed: 4 }));
