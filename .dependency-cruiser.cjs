@@ -81,6 +81,13 @@ module.exports = {
       from: {},
       to: { couldNotResolve: true },
     },
+    {
+      name: "agent-stays-in-its-lane",
+      comment: "src/agent (the agent's loop, DESIGN.md §10) is pure logic: it may import only core (and its own files)",
+      severity: "error",
+      from: { path: "^src/agent/" },
+      to: { path: "^src/(?!agent/|core/)[^/]+/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -30,6 +30,7 @@ const SECTIONS = [
   ["extract step body", "extract.schema.json", ""],
   ["parse step body", "parse.schema.json", ""],
   ["search step body", "search.schema.json", ""],
+  ["agent step body", "agent.schema.json", ""],
   ["Scrape options", "scrape-options.schema.json", ""],
   ["Formats", "formats.schema.json", ""],
   ["Actions", "actions.schema.json", ""],

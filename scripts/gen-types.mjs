@@ -27,6 +27,7 @@ const NAMES = {
   "interact.schema.json": "InteractBody",
   "schedule.schema.json": "ScheduleFile",
   "notify.schema.json": "NotifyFile",
+  "agent.schema.json": "AgentBody",
 };
 
 export async function generate() {

@@ -159,6 +159,7 @@ describe("bundled schemas", () => {
   it("are the expected files, draft-07, without $id, with a title and a description", () => {
     expect([...files.keys()]).toEqual([
       "actions.schema.json",
+      "agent.schema.json",
       "crawl.schema.json",
       "extract.schema.json",
       "formats.schema.json",

@@ -6,6 +6,7 @@ import type { Document, ExtractResult, Store, StoredDocument } from "../core/ind
 import { assetBytes, inlineAssets } from "./assets.js";
 import { extractRows } from "./export-result.js";
 import { isSearchResult, searchRows } from "./export-search.js";
+import { agentRows, isAgentResult } from "./export-agent.js";
 import { ScrapelineError } from "../core/index.js";
 import { resolveRunId } from "./history.js";
 import { openExistingStore } from "./store.js";
@@ -70,7 +71,7 @@ async function writeResult(result: ExtractResult, options: ExportOptions): Promi
   let count = 1;
   if (options.format === "json") sink.write(`${JSON.stringify(result, null, 2)}\n`);
   else {
-    const rows = isSearchResult(result) ? searchRows(result) : extractRows(result);
+    const rows = isSearchResult(result) ? searchRows(result) : isAgentResult(result) ? agentRows(result) : extractRows(result);
     count = rows.length;
     if (options.format === "jsonl") for (const row of rows) sink.write(`${JSON.stringify(row)}\n`);
     else sink.write(csvOf(rows.map((row) => flatten(row))));

@@ -14,6 +14,7 @@ import { extractionSettings } from "./extraction.js";
 import { createRemoteEngine } from "./remote.js";
 import { notifyRun, type NotifyOutcome } from "./notify.js";
 import { openStore, RUN_WRITER_AFTER } from "./store.js";
+import { runAgent } from "../agent/index.js";
 
 export interface RunFileOptions {
   db: string;
@@ -88,7 +89,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     let result: RunResult;
     try {
       result = await runPlan(
-        { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), ...(pipeline.sessions ? { sessions: new SessionTable(store.db, env[SECRET_KEY_ENV]) } : {}) },
+        { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, ...(pipeline.sessions ? { sessions: new SessionTable(store.db, env[SECRET_KEY_ENV]) } : {}) },
         { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
       );
     } catch (error) {

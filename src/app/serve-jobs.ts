@@ -7,6 +7,7 @@ import { runPlan, type RunResult } from "../runner/index.js";
 import type { ServeTables, SqliteStore } from "../store/index.js";
 import { inlineAssets } from "./assets.js";
 import { StoreChangeTracker } from "./change-tracker.js";
+import { runAgent } from "../agent/index.js";
 
 /** A job in progress in this process. */
 interface RunningJob {
@@ -83,7 +84,7 @@ export class JobRunner {
     const planJson = JSON.stringify({ ...pipeline, file: undefined });
     let runId = 0;
     const finished = runPlan(
-      { engine, store: this.store, credits: serviceCreditRules, changes: new StoreChangeTracker(this.store, pipeline.changeTracking) },
+      { engine, store: this.store, credits: serviceCreditRules, changes: new StoreChangeTracker(this.store, pipeline.changeTracking), agent: runAgent },
       {
         plan,
         planJson,

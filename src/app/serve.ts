@@ -14,6 +14,7 @@ import { JOB_STEP_ID, JobRunner } from "./serve-jobs.js";
 import { checkConcurrency, RateLimiter } from "./serve-limits.js";
 import { readBatchCall, readCrawlCall, readExtractCall, readMapCall, readScrapeCall } from "./serve-requests.js";
 import { readSearchCall, searchReply } from "./serve-search.js";
+import { agentReply, readAgentCall, type AgentStatusReply } from "./serve-agent.js";
 import { effectiveThreatPolicy } from "./serve-threat.js";
 import { openStore } from "./store.js";
 import { readParseCall, type Upload } from "./serve-parse.js";
@@ -67,7 +68,7 @@ export const PAGE_BYTES = 10 * 1024 * 1024;
 const EXPIRES_MS = 24 * 3600_000;
 const DAY_MS = 24 * 3600_000;
 
-const BACKGROUND: readonly ServeJobKind[] = ["crawl", "batch", "extract"];
+const BACKGROUND: readonly ServeJobKind[] = ["crawl", "batch", "extract", "agent"];
 
 /**
  * The use cases of `scrapeline serve`: authentication, limits, threat protection, and the
@@ -259,6 +260,35 @@ export class ServeService {
     const error = job.status === "cancelled" ? "the extract was cancelled" : (stored?.error ?? job.error ?? (job.runId === null ? undefined : this.store.getSteps(job.runId)[0]?.error) ?? "the extract failed");
     const { success: _s, status: _st, error: _e, ...rest } = stored ?? { data: [] };
     return { ...rest, success: false, status: job.status === "cancelled" ? "cancelled" : "failed", data: stored?.data ?? [], error, tokensUsed, creditsUsed, expiresAt };
+  }
+
+  /**
+   * POST /v2/agent: starts an agent job on this server's model (SCRAPELINE_LLM_*) and engine; its
+   * tool calls meet the team's threat protection like any scrape.
+   */
+  startAgent(team: Team, body: unknown): { id: string; warning?: string } {
+    const call = readAgentCall(body);
+    this.engine.agentModel();
+    const guarded = this.guard(team, call.request.scrapeOptions, call.request.threatProtection, call.request.urls ?? []);
+    // The model picks its URLs as it goes: under a threat policy each is fetched (and checked), never answered from the page cache.
+    const scrapeOptions = guarded?.threatProtection ? { ...guarded, maxAge: 0 } : guarded;
+    checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
+    const pipeline = this.jobPipeline(team, "agent", call.pipeline, { ...call.pipeline.steps[0]!, kind: "agent", body: { ...call.request, ...(scrapeOptions ? { scrapeOptions } : {}) } } as Step);
+    const job = this.jobs.start(team.id, "agent", pipeline, { url: call.request.urls?.[0] ?? null, total: null });
+    this.track(job.finished).catch(() => {});
+    return { id: job.id, ...(call.warning ? { warning: call.warning } : {}) };
+  }
+
+  /** GET /v2/agent/{id}: processing while it runs, then its data, sources and transcript; creditsUsed as the team was charged. */
+  agentStatus(team: Team, id: string): AgentStatusReply {
+    const job = this.jobs.job(team.id, id, ["agent"], "Agent job");
+    const creditsUsed = job.runId === null ? 0 : (this.store.getRun(job.runId)?.creditsUsed ?? 0);
+    return agentReply(this.store, job, JOB_STEP_ID, creditsUsed, new Date(Date.parse(job.createdAt) + EXPIRES_MS).toISOString());
+  }
+
+  /** DELETE /v2/agent/{id}: stops the agent (what it stored stays readable). */
+  cancelAgent(team: Team, id: string): void {
+    this.jobs.cancel(this.jobs.job(team.id, id, ["agent"], "Agent job"));
   }
 
   /** GET /v2/crawl/{id} and /v2/batch/scrape/{id}: one page of the job's status. */

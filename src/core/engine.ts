@@ -1,8 +1,9 @@
 import type { Document } from "./document.js";
-import type { ExtractResult } from "./extract.js";
+import type { ExtractionPage, ExtractionSpec, ExtractResult, PageExtraction } from "./extract.js";
 import type { CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ParseOptions, ScrapeOptions } from "./types.js";
 import type { SearchAnswer, SearchRequest } from "./search.js";
 import type { SessionCheck, SessionHandle, SessionSpec, SessionState } from "./session.js";
+import type { AgentModel, AgentRequest, AgentResult } from "./agent.js";
 
 /**
  * A crawl's discovery state on the local engine: the runner takes URLs from it, fetches them
@@ -127,6 +128,14 @@ export interface Engine {
   login?(spec: SessionSpec, signal?: AbortSignal): Promise<SessionState>;
   /** A browser page kept open for calls (serve's /v2/browser), optionally logged in and first brought to where a scrape left it. */
   openLivePage?(start: LivePageStart, signal?: AbortSignal): Promise<LivePage>;
+  /** Whether `search` has a provider to ask (the local engine needs SearXNG configured). */
+  readonly canSearch?: boolean;
+  /** Local agent steps: the configured model (throws `unsupported`, saying what to set, without one). */
+  agentModel?(): AgentModel;
+  /** Remote agent steps: the whole agent runs on the service (POST /v2/agent, then polled). */
+  agentJob?(request: AgentRequest, options: { signal?: AbortSignal; onWait?: OnEngineWait }): Promise<AgentResult>;
+  /** The agent's extract tool: a fetched page's data, from its structured data and selectors first (no tokens), else by the model. */
+  extractPage?(page: ExtractionPage, spec: ExtractionSpec, signal?: AbortSignal): Promise<PageExtraction>;
 }
 
 /** Where a live page starts: blank, or a scrape's URL with its waitFor and actions replayed. */

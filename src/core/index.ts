@@ -18,3 +18,5 @@ export type * from "./session.js";
 export { LIVE_PAGE_METHODS } from "./engine.js";
 export { knownTimeZone, parseInterval, type CheckStatus, type CheckSummary, type ScheduleConfig } from "./schedule.js";
 export type * from "./notify.js";
+export type * from "./agent.js";
+export { agentTokenCredits } from "./agent.js";

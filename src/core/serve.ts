@@ -37,7 +37,7 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
 }
 
-export type ServeJobKind = "crawl" | "batch" | "scrape" | "map" | "extract" | "parse" | "search";
+export type ServeJobKind = "crawl" | "batch" | "scrape" | "map" | "extract" | "parse" | "search" | "agent";
 export type ServeJobStatus = "scraping" | "completed" | "failed" | "cancelled";
 
 export interface ServeJob {

@@ -76,6 +76,8 @@ export interface MapRequest {
   ignoreQueryParameters: boolean;
   limit: number;
   timeout?: number;
+  /** The policy the map's URL meets first (an agent's map tool under a serve team's threat protection). */
+  threatProtection?: ThreatProtectionOverride;
 }
 
 export interface ExtractRequest {
@@ -139,7 +141,8 @@ export type Step =
   | (StepCommon & { kind: "extract"; body: ExtractRequest })
   | (StepCommon & { kind: "parse"; body: ParseRequest })
   | (StepCommon & { kind: "search"; body: SearchRequest })
-  | (StepCommon & { kind: "interact"; body: InteractRequest });
+  | (StepCommon & { kind: "interact"; body: InteractRequest })
+  | (StepCommon & { kind: "agent"; body: AgentRequest });
 
 export type StepKind = Step["kind"];
 
@@ -261,4 +264,23 @@ export interface SearchRequest {
   timeout: number;
   ignoreInvalidURLs: boolean;
   scrapeOptions?: ScrapeOptions;
+}
+
+/** An agent step, defaults applied: a model that searches, maps and scrapes until it can answer. */
+export interface AgentRequest {
+  /** What to find (at most 10000 characters). */
+  prompt: string;
+  /** Where to start; with strictConstrainToURLs, the only places it may go (and the pages under them). */
+  urls?: string[];
+  /** The shape of the answer; the model's data is validated against it. */
+  schema?: JsonSchema;
+  strictConstrainToURLs: boolean;
+  /** Credits the agent may spend (tool calls as billed plus model tokens); reaching them stops it with what it has. */
+  maxCredits: number;
+  /** Model turns it may take. */
+  maxSteps: number;
+  /** How its scrape tool reads pages: the pipeline's default scrape options with markdown and links (not sent to a service). */
+  scrapeOptions?: ScrapeOptions;
+  /** Per-request override of the threat-protection policy (also in scrapeOptions, where the engine applies it). */
+  threatProtection?: ThreatProtectionOverride;
 }

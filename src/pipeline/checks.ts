@@ -6,6 +6,7 @@ import type { Reporter } from "./reporter.js";
 import { userSchemaAjv } from "./schema.js";
 import { formatType, isObj, scrapeOptionSites, stepsOf, type Obj } from "./sites.js";
 import { checkSearchSteps } from "./search-checks.js";
+import { checkAgentSteps } from "./agent-step.js";
 import { didYouMean, listOf } from "./suggest.js";
 import { fieldIn, STEP_KINDS } from "./where.js";
 import type { Path } from "./yaml-doc.js";
@@ -26,6 +27,7 @@ export function semanticChecks(data: unknown, report: Reporter): void {
   checkInteractSteps(data, report);
   checkSchedule(data, report);
   checkNotify(data, report);
+  checkAgentSteps(data, report);
 }
 
 function checkStepGraph(data: unknown, report: Reporter): void {
@@ -209,6 +211,7 @@ function checkUserSchemas(data: unknown, report: Reporter): void {
   const sites: Array<{ path: Path; schema: unknown }> = [];
   for (const { index, step } of stepsOf(data)) {
     if (isObj(step.extract) && step.extract.schema !== undefined) sites.push({ path: ["steps", index, "extract", "schema"], schema: step.extract.schema });
+    if (isObj(step.agent) && step.agent.schema !== undefined) sites.push({ path: ["steps", index, "agent", "schema"], schema: step.agent.schema });
   }
   for (const { path, options } of scrapeOptionSites(data)) {
     if (Array.isArray(options.formats)) {

@@ -131,3 +131,10 @@ export const DEFAULT_PARSE = {
 
 /** A session's defaults (session.schema.json). */
 export const DEFAULT_SESSION = { maxAge: "12h", timeoutMs: 30_000 };
+
+/** Agent defaults (the schema's). */
+export const DEFAULT_AGENT = {
+  strictConstrainToURLs: false,
+  maxCredits: 2500,
+  maxSteps: 30,
+} as const;

@@ -5,6 +5,7 @@ import * as D from "./defaults.js";
 import { normalizeNotify, normalizeSchedule } from "./monitoring.js";
 import type { Reporter } from "./reporter.js";
 import { normalizeSearchStep } from "./search-normalize.js";
+import { normalizeAgentStep } from "./agent-step.js";
 import { isObj, type Obj } from "./sites.js";
 import type { Path } from "./yaml-doc.js";
 import { normalizeSessions } from "./sessions.js";
@@ -101,6 +102,7 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
     const scrapeIds = Array.isArray(step.interact.scrapeIds) ? { scrapeIds: (step.interact.scrapeIds as string[]).map((id) => id.toLowerCase()) } : {};
     return { ...common, kind: "interact", body: { from: step.interact.from as string, actions, ...scrapeIds } };
   }
+  if (isObj(step.agent)) return normalizeAgentStep(common, step.agent, (own, path) => normalizeScrapeOptions(own, ctx.pipelineDefaults, path, ctx.report), at("agent"));
   const extract = step.extract as Obj;
   const { urls, scrapeOptions, ...rest } = clone(extract);
   return {

@@ -1,7 +1,7 @@
 import type { Diagnostic, Pipeline, Step } from "../core/index.js";
 import { loadPipelineText } from "./load.js";
 
-export type RequestKind = "scrape" | "crawl" | "map" | "extract" | "parse" | "search";
+export type RequestKind = "scrape" | "crawl" | "map" | "extract" | "parse" | "search" | "agent";
 
 export interface RequestReading {
   /** The normalized step (v1 forms mapped, defaults applied), when the body has no errors. */

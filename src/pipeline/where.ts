@@ -1,6 +1,6 @@
 import type { Path } from "./yaml-doc.js";
 
-export const STEP_KINDS = ["scrape", "crawl", "map", "extract", "parse", "search", "interact"] as const;
+export const STEP_KINDS = ["scrape", "crawl", "map", "extract", "parse", "search", "interact", "agent"] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
 /** Human names for a data path: the field ("actions[2].quality") and its step ("scrape step \"pricing\""). */

@@ -1,4 +1,4 @@
-import type { ChangeTracker, CreditRules, Engine, Plan, SessionVault, Store } from "../core/index.js";
+import type { AgentLoop, ChangeTracker, CreditRules, Engine, Plan, SessionVault, Store } from "../core/index.js";
 import type { Budget } from "./budget.js";
 import type { RunEvent } from "./events.js";
 import type { WorkPool } from "./pool.js";
@@ -11,6 +11,8 @@ export interface RunnerPorts {
   changes?: ChangeTracker;
   /** Where sessions' logins are kept between runs (encrypted); absent: a run logs in every time. */
   sessions?: SessionVault;
+  /** The agent's loop (src/agent), for agent steps on engines that do not run the agent themselves. */
+  agent?: AgentLoop;
 }
 
 /** Shared by the steps of one run. */

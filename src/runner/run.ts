@@ -13,6 +13,7 @@ import { runScrapeStep } from "./scrape-step.js";
 import { runSearchStep } from "./search-step.js";
 import { openStepSession } from "./session-page.js";
 import { runInteractStep } from "./interact-step.js";
+import { runAgentStep } from "./agent-step.js";
 
 export type { RunContext, RunnerPorts };
 
@@ -100,6 +101,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
       else if (step.kind === "extract") result = await runExtractStep(ctx, step, stepController.signal);
       else if (step.kind === "search") result = await runSearchStep(ctx, step, stepController.signal);
       else if (step.kind === "interact") result = await runInteractStep(ctx, step, stepController.signal);
+      else if (step.kind === "agent") result = await runAgentStep(ctx, step, stepController.signal);
       else result = await runParseStep(ctx, step, stepController.signal);
       const record = store.getSteps(run.id).find((s) => s.stepId === step.id);
       const timedOut = stepController.signal.aborted;

@@ -7,6 +7,7 @@ import { jobRoutes } from "./handlers/jobs.js";
 import { scrapeRoutes } from "./handlers/scrape.js";
 import { parseRoutes } from "./handlers/parse.js";
 import { searchRoutes } from "./handlers/search.js";
+import { agentRoutes } from "./handlers/agent.js";
 import { teamRoutes } from "./handlers/team.js";
 import { browserRoutes } from "./handlers/browser.js";
 import { monitorRoutes } from "./handlers/monitor.js";
@@ -37,7 +38,7 @@ export interface RunningServer {
 
 /** Every route of the service. */
 export function serviceRouter(): Router {
-  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...parseRoutes, ...searchRoutes, ...browserRoutes, ...monitorRoutes);
+  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...parseRoutes, ...searchRoutes, ...browserRoutes, ...monitorRoutes, ...agentRoutes);
 }
 
 /** Starts `scrapeline serve`: the service's HTTP interface over the local engine. */

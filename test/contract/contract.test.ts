@@ -1,16 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { Document } from "../../src/core/index.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { pipeline, readDocuments, runYaml } from "../run/helpers.js";
 import { startServe, type Serve } from "../server/helpers.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { FakeSearxng, type FakeResult } from "../helpers/searxng.js";
+import { FakeLlm } from "../helpers/llm-server.js";
 
 // One set of pipelines, run on the local engine and on the remote engine against scrapeline
 // serve (a real server on 127.0.0.1 with a fresh database and key): the stored results must match.
 const site = new FixtureSite();
 let serve: Serve;
 let searx: FakeSearxng;
+const llm = new FakeLlm();
 
 beforeAll(async () => {
   const product = (i: number) => `<script type="application/ld+json">${JSON.stringify({ "@type": "Product", name: `Item ${i}`, offers: { "@type": "Offer", price: 10 * i } })}</script>`;
@@ -140,6 +142,41 @@ describe("contract: local engine and remote engine store the same results", () =
     expect(l.size).toBe(4);
     expect(byUrl(remote.db, remote.result.runId, "found")).toEqual(l);
     expect(byUrl(remote.db, remote.result.runId, "again")).toEqual(byUrl(local.db, local.result.runId, "again"));
+    expect(remote.result.credits).toBe(local.result.credits);
+  });
+
+  it("agent: the same model turns give the same data, sources, transcript and credits", async () => {
+    const turns = () =>
+      llm.answer(
+        { toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/` } }], tokens: 60 },
+        { toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/items/3` } }], tokens: 60 },
+        { content: JSON.stringify({ data: { name: "Item 3", price: 30 }, sources: { name: [`${site.url}/items/3`] } }), tokens: 60 },
+      );
+    // A server of its own with a model (the one above extracts deterministically).
+    await llm.start();
+    const modelServe = await startServe({ contract: { planTokens: 1_000_000 } }, { env: { SCRAPELINE_LLM_BASE_URL: llm.url, SCRAPELINE_LLM_MODEL: "contract-model" } });
+    onTestFinished(async () => {
+      await modelServe.stop();
+      await llm.stop();
+    });
+    const steps = `  - id: ask\n    agent: { prompt: "The price of item 3", urls: ["${site.url}/"], schema: { type: object, properties: { name: { type: string }, price: { type: number } } } }\n`;
+    turns();
+    const local = await runYaml(pipeline(steps, LIVE), { env: { SCRAPELINE_LLM_BASE_URL: llm.url, SCRAPELINE_LLM_MODEL: "contract-model" } });
+    turns();
+    const remote = await runYaml(pipeline(steps, `engine: { kind: firecrawl, baseUrl: "${modelServe.server.url}" }\n${LIVE}`), { env: { FIRECRAWL_API_KEY: modelServe.keys.contract! } });
+    if (!local.result.ok || !remote.result.ok) throw new Error("invalid pipeline");
+    const result = (db: string, runId: number) => {
+      const store = new SqliteStore(db);
+      try {
+        return JSON.parse(store.stepResult(runId, "ask")!) as { status: string; data: unknown; sources: unknown; creditsUsed: number; transcript: unknown[] };
+      } finally {
+        store.close();
+      }
+    };
+    const l = result(local.db, local.result.runId);
+    const r = result(remote.db, remote.result.runId);
+    expect(l).toMatchObject({ status: "completed", data: { name: "Item 3", price: 30 }, sources: { name: [`${site.url}/items/3`], price: [`${site.url}/items/3`] }, creditsUsed: 2 + 12 });
+    expect({ status: r.status, data: r.data, sources: r.sources, creditsUsed: r.creditsUsed, transcript: r.transcript }).toEqual({ status: l.status, data: l.data, sources: l.sources, creditsUsed: l.creditsUsed, transcript: l.transcript });
     expect(remote.result.credits).toBe(local.result.credits);
   });
 });

@@ -5,14 +5,22 @@ import type { AddressInfo } from "node:net";
 export interface SeenRequest {
   path: string;
   authorization?: string;
-  body: { model: string; temperature: number; messages: Array<{ role: string; content: string }>; response_format?: { type: string; json_schema?: { name: string; schema: unknown } } };
+  body: {
+    model: string;
+    temperature: number;
+    messages: Array<{ role: string; content: string; tool_call_id?: string; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> }>;
+    response_format?: { type: string; json_schema?: { name: string; schema: unknown } };
+    tools?: Array<{ type: string; function: { name: string; description: string; parameters: unknown } }>;
+  };
 }
 
 /** What the server answers next: a completion, or a raw status (429, 500, 400…), or silence. */
 export type Scripted =
   | { content: string; tokens?: number }
   | { status: number; body?: string; headers?: Record<string, string> }
-  | { hang: true };
+  | { hang: true }
+  /** An assistant message asking for tool calls (the tool-calling API); `arguments` is sent as JSON text. */
+  | { toolCalls: Array<{ name: string; arguments: unknown }>; content?: string; tokens?: number };
 
 /**
  * An OpenAI-compatible chat-completions server on 127.0.0.1 that answers from a script and keeps
@@ -47,6 +55,13 @@ export class FakeLlm {
         }
         const tokens = next.tokens ?? 100;
         const prompt = Math.floor(tokens * 0.8);
+        if ("toolCalls" in next) {
+          const calls = next.toolCalls.map((c, i) => ({ id: `call_${this.requests.length}_${i}`, type: "function", function: { name: c.name, arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments) } }));
+          res.writeHead(200, { "content-type": "application/json" }).end(
+            JSON.stringify({ id: "cmpl-1", object: "chat.completion", model: seen.body.model, choices: [{ index: 0, message: { role: "assistant", content: next.content ?? null, tool_calls: calls }, finish_reason: "tool_calls" }], usage: { prompt_tokens: prompt, completion_tokens: tokens - prompt, total_tokens: tokens } }),
+          );
+          return;
+        }
         res.writeHead(200, { "content-type": "application/json" }).end(
           JSON.stringify({ id: "cmpl-1", object: "chat.completion", model: seen.body.model, choices: [{ index: 0, message: { role: "assistant", content: next.content }, finish_reason: "stop" }], usage: { prompt_tokens: prompt, completion_tokens: tokens - prompt, total_tokens: tokens } }),
         );

@@ -52,6 +52,7 @@ function tableFor(where: string): Record<string, unknown> | undefined {
   if (file === "crawl.schema.json") return D.DEFAULT_CRAWL;
   if (file === "map.schema.json") return D.DEFAULT_MAP;
   if (file === "extract.schema.json") return D.DEFAULT_EXTRACT;
+  if (file === "agent.schema.json") return D.DEFAULT_AGENT;
   if (file === "search.schema.json") return pointer.includes("/definitions/") ? {} : { ...D.DEFAULT_SEARCH, sources: D.DEFAULT_SEARCH_SOURCES };
   if (file === "session.schema.json") return D.DEFAULT_SESSION;
   if (file === "pipeline.schema.json") {

@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import type { StoredSearchResult } from "../../core/index.js";
+import type { AgentResult, StoredSearchResult } from "../../core/index.js";
 import { databasePath } from "../../app/light.js";
 import { EXIT } from "../exit-codes.js";
 import { DB_OPTION, integerOption } from "../options.js";
@@ -59,6 +59,7 @@ export function showCommand(io: Io, setExit: (code: number) => void): CommandMod
         const { searchLine } = await import("../search-lines.js");
         for (const [stepId, result] of Object.entries(detail.results)) {
           if (detail.steps.find((s) => s.stepId === stepId)?.kind === "search") io.stdout(`\n${searchLine(stepId, result as unknown as StoredSearchResult)}\n`);
+          else if (detail.steps.find((s) => s.stepId === stepId)?.kind === "agent") io.stdout(`\n${(await import("../agent-lines.js")).agentLines(stepId, result as unknown as AgentResult)}\n`);
           else io.stdout(`\n${stepId}: extract ${result.status}, ${describeData(result.data)}, ${result.tokensUsed} token(s), ${result.creditsUsed} credit(s)${result.error ? `: ${result.error}` : ""}\n`);
         }
         if (detail.scrapes.length) io.stdout(`\nscrapes:\n${scrapeLines(detail.scrapes).join("\n")}\n`);

@@ -85,6 +85,7 @@ extract?: ExtractBody
 parse?: ParseBody
 search?: SearchBody
 interact?: InteractBody
+agent?: AgentBody
 /**
  * Steps that must finish before this one starts.
  */
@@ -111,6 +112,7 @@ extract?: ExtractBody
 parse?: ParseBody
 search?: SearchBody
 interact?: InteractBody
+agent?: AgentBody
 /**
  * Steps that must finish before this one starts.
  */
@@ -219,6 +221,8 @@ parse: unknown
 search: unknown
 } | {
 interact: unknown
+} | {
+agent: unknown
 })
 
 /**
@@ -1476,6 +1480,79 @@ actions: [Action, ...(Action)[]]
  * @maxItems 1000
  */
 scrapeIds?: [string, ...(string)[]]
+}
+/**
+ * An agent step: the body of POST /v2/agent. A model searches, maps and scrapes (through this engine) until it can answer the prompt, with data valid against `schema` and the sources of each field.
+ */
+export interface AgentBody {
+/**
+ * What to find.
+ */
+prompt: string
+/**
+ * Where to start; with strictConstrainToURLs, the only URLs (and pages under them) it may use.
+ */
+urls?: string[]
+/**
+ * JSON Schema the answer's data must be valid against (repaired once, else the step fails naming the path).
+ */
+schema?: {
+
+}
+/**
+ * Only the given URLs and pages under them may be touched; a call elsewhere is refused (and the model told). Needs urls.
+ */
+strictConstrainToURLs?: boolean
+/**
+ * Credits the agent may spend: its tool calls as billed plus model tokens at 15 tokens a credit. Reaching them stops it with what it has (status partial).
+ */
+maxCredits?: number
+/**
+ * Model turns it may take before it stops (status partial).
+ */
+maxSteps?: number
+threatProtection?: ThreatProtectionOverride2
+}
+/**
+ * Per-request override of the organisation's threat-protection policy. Provided fields replace the organisation's fields for this request only; omitted fields keep the organisation's values.
+ */
+export interface ThreatProtectionOverride2 {
+/**
+ * off, or normal: URLs are checked against a web-risk list (+2 credits per URL scanned). Must not be off when threat protection is enforced for the team.
+ */
+mode?: ("off" | "normal")
+/**
+ * A classifier verdict at or above this score blocks the URL; lower is stricter.
+ */
+riskScoreThreshold?: number
+/**
+ * Domains always blocked, plain (example.com) or wildcard (*.example.com); no protocol, path or port.
+ * 
+ * @maxItems 1000
+ * 
+ * Items: A domain name, plain (example.com) or wildcard (*.example.com); no protocol, path or port. Punycode labels (xn--...) are allowed.
+ */
+blacklist?: string[]
+/**
+ * Domains always allowed, same format as blacklist; wins over every other rule.
+ * 
+ * @maxItems 1000
+ * 
+ * Items: A domain name, plain (example.com) or wildcard (*.example.com); no protocol, path or port. Punycode labels (xn--...) are allowed.
+ */
+whitelist?: string[]
+/**
+ * Top-level domains blocked, lowercase, without a leading dot (e.g. zip).
+ * 
+ * @maxItems 1000
+ * 
+ * Items: A lowercase top-level domain without a leading dot.
+ */
+blockedTlds?: string[]
+/**
+ * When the classifier is unreachable: closed blocks the request, open allows it.
+ */
+failurePolicy?: ("open" | "closed")
 }
 /**
  * Retries of failed requests, with exponential backoff.

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { CrawlRequest, Document, Engine, ExtractRequest, ExtractResult, MapRequest, MapResult, OnEngineWait, ScrapeOptions, SearchAnswer, SearchRequest } from "../../core/index.js";
+import type { AgentRequest, AgentResult, CrawlRequest, Document, Engine, ExtractRequest, ExtractResult, MapRequest, MapResult, OnEngineWait, ScrapeOptions, SearchAnswer, SearchRequest } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { RemoteCrawlJob } from "./crawl-job.js";
 import { ServiceHttp, type ServiceConfig } from "./http.js";
 import { readUsage, type ServiceUsage } from "./usage.js";
 import { searchService } from "./search.js";
+import { agentService } from "./agent.js";
 
 export type { ServiceUsage };
 
@@ -110,6 +111,11 @@ export class FirecrawlEngine implements Engine {
   /** POST /v2/search: results 1:1, results the service scraped as Documents, credits as it billed them. */
   search(request: SearchRequest, options: { signal?: AbortSignal; onWait?: OnEngineWait } = {}): Promise<SearchAnswer> {
     return searchService(this.http, request, options);
+  }
+
+  /** POST /v2/agent, polled until it ends; cancelled on the service when the step stops. */
+  agentJob(request: AgentRequest, options: { signal?: AbortSignal; onWait?: OnEngineWait } = {}): Promise<AgentResult> {
+    return agentService(this.http, request, options);
   }
 
   async close(): Promise<void> {}

@@ -1,4 +1,4 @@
-import type { CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest, SessionHandle, SessionSpec, SessionState, LivePage, LivePageStart } from "../../core/index.js";
+import type { AgentModel, ExtractionPage, ExtractionSpec, PageExtraction, CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest, SessionHandle, SessionSpec, SessionState, LivePage, LivePageStart } from "../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
@@ -159,7 +159,13 @@ export class LocalEngine implements Engine {
   }
 
   map(request: MapRequest, signal?: AbortSignal, extras: { session?: SessionHandle } = {}): Promise<MapResult> {
-    return mapSite(gateWithSession(this.gate, extras.session), request, signal ? { signal } : {});
+    const gate = gateWithSession(this.gate, extras.session);
+    if (request.threatProtection) {
+      checkThreatProtection(request.url, request.threatProtection, this.riskClassifier);
+      const { threatProtection: _policy, ...rest } = request;
+      return mapSite(gate, rest, signal ? { signal } : {});
+    }
+    return mapSite(gate, request, signal ? { signal } : {});
   }
 
   combineExtractions(parts: ReadonlyArray<{ url: string; data: unknown }>, schema?: Record<string, unknown>): CombinedExtraction {
@@ -182,6 +188,16 @@ export class LocalEngine implements Engine {
   /** Web search on the operator's SearXNG; the runner scrapes the results through this engine's gate. */
   search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchAnswer> {
     return searchSearxng(this.searxngUrl, request, options.signal);
+  }
+
+  /** The agent's extract tool: structured data and selectors first, the model when they do not meet the schema. */
+  extractPage(page: ExtractionPage, spec: ExtractionSpec, signal?: AbortSignal): Promise<PageExtraction> {
+    return this.extractor.extractDeterministicFirst(page, spec, signal);
+  }
+
+  /** The agent's model: the extraction's LLM settings (SCRAPELINE_LLM_*), asked through tool calls. */
+  agentModel(): AgentModel {
+    return this.extractor.agentModel();
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,10 @@
-import type { ExtractionPage, ExtractionSpec, JsonSchema, PageExtraction } from "../../../core/index.js";
+import type { AgentModel, ExtractionPage, ExtractionSpec, JsonSchema, PageExtraction } from "../../../core/index.js";
 import { ScrapelineError } from "../../../core/index.js";
 import { parseHtml } from "../html/parse.js";
 import { deriveCrawlOptions } from "./crawl-options.js";
 import { fillSchema } from "./fill.js";
 import { LlmClient, type LlmConfig } from "./llm-client.js";
+import { ToolCallingModel } from "./llm-tools.js";
 import { extractWithLlm, summarizeWithLlm } from "./llm-extract.js";
 import { mergeParts, type Part } from "./merge.js";
 import { readStructuredData } from "./structured-data.js";
@@ -88,6 +89,32 @@ export class Extractor {
       if (error instanceof ScrapelineError) throw error;
       throw new ScrapelineError("bad-content", (error as Error).message);
     }
+  }
+
+  /**
+   * Deterministic extraction first (structured data, selectors: no tokens); the model only when
+   * that leaves the schema unmet or no schema is given. Without a model, the deterministic answer stands.
+   */
+  async extractDeterministicFirst(page: ExtractionPage, spec: ExtractionSpec, signal?: AbortSignal): Promise<PageExtraction> {
+    if (spec.schema && page.rawHtml !== undefined) {
+      const { root, info } = parseHtml(page.rawHtml, { allAttributes: true });
+      const data = readStructuredData(page.rawHtml, root, info, page.url);
+      const filled = fillSchema(spec.schema, { data, root, url: page.url });
+      const empty = filled === null || filled === undefined || (typeof filled === "object" && Object.keys(filled as object).length === 0);
+      if ((!empty && schemaViolations(spec.schema, filled).length === 0) || !this.client || this.settings.mode === "deterministic") {
+        return { data: filled, tokensUsed: 0, extractor: "deterministic", warnings: data.problems.map((p) => `${page.url}: ${p}`) };
+      }
+    }
+    if (!this.client || this.settings.mode === "deterministic") return this.extractPage(page, spec, signal);
+    const result = await extractWithLlm(this.client, this.settings.llm!, page, spec, signal);
+    return { data: result.data, tokensUsed: result.tokens, extractor: "llm", warnings: result.warnings };
+  }
+
+  /** The agent's model (tool calling, JSON for servers without tools); an agent needs one. */
+  agentModel(): AgentModel {
+    if (this.settings.mode === "deterministic") throw new ScrapelineError("unsupported", "an agent step needs an LLM, and this pipeline sets extractor: deterministic, which never calls one: remove it (or set auto) to run agents");
+    if (!this.client) throw new ScrapelineError("unsupported", `an agent step needs an LLM: ${LLM_HOWTO}`);
+    return new ToolCallingModel(this.client, this.settings.llm!);
   }
 
   /** Per-page results merged in the order given, checked against the schema. */

@@ -76,7 +76,8 @@ export class LlmClient {
     }
   }
 
-  private async post(body: unknown, signal?: AbortSignal): Promise<{ status: number; text: string; retryAfter?: string }> {
+  /** One request as given (the agent's tool-calling turns shape their own bodies); throws only when the endpoint cannot be reached in time. */
+  async post(body: unknown, signal?: AbortSignal): Promise<{ status: number; text: string; retryAfter?: string }> {
     const url = `${this.config.baseUrl.replace(/\/+$/, "")}/chat/completions`;
     const timeoutMs = this.config.timeoutMs ?? 120_000;
     const deadline = AbortSignal.timeout(timeoutMs);

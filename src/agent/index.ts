@@ -1,0 +1,2 @@
+export { runAgent } from "./loop.js";
+export { withinUrls } from "./guard.js";

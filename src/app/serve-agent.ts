@@ -1,0 +1,56 @@
+import type { AgentRequest, AgentResult, Pipeline, ServeJob, Step, Store } from "../core/index.js";
+import { ScrapelineError } from "../core/index.js";
+import { readRequestBody } from "../pipeline/index.js";
+
+/** Keys the service's SDKs add to every POST body; accepted and ignored. */
+const CLIENT_KEYS = ["origin", "integration"];
+
+export interface AgentCall {
+  request: AgentRequest;
+  pipeline: Pipeline;
+  warning?: string;
+}
+
+/** POST /v2/agent: the body checked as an agent step would be; errors are one 400 message. */
+export function readAgentCall(raw: unknown): AgentCall {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new ScrapelineError("invalid-input", "Bad request: the body must be a JSON object");
+  const body: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const key of CLIENT_KEYS) if (typeof body[key] === "string") delete body[key];
+  if (body.webhook !== undefined) throw new ScrapelineError("unsupported", "Bad request: webhook is not supported by this server: poll GET /v2/agent/{id}");
+  const reading = readRequestBody("agent", body);
+  const errors = reading.diagnostics.filter((d) => d.severity === "error");
+  if (!reading.step || !reading.pipeline || errors.length > 0) {
+    const text = errors.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`).join("; ");
+    const unknown = errors.some((d) => d.code === "unknown-key");
+    throw new ScrapelineError("invalid-input", `${unknown ? "Unrecognized key in body -- " : "Bad request: "}${text || "invalid request body"}`);
+  }
+  const warnings = reading.diagnostics.filter((d) => d.severity === "warning").map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`);
+  const step = reading.step as Extract<Step, { kind: "agent" }>;
+  return { request: step.body, pipeline: reading.pipeline, ...(warnings.length ? { warning: warnings.join("; ") } : {}) };
+}
+
+/** GET /v2/agent/{id}: processing while it runs; then completed (a partial result too, with its reason) or failed. */
+export interface AgentStatusReply {
+  success: boolean;
+  status: "processing" | "completed" | "failed" | "cancelled";
+  data: unknown;
+  sources?: Record<string, string[]>;
+  creditsUsed: number;
+  expiresAt: string;
+  error?: string;
+  /** The agent stopped short (maxCredits, maxSteps, a loop): `data` is what it had. */
+  partial?: boolean;
+  /** Every model answer and tool call (this server's addition). */
+  transcript?: AgentResult["transcript"];
+}
+
+export function agentReply(store: Store, job: ServeJob, stepId: string, creditsUsed: number, expiresAt: string): AgentStatusReply {
+  if (job.status === "scraping") return { success: true, status: "processing", data: null, creditsUsed, expiresAt };
+  const raw = job.runId === null ? undefined : store.stepResult(job.runId, stepId);
+  const result = raw === undefined ? undefined : (JSON.parse(raw) as AgentResult);
+  const shared = { data: result?.data ?? null, ...(result ? { sources: result.sources, transcript: result.transcript } : {}), creditsUsed, expiresAt };
+  if (job.status === "cancelled") return { success: false, status: "cancelled", ...shared, error: "the agent was cancelled" };
+  if (job.status === "completed" && result && result.status !== "failed") return { success: true, status: "completed", ...shared, ...(result.status === "partial" ? { partial: true, error: result.error ?? "stopped short" } : {}) };
+  const stepError = job.runId === null ? undefined : store.getSteps(job.runId)[0]?.error;
+  return { success: false, status: "failed", ...shared, error: result?.error ?? stepError ?? job.error ?? "the agent failed" };
+}
