@@ -1,11 +1,11 @@
 import { readFile, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Document, ErrorKind, ParseInput, Step } from "../core/index.js";
+import type { ChangeTrackingFormat, Document, ErrorKind, ParseInput, Step } from "../core/index.js";
 import { isScrapelineError, ScrapelineError } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { expandFiles, type FileMatch } from "./file-globs.js";
-import { forEngine, localTracking, trackChange, type StepTally } from "./page.js";
+import { forEngine, trackChange, type StepTally } from "./page.js";
 import { backoffMs, classify } from "./retry.js";
 
 type ParseStep = Extract<Step, { kind: "parse" }>;
@@ -58,7 +58,8 @@ async function parseOne(ctx: RunContext, step: ParseStep, file: FileMatch, signa
         }
         try {
           const input = await readInput(file, url, options.maxFileSize);
-          const tracking = localTracking(ctx, options);
+          // The service does not track changes on parse (it refuses the format): files are always compared here.
+          const tracking = options.formats.find((f): f is ChangeTrackingFormat => f.type === "changeTracking");
           const document: Document = await ctx.ports.engine.parse!(input, tracking ? { ...options, ...forEngine(options, tracking) } : options, signal);
           document.metadata.sourceFile = file.name;
           const snapshot = tracking ? trackChange(ctx, url, document, tracking, "visible") : undefined;

@@ -24,6 +24,8 @@ export interface CallOptions {
   what: string;
   /** Told before each wait between attempts longer than REPORTED_WAIT_MS. */
   onWait?: OnEngineWait;
+  /** Sent as the body instead of JSON (a multipart upload), with its content type. */
+  upload?: { contentType: string; bytes: Uint8Array };
 }
 
 /** Waits between attempts longer than this are reported through `onWait`. */
@@ -94,6 +96,7 @@ export class ServiceHttp {
     const deadline = AbortSignal.timeout(timeoutMs);
     const headers: Record<string, string> = { authorization: `Bearer ${this.config.apiKey}`, accept: "application/json" };
     if (options.body !== undefined) headers["content-type"] = "application/json";
+    if (options.upload) headers["content-type"] = options.upload.contentType;
     if (idempotencyKey) headers["x-idempotency-key"] = idempotencyKey;
     let status: number;
     let text: string;
@@ -103,6 +106,7 @@ export class ServiceHttp {
         method: method as "GET",
         headers,
         ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+        ...(options.upload ? { body: options.upload.bytes } : {}),
         signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
