@@ -6,6 +6,7 @@ import { isScrapelineError, ScrapelineError } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { expandFiles, type FileMatch } from "./file-globs.js";
 import { forEngine, trackChange, type StepTally } from "./page.js";
+import { PageDeadline } from "./page-deadline.js";
 import { backoffMs, classify } from "./retry.js";
 
 type ParseStep = Extract<Step, { kind: "parse" }>;
@@ -41,6 +42,8 @@ function urlOf(file: FileMatch): string {
 async function parseOne(ctx: RunContext, step: ParseStep, file: FileMatch, signal: AbortSignal, tally: StepTally): Promise<void> {
   const url = urlOf(file);
   const options = step.body;
+  // `timeout` is the file's whole deadline, as a page's: attempts and the waits between them spend it.
+  const deadline = new PageDeadline(options.timeout);
   for (let attempt = 1; ; attempt++) {
     if (ctx.stop.aborted || signal.aborted) {
       tally.cancelled = true;
@@ -60,7 +63,8 @@ async function parseOne(ctx: RunContext, step: ParseStep, file: FileMatch, signa
           const input = await readInput(file, url, options.maxFileSize);
           // The service does not track changes on parse (it refuses the format): files are always compared here.
           const tracking = options.formats.find((f): f is ChangeTrackingFormat => f.type === "changeTracking");
-          const document: Document = await ctx.ports.engine.parse!(input, tracking ? { ...options, ...forEngine(options, tracking) } : options, signal);
+          const shaped = deadline.shape(options, ctx.clock()) as typeof options;
+          const document: Document = await ctx.ports.engine.parse!(input, tracking ? { ...shaped, ...forEngine(shaped, tracking) } : shaped, signal);
           document.metadata.sourceFile = file.name;
           const snapshot = tracking ? trackChange(ctx, url, document, tracking, "visible") : undefined;
           if (tracking && !options.formats.some((f) => f.type === "json")) delete document.json;
@@ -85,8 +89,9 @@ async function parseOne(ctx: RunContext, step: ParseStep, file: FileMatch, signa
       }
       const verdict = classify(error);
       // Only a remote engine's failures (network, a busy service) are worth another attempt; a file converts the same way twice.
-      if (verdict.action !== "fail" && attempt < step.retry.attempts) {
-        const delayMs = verdict.action === "wait" && verdict.waitMs >= 0 ? verdict.waitMs : backoffMs(step.retry, attempt, ctx.random);
+      const delayMs = verdict.action === "wait" && verdict.waitMs >= 0 ? verdict.waitMs : backoffMs(step.retry, attempt, ctx.random);
+      // A local conversion that ran out of time has spent the deadline: it is not tried again.
+      if (verdict.action !== "fail" && attempt < step.retry.attempts && deadline.allowsRetryAt(ctx.clock() + delayMs)) {
         ctx.emit({ type: "document-retried", stepId: step.id, url, attempt, delayMs, reason: verdict.reason });
         await new Promise((done) => setTimeout(done, delayMs));
         continue;

@@ -13,6 +13,7 @@ import { pptxToHtml } from "./pptx.js";
 import { rtfToHtml } from "./rtf.js";
 
 export { ACCEPTED, detectFormat, type DocumentFormat } from "./detect.js";
+export { withDeadline } from "./deadline.js";
 export { DEFAULT_MAX_ROWS, DEFAULT_PARSE_LIMITS, type ParseLimits } from "./limits.js";
 
 /** Formats a parse can answer; the others need a page in a browser or a site. */
