@@ -11,6 +11,7 @@ const BENCHES = {
   crawl: () => import("./crawl.mjs"),
   map: () => import("./map.mjs"),
   serve: () => import("./serve.mjs"),
+  parse: () => import("./parse.mjs"),
 };
 
 const wanted = process.argv.slice(2);
