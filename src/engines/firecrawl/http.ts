@@ -24,6 +24,8 @@ export interface CallOptions {
   what: string;
   /** Told before each wait between attempts longer than REPORTED_WAIT_MS. */
   onWait?: OnEngineWait;
+  /** This request's own time limit when longer than the configured one (an upload the service converts within its `timeout`). */
+  minTimeoutMs?: number;
   /** Sent as the body instead of JSON (a multipart upload), with its content type. */
   upload?: { contentType: string; bytes: Uint8Array };
 }
@@ -92,7 +94,7 @@ export class ServiceHttp {
   }
 
   private async once<T>(method: string, url: URL, options: CallOptions, idempotencyKey: string | undefined): Promise<T> {
-    const timeoutMs = this.config.timeoutMs ?? 60_000;
+    const timeoutMs = Math.max(this.config.timeoutMs ?? 60_000, options.minTimeoutMs ?? 0);
     const deadline = AbortSignal.timeout(timeoutMs);
     const headers: Record<string, string> = { authorization: `Bearer ${this.config.apiKey}`, accept: "application/json" };
     if (options.body !== undefined) headers["content-type"] = "application/json";

@@ -10,6 +10,9 @@ import type { ServiceHttp } from "./http.js";
  */
 const SENT_OPTIONS = ["onlyMainContent", "includeTags", "excludeTags", "timeout", "parsers", "removeBase64Images", "blockAds"] as const;
 
+/** Time for the upload and the answer beyond the conversion's own `timeout`. */
+const UPLOAD_MARGIN_MS = 30_000;
+
 interface ParseAnswer {
   success?: boolean;
   data?: Document;
@@ -28,7 +31,8 @@ interface ParseAnswer {
 export async function parseOnService(http: ServiceHttp, file: ParseInput, options: ParseOptions, signal?: AbortSignal): Promise<Document> {
   const filename = file.name.split(/[\\/]/).pop() || "upload";
   const upload = multipart(filename, file.bytes, JSON.stringify(serviceOptions(options)));
-  const answer = await http.call<ParseAnswer>("POST", "/v2/parse", { upload, what: `the parse of ${file.name}`, ...(signal ? { signal } : {}) });
+  // The service may take the whole `timeout` converting, after the upload: the request waits that long and a margin.
+  const answer = await http.call<ParseAnswer>("POST", "/v2/parse", { upload, what: `the parse of ${file.name}`, minTimeoutMs: options.timeout + UPLOAD_MARGIN_MS, ...(signal ? { signal } : {}) });
   if (answer.success === false || !answer.data || typeof answer.data !== "object") {
     throw new ScrapelineError("bad-content", `the service could not parse ${file.name}${answer.error ? `: ${answer.error}` : ""}`, { url: file.url });
   }

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runPipelineFile, type RunEvent } from "../../../src/app/index.js";
 import { parseFile } from "../../../src/engines/local/parse/index.js";
+import { FirecrawlEngine } from "../../../src/engines/firecrawl/index.js";
 import { FakeService, json, serviceDocument, type Multipart } from "../../helpers/fake-service.js";
 import { parseRoute } from "../../helpers/fake-parse.js";
 import { makeDocx } from "../parse/fixtures.js";
@@ -118,5 +119,22 @@ describe("parse steps on the remote engine (POST /v2/parse)", () => {
     });
     const tries = (name: string) => service.calls.filter((c) => c.raw.toString("latin1").includes(`filename="${name}"`)).length;
     expect([tries("bad.csv"), tries("big.csv"), tries("odd.csv"), tries("ok.csv")]).toEqual([1, 1, 1, 2]);
+  });
+
+  it("waits for the service as long as the parse's timeout allows, beyond the engine's usual request limit", async () => {
+    service.on("POST /v2/parse", async (call, res, n) => {
+      await new Promise((done) => setTimeout(done, 800));
+      return parseRoute()(call, res, n);
+    });
+    const engine = new FirecrawlEngine({ baseUrl: service.url, apiKey: KEY, timeoutMs: 100 });
+    const doc = await engine.parse({ name: "a.csv", bytes: new TextEncoder().encode("a,b\n1,2\n"), url: "file:///data/a.csv" }, parseOptions({ timeout: 5000 }));
+    expect(doc.markdown?.trimEnd()).toBe("| a | b |\n| --- | --- |\n| 1 | 2 |");
+    expect(doc.metadata.sourceURL).toBe("file:///data/a.csv");
+    // A scrape on the same engine keeps the usual limit.
+    service.on("POST /v2/scrape", async (call, res) => {
+      await new Promise((done) => setTimeout(done, 800));
+      json(res, 200, { success: true, data: serviceDocument("https://example.com/", "late") });
+    });
+    await expect(engine.scrape("https://example.com/", parseOptions())).rejects.toMatchObject({ kind: "timeout" });
   });
 });
