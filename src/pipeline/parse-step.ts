@@ -58,6 +58,9 @@ export function checkParseSteps(data: unknown, report: Reporter): void {
         }
       });
     }
+    if (body.maxRows !== undefined && remoteEngine(data)) {
+      report.warn(["steps", index, "parse", "maxRows"], { code: "local-only-option", message: "maxRows is applied by the local engine's spreadsheet reader; the firecrawl engine's service keeps its own limit", hint: "remove maxRows, or run this step on the local engine" });
+    }
     if (Array.isArray(body.formats)) {
       body.formats.forEach((format, i) => {
         const type = formatType(format);
@@ -65,4 +68,10 @@ export function checkParseSteps(data: unknown, report: Reporter): void {
       });
     }
   }
+}
+
+/** Whether the pipeline file names the firecrawl engine (`engine: firecrawl` or `engine: { kind: firecrawl }`). */
+function remoteEngine(data: unknown): boolean {
+  const engine = isObj(data) ? data.engine : undefined;
+  return engine === "firecrawl" || (isObj(engine) && engine.kind === "firecrawl");
 }

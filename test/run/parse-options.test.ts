@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runPipelineFile, type RunEvent } from "../../src/app/index.js";
 import { FakeLlm } from "../helpers/llm-server.js";
+import { load } from "../pipeline/helpers.js";
 import { pipeline, readDocuments, workdir } from "./helpers.js";
 
 const llm = new FakeLlm();
@@ -54,5 +55,13 @@ describe("a parse step's options", () => {
     expect(events.some((e) => e.type === "document-retried")).toBe(false);
     expect(llm.requests).toHaveLength(1);
     expect(readDocuments(p.db, result.runId).map((d) => d.document.metadata.sourceFile)).toEqual(["quick.csv"]);
+  });
+
+  it("warns that maxRows does nothing on the firecrawl engine, at its line", () => {
+    const yaml = (engine: string) => `version: 1\nname: t\n${engine}steps:\n  - id: files\n    parse:\n      files: [a.xlsx]\n      maxRows: 50\n`;
+    const remote = load(yaml(`engine: { kind: firecrawl, baseUrl: "https://api.example.com" }\n`));
+    expect(remote.diagnostics).toEqual([expect.objectContaining({ severity: "warning", code: "local-only-option", line: 8, column: 16 })]);
+    expect(load(yaml("")).diagnostics).toEqual([]);
+    expect(load(yaml("engine: firecrawl\n")).diagnostics.map((d) => d.code)).toEqual(["local-only-option"]);
   });
 });
