@@ -70,6 +70,14 @@ describe("each format converts to markdown through the markdown writer", () => {
     expect(doc.markdown?.trimEnd()).toBe("# Annual *review*\n\nSales were **up**.");
   });
 
+  test("DOCX: a heading whose runs are bold is written # Title; a heading with one bold word keeps it", async () => {
+    const { Document, HeadingLevel, Packer, Paragraph, TextRun } = await import("docx");
+    const heading = (level: (typeof HeadingLevel)[keyof typeof HeadingLevel], ...runs: InstanceType<typeof TextRun>[]) => new Paragraph({ heading: level, children: runs });
+    const docx = new Document({ sections: [{ children: [heading(HeadingLevel.HEADING_1, new TextRun({ text: "Annual report", bold: true })), heading(HeadingLevel.HEADING_2, new TextRun("A "), new TextRun({ text: "bold", bold: true }), new TextRun(" word"))] }] });
+    const doc = await parse("bold.docx", new Uint8Array(await Packer.toBuffer(docx)));
+    expect(doc.markdown?.trimEnd()).toBe("# Annual report\n\n## A **bold** word");
+  });
+
   test("XLS and ODS read like XLSX", async () => {
     for (const type of ["xls", "ods"] as const) {
       const doc = await parse(`book.${type}`, makeWorkbook(type, { Sheet: [["a", "b"], [1, 2]] }));
