@@ -20,7 +20,7 @@ function project(steps: string, files: Record<string, string> = {}) {
 
 describe("a parse step's options", () => {
   it("refuses options that need a browser at load time, each at its file:line:col", async () => {
-    const p = project(`  - id: files\n    parse:\n      files: [a.csv]\n      waitFor: 100\n      mobile: true\n      actions: [{ type: wait, milliseconds: 10 }]\n      location: { country: DE }\n      formats: [markdown, "screenshot@fullPage"]\n`);
+    const p = project(`  - id: files\n    parse:\n      files: [a.csv]\n      waitFor: 100\n      mobile: true\n      actions: [{ type: wait, milliseconds: 10 }]\n      location: { country: DE }\n      formats: [markdown, "screenshot@fullPage", screenshot]\n`);
     const result = await runPipelineFile(p.file, { db: p.db });
     expect(result.ok).toBe(false);
     const found = !result.ok ? result.diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.file, d.line, d.column, d.message]) : [];
@@ -30,6 +30,7 @@ describe("a parse step's options", () => {
       ["browser-option-in-parse", p.file, 10, 7, "actions needs a page in a browser; a parse step converts files and cannot use it"],
       ["browser-option-in-parse", p.file, 11, 7, "location needs a page in a browser; a parse step converts files and cannot use it"],
       ["format-not-for-files", p.file, 12, 27, "format screenshot@fullPage needs a page in a browser; a parse step cannot make it"],
+      ["format-not-for-files", p.file, 12, 50, "format screenshot needs a page in a browser; a parse step cannot make it"],
     ]);
   });
 
