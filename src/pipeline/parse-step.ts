@@ -64,7 +64,7 @@ export function checkParseSteps(data: unknown, report: Reporter): void {
     if (Array.isArray(body.formats)) {
       body.formats.forEach((format, i) => {
         const type = formatType(format);
-        if (type && PAGE_ONLY_FORMATS.has(type)) report.error(["steps", index, "parse", "formats", i], { code: "format-not-for-files", message: `format ${type} needs a page in a browser; a parse step cannot make it` });
+        if (type && PAGE_ONLY_FORMATS.has(type)) report.error(["steps", index, "parse", "formats", i], { code: "format-not-for-files", message: `format ${type} needs a page in a browser; a parse step cannot make it`, hint: "remove it from the parse step's formats (POST /v2/parse refuses it too)" });
       });
     }
   }
