@@ -13,6 +13,7 @@ const BENCHES = {
   serve: () => import("./serve.mjs"),
   ui: () => import("./ui.mjs"),
   watch: () => import("./watch.mjs"),
+  parse: () => import("./parse.mjs"),
 };
 
 const wanted = process.argv.slice(2);

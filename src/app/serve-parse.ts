@@ -1,5 +1,6 @@
-import { basename } from "node:path";
-import type { Pipeline, Step } from "../core/index.js";
+import { basename, dirname } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Document, Pipeline, Step } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { readRequestBody } from "../pipeline/index.js";
 
@@ -54,4 +55,24 @@ export function readParseCall(rawOptions: string | undefined, upload: Upload): {
     throw new ScrapelineError("invalid-input", `${unknown ? "Unrecognized key in options -- " : "Bad request: "}${errors.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`).join("; ") || "invalid options"}`);
   }
   return { step: reading.step as Extract<Step, { kind: "parse" }>, pipeline: reading.pipeline };
+}
+
+/**
+ * The parsed upload as the service answers it: named by the upload's filename, with nothing of
+ * the temporary directory it was parsed in. Links into the file itself become fragment-only
+ * (`#footnote-1`), links beside it relative (`Pictures/logo.png`), and a modification time that is
+ * only the temporary copy's (`writtenAt`: not a property of the file) is left out.
+ */
+export function asUploaded(document: Document, upload: Upload, writtenAt: string | undefined): Document {
+  const self = pathToFileURL(upload.path).href;
+  const folder = `${pathToFileURL(dirname(upload.path)).href}/`;
+  const rebase = (text: string): string => text.split(self).join("").split(folder).join("");
+  const out: Document = { ...document };
+  for (const key of ["markdown", "html", "rawHtml"] as const) if (typeof out[key] === "string") out[key] = rebase(out[key]);
+  if (out.links) out.links = out.links.map(rebase);
+  if (out.images) out.images = out.images.map(rebase);
+  const { modifiedTime, ...metadata } = document.metadata;
+  const own = modifiedTime !== undefined && modifiedTime !== writtenAt ? { modifiedTime } : {};
+  out.metadata = { ...metadata, ...own, sourceURL: upload.filename, url: upload.filename, sourceFile: upload.filename };
+  return out;
 }

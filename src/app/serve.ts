@@ -17,7 +17,8 @@ import { readSearchCall, searchReply } from "./serve-search.js";
 import { agentReply, readAgentCall, type AgentStatusReply } from "./serve-agent.js";
 import { effectiveThreatPolicy } from "./serve-threat.js";
 import { openStore } from "./store.js";
-import { readParseCall, type Upload } from "./serve-parse.js";
+import { asUploaded, readParseCall, type Upload } from "./serve-parse.js";
+import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { BrowserSessions } from "./serve-browser.js";
 import { ServeMonitors } from "./serve-monitors.js";
@@ -172,8 +173,8 @@ export class ServeService {
     const { runId } = await this.track(this.jobs.start(team.id, "parse", pipeline, { url: upload.filename, total: 1 }).finished);
     const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
     if (stored.done) throw this.failureOf(runId);
-    const document = stored.value.document;
-    return { ...document, metadata: { ...document.metadata, sourceURL: upload.filename, url: upload.filename, sourceFile: upload.filename } };
+    const written = await stat(upload.path).then((info) => info.mtime.toISOString(), () => undefined);
+    return asUploaded(stored.value.document, upload, written);
   }
 
   /** POST /v2/map: the links of a site. */

@@ -107,7 +107,8 @@ function checkScrapeOptions(data: unknown, path: Path, options: Obj, report: Rep
       report.error([...path, "formats", tracking], { code: "change-tracking-needs-markdown", message: `changeTracking in ${fieldIn([...path, "formats"], data)} needs markdown in the same formats`, hint: "add markdown to formats: changes are computed on the markdown" });
     }
     const screenshots = types.flatMap((t, i) => (t === "screenshot" || t === "screenshot@fullPage" ? [i] : []));
-    for (const i of screenshots.slice(1)) {
+    // A parse step refuses every screenshot format on its own (format-not-for-files).
+    for (const i of path[2] === "parse" ? [] : screenshots.slice(1)) {
       report.error([...path, "formats", i], { code: "multiple-screenshots", message: `${fieldIn([...path, "formats"], data)} asks for more than one screenshot`, hint: "keep one screenshot format; use a screenshot action for more" });
     }
   }

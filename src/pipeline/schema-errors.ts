@@ -3,6 +3,7 @@ import type { Diagnostic } from "../core/index.js";
 import { bundledSchemas, discriminatorKey } from "./schema.js";
 import { closest, didYouMean, listOf } from "./suggest.js";
 import { describePath, fieldIn, STEP_KINDS } from "./where.js";
+import { parseKeyProblem } from "./parse-step.js";
 import { spanAt, type Path, type SourceDoc } from "./yaml-doc.js";
 
 type SchemaError = ErrorObject & { parentSchema?: Record<string, unknown>; schema?: unknown; data?: unknown };
@@ -90,6 +91,11 @@ export function schemaDiagnostics(source: SourceDoc, data: unknown, errors: read
         const key = String(p.additionalProperty);
         const known = Object.keys((error.parentSchema?.properties as object | undefined) ?? {});
         const { where, field } = describePath(path, data);
+        const browser = parseKeyProblem(path, key);
+        if (browser) {
+          emit([...path, key], "key", browser.code, browser.message, browser.hint);
+          break;
+        }
         emit([...path, key], "key", "unknown-key", `unknown key "${key}" in ${field ? `${field} of ` : ""}${where}`, didYouMean(key, known) ?? (known.length ? `allowed keys: ${listOf(known)}` : undefined));
         break;
       }

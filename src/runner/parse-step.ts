@@ -1,11 +1,12 @@
 import { readFile, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Document, ErrorKind, ParseInput, Step } from "../core/index.js";
+import type { ChangeTrackingFormat, Document, ErrorKind, ParseInput, Step } from "../core/index.js";
 import { isScrapelineError, ScrapelineError } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { expandFiles, type FileMatch } from "./file-globs.js";
-import { forEngine, localTracking, trackChange, type StepTally } from "./page.js";
+import { forEngine, trackChange, type StepTally } from "./page.js";
+import { PageDeadline } from "./page-deadline.js";
 import { backoffMs, classify } from "./retry.js";
 
 type ParseStep = Extract<Step, { kind: "parse" }>;
@@ -41,6 +42,8 @@ function urlOf(file: FileMatch): string {
 async function parseOne(ctx: RunContext, step: ParseStep, file: FileMatch, signal: AbortSignal, tally: StepTally): Promise<void> {
   const url = urlOf(file);
   const options = step.body;
+  // `timeout` is the file's whole deadline, as a page's: attempts and the waits between them spend it.
+  const deadline = new PageDeadline(options.timeout);
   for (let attempt = 1; ; attempt++) {
     if (ctx.stop.aborted || signal.aborted) {
       tally.cancelled = true;
@@ -58,8 +61,10 @@ async function parseOne(ctx: RunContext, step: ParseStep, file: FileMatch, signa
         }
         try {
           const input = await readInput(file, url, options.maxFileSize);
-          const tracking = localTracking(ctx, options);
-          const document: Document = await ctx.ports.engine.parse!(input, tracking ? { ...options, ...forEngine(options, tracking) } : options, signal);
+          // The service does not track changes on parse (it refuses the format): files are always compared here.
+          const tracking = options.formats.find((f): f is ChangeTrackingFormat => f.type === "changeTracking");
+          const shaped = deadline.shape(options, ctx.clock()) as typeof options;
+          const document: Document = await ctx.ports.engine.parse!(input, tracking ? { ...shaped, ...forEngine(shaped, tracking) } : shaped, signal);
           document.metadata.sourceFile = file.name;
           const snapshot = tracking ? trackChange(ctx, url, document, tracking, "visible") : undefined;
           if (tracking && !options.formats.some((f) => f.type === "json")) delete document.json;
@@ -84,8 +89,9 @@ async function parseOne(ctx: RunContext, step: ParseStep, file: FileMatch, signa
       }
       const verdict = classify(error);
       // Only a remote engine's failures (network, a busy service) are worth another attempt; a file converts the same way twice.
-      if (verdict.action !== "fail" && attempt < step.retry.attempts) {
-        const delayMs = verdict.action === "wait" && verdict.waitMs >= 0 ? verdict.waitMs : backoffMs(step.retry, attempt, ctx.random);
+      const delayMs = verdict.action === "wait" && verdict.waitMs >= 0 ? verdict.waitMs : backoffMs(step.retry, attempt, ctx.random);
+      // A local conversion that ran out of time has spent the deadline: it is not tried again.
+      if (verdict.action !== "fail" && attempt < step.retry.attempts && deadline.allowsRetryAt(ctx.clock() + delayMs)) {
         ctx.emit({ type: "document-retried", stepId: step.id, url, attempt, delayMs, reason: verdict.reason });
         await new Promise((done) => setTimeout(done, delayMs));
         continue;

@@ -6,6 +6,11 @@ import { startServe, type Serve } from "../server/helpers.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { FakeSearxng, type FakeResult } from "../helpers/searxng.js";
 import { FakeLlm } from "../helpers/llm-server.js";
+import { makeDocx, makeWorkbook } from "../engines/parse/fixtures.js";
+import { makePdf } from "../engines/pdf/make-pdf.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 // One set of pipelines, run on the local engine and on the remote engine against scrapeline
 // serve (a real server on 127.0.0.1 with a fresh database and key): the stored results must match.
@@ -179,4 +184,25 @@ describe("contract: local engine and remote engine store the same results", () =
     expect({ status: r.status, data: r.data, sources: r.sources, creditsUsed: r.creditsUsed, transcript: r.transcript }).toEqual({ status: l.status, data: l.data, sources: l.sources, creditsUsed: l.creditsUsed, transcript: l.transcript });
     expect(remote.result.credits).toBe(local.result.credits);
   });
+
+  it("parse: the same files converted locally and uploaded to POST /v2/parse, tracked across two runs", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "scrapeline-contract-"));
+    writeFileSync(join(dir, "report.docx"), await makeDocx());
+    writeFileSync(join(dir, "prices.xlsx"), makeWorkbook("xlsx", { Prices: [["Item", "Price"], ["Apple", 2]], Notes: [["Seasonal"]] }, { Title: "Prices" }));
+    writeFileSync(join(dir, "q3.pdf"), makePdf([["First page"], ["Second page"]], { title: "Q3" }));
+    writeFileSync(join(dir, "stock.csv"), "name,qty\nwidget,3\n");
+    const steps = `  - id: files\n    parse: { files: ["${join(dir, "*")}"], allowOutside: true, formats: [markdown, links, { type: changeTracking }] }\n`;
+    const files = (db: string, runId: number) => byUrl(db, runId, "files");
+    const { local, remote } = await both(steps);
+    expect(remote.result.status).toBe("succeeded");
+    const l = files(local.db, local.result.runId);
+    expect(l.size).toBe(4);
+    expect(files(remote.db, remote.result.runId)).toEqual(l);
+    expect(remote.result.credits).toBe(local.result.credits);
+    expect(local.result.credits).toBe(5);
+    const again = await runYaml(pipeline(steps, `engine: { kind: firecrawl, baseUrl: "${serve.server.url}" }\n`), { env: { FIRECRAWL_API_KEY: serve.keys.contract! }, db: remote.db });
+    if (!again.result.ok) throw new Error("invalid");
+    expect([...files(remote.db, again.result.runId).values()].map((d) => (d as Document).changeTracking?.changeStatus)).toEqual(["same", "same", "same", "same"]);
+  });
 });
+

@@ -1,11 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import busboy from "busboy";
 
 export interface SeenCall {
   method: string;
   path: string;
   headers: IncomingMessage["headers"];
   body: unknown;
+  /** The body's bytes as received (a multipart upload is not text). */
+  raw: Buffer;
 }
 
 export type ServiceHandler = (call: SeenCall, res: ServerResponse, n: number) => unknown;
@@ -30,16 +33,18 @@ export class FakeService {
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
-      let raw = "";
-      req.on("data", (c) => (raw += c));
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", async () => {
+        const bytes = Buffer.concat(chunks);
+        const raw = bytes.toString("utf8");
         let body: unknown;
         try {
           body = raw ? JSON.parse(raw) : undefined;
         } catch {
           body = raw;
         }
-        const call: SeenCall = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body };
+        const call: SeenCall = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body, raw: bytes };
         this.calls.push(call);
         const route = this.routes.find((r) => r.method === call.method && r.pattern.test(call.path));
         if (!route) return json(res, 404, { success: false, error: "no route" });
@@ -69,4 +74,27 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
 /** A Document as the service returns it. */
 export function serviceDocument(url: string, markdown: string, credits = 1): Record<string, unknown> {
   return { markdown, metadata: { sourceURL: url, url, statusCode: 200, title: markdown.slice(0, 20), creditsUsed: credits, proxyUsed: "basic" } };
+}
+
+/** A multipart/form-data upload as the service reads it: its fields and its files (name, filename, bytes). */
+export interface Multipart {
+  fields: Record<string, string>;
+  files: Array<{ name: string; filename: string; mimeType: string; bytes: Buffer }>;
+}
+
+/** Reads a call's body as multipart/form-data (busboy, as serve does); rejects a malformed body. */
+export function readMultipart(call: SeenCall): Promise<Multipart> {
+  return new Promise((resolve, reject) => {
+    const out: Multipart = { fields: {}, files: [] };
+    const parser = busboy({ headers: call.headers, defParamCharset: "utf8" });
+    parser.on("field", (name, value) => (out.fields[name] = value));
+    parser.on("file", (name, stream, info) => {
+      const parts: Buffer[] = [];
+      stream.on("data", (c: Buffer) => parts.push(c));
+      stream.on("end", () => out.files.push({ name, filename: info.filename ?? "", mimeType: info.mimeType, bytes: Buffer.concat(parts) }));
+    });
+    parser.on("error", reject);
+    parser.on("close", () => resolve(out));
+    parser.end(call.raw);
+  });
 }

@@ -43,7 +43,7 @@ function annotatedDefaults(): Array<{ where: string; name: string; value: unknow
 /** The defaults table that applies each schema object, chosen by file and definition. */
 function tableFor(where: string): Record<string, unknown> | undefined {
   const [file, pointer = ""] = where.split("#");
-  if (file === "parse.schema.json") return pointer.endsWith("/onlyMainContent") ? D.DEFAULT_SCRAPE_OPTIONS : D.DEFAULT_PARSE;
+  if (file === "parse.schema.json") return pointer.endsWith("/onlyMainContent") || pointer.endsWith("/timeout") ? D.DEFAULT_SCRAPE_OPTIONS : D.DEFAULT_PARSE;
   if (file === "scrape-options.schema.json") {
     if (pointer.includes("/definitions/location/")) return D.DEFAULT_LOCATION;
     if (pointer.includes("/definitions/changeTrackingOptions/")) return D.DEFAULT_CHANGE_TRACKING_OPTIONS;

@@ -95,4 +95,16 @@ describe("POST /v2/parse", () => {
     expect(body.error).toContain("Payload too large");
     expect(leftovers()).toEqual([]);
   });
+
+  it("names the upload, never the temporary copy: links into the file are fragments, and a CSV has no modifiedTime (the copy's time is not the file's)", async () => {
+    const docx = await upload(await makeDocx(), "report.docx", { formats: ["markdown", "html", "links"] });
+    expect(docx.status).toBe(200);
+    expect(docx.body.data.markdown).toContain("](#footnote-1)");
+    expect(JSON.stringify(docx.body)).not.toMatch(/scrapeline-upload-|file:/);
+    expect(typeof docx.body.data.metadata.modifiedTime).toBe("string"); // the DOCX's own property
+    const csv = await upload(new TextEncoder().encode("a,b\n1,2\n"), "stock.csv");
+    expect(csv.status).toBe(200);
+    expect(csv.body.data.metadata.modifiedTime).toBeUndefined();
+    expect(csv.body.data.metadata.sourceURL).toBe("stock.csv");
+  });
 });

@@ -1294,7 +1294,7 @@ onlyMainContent?: boolean
 includeTags?: IncludeTags
 excludeTags?: ExcludeTags
 /**
- * Request timeout in milliseconds.
+ * Each file's deadline in milliseconds, retries included. Local engine: the conversion and a json format's model call; a reader that runs synchronously (spreadsheets, RTF) is not interrupted, the file fails when it ends late. firecrawl engine: sent to the service with the upload.
  */
 timeout?: number
 parsers?: Parsers

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { AgentRequest, AgentResult, CrawlRequest, Document, Engine, ExtractRequest, ExtractResult, MapRequest, MapResult, OnEngineWait, ScrapeOptions, SearchAnswer, SearchRequest } from "../../core/index.js";
+import type { AgentRequest, AgentResult, CrawlRequest, Document, Engine, ExtractRequest, ExtractResult, MapRequest, MapResult, OnEngineWait, ParseInput, ParseOptions, ScrapeOptions, SearchAnswer, SearchRequest } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { RemoteCrawlJob } from "./crawl-job.js";
 import { ServiceHttp, type ServiceConfig } from "./http.js";
+import { parseOnService } from "./parse.js";
 import { readUsage, type ServiceUsage } from "./usage.js";
 import { searchService } from "./search.js";
 import { agentService } from "./agent.js";
@@ -102,6 +103,11 @@ export class FirecrawlEngine implements Engine {
   async previewCrawl(url: string, prompt: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
     const answer = await this.http.call<{ data?: Record<string, unknown> }>("POST", "/v2/crawl/params-preview", { body: { url, prompt }, what: "the crawl params preview", attempts: 3, ...(signal ? { signal } : {}) });
     return answer.data ?? {};
+  }
+
+  /** POST /v2/parse: the file uploaded (multipart), its answer stored like a local parse's (src/engines/firecrawl/parse.ts). */
+  parse(file: ParseInput, options: ParseOptions, signal?: AbortSignal): Promise<Document> {
+    return parseOnService(this.http, file, options, signal);
   }
 
   usage(signal?: AbortSignal): Promise<ServiceUsage> {

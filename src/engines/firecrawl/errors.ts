@@ -37,6 +37,8 @@ export function serviceError(status: number, message: string, context: { what: s
       return new ScrapelineError("http-status", `the service does not know ${context.what} (HTTP 404)${said}`, { status, ...url });
     case status === 408:
       return new ScrapelineError("timeout", `the service timed out on ${context.what} (HTTP 408)${said}`, { status, ...url });
+    case status === 413:
+      return new ScrapelineError("too-large", `the service refused ${context.what} as too large (HTTP 413)${said}`, { status, ...url });
     case status === 429: {
       const wait = retryAfterMs(context.retryAfter, message);
       return new ScrapelineError("rate-limited", `the service is rate limiting ${context.what} (HTTP 429)${said}`, { status, ...url, ...(wait !== undefined ? { retryAfterMs: wait } : {}) });

@@ -24,6 +24,10 @@ export interface CallOptions {
   what: string;
   /** Told before each wait between attempts longer than REPORTED_WAIT_MS. */
   onWait?: OnEngineWait;
+  /** This request's own time limit when longer than the configured one (an upload the service converts within its `timeout`). */
+  minTimeoutMs?: number;
+  /** Sent as the body instead of JSON (a multipart upload), with its content type. */
+  upload?: { contentType: string; bytes: Uint8Array };
 }
 
 /** Waits between attempts longer than this are reported through `onWait`. */
@@ -90,10 +94,11 @@ export class ServiceHttp {
   }
 
   private async once<T>(method: string, url: URL, options: CallOptions, idempotencyKey: string | undefined): Promise<T> {
-    const timeoutMs = this.config.timeoutMs ?? 60_000;
+    const timeoutMs = Math.max(this.config.timeoutMs ?? 60_000, options.minTimeoutMs ?? 0);
     const deadline = AbortSignal.timeout(timeoutMs);
     const headers: Record<string, string> = { authorization: `Bearer ${this.config.apiKey}`, accept: "application/json" };
     if (options.body !== undefined) headers["content-type"] = "application/json";
+    if (options.upload) headers["content-type"] = options.upload.contentType;
     if (idempotencyKey) headers["x-idempotency-key"] = idempotencyKey;
     let status: number;
     let text: string;
@@ -103,6 +108,7 @@ export class ServiceHttp {
         method: method as "GET",
         headers,
         ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+        ...(options.upload ? { body: options.upload.bytes } : {}),
         signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,

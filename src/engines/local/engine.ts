@@ -174,10 +174,13 @@ export class LocalEngine implements Engine {
 
   /** A document file converted like a page: its format read from its content (src/engines/local/parse). */
   async parse(file: ParseInput, options: ParseOptions, signal?: AbortSignal): Promise<Document> {
-    const { parseFile } = await import("./parse/index.js");
-    const parsed = await parseFile(file, options, signal);
-    if (wantsExtraction(options)) await applyExtraction(parsed.document, options, { url: file.url, markdown: parsed.markdown, ...(parsed.rawHtml !== undefined ? { rawHtml: parsed.rawHtml } : {}) }, this.extractor, signal);
-    return parsed.document;
+    const { parseFile, withDeadline } = await import("./parse/index.js");
+    // `timeout` is the file's deadline: conversion and the json format's model call together.
+    return withDeadline(file.name, options.timeout, signal, async (deadline) => {
+      const parsed = await parseFile(file, options, deadline);
+      if (wantsExtraction(options)) await applyExtraction(parsed.document, options, { url: file.url, markdown: parsed.markdown, ...(parsed.rawHtml !== undefined ? { rawHtml: parsed.rawHtml } : {}) }, this.extractor, deadline);
+      return parsed.document;
+    });
   }
 
   /** Whether a SearXNG instance is configured for search. */

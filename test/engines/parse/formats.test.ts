@@ -39,7 +39,7 @@ describe("each format converts to markdown through the markdown writer", () => {
 
   test("XLSX: one GFM table per sheet under a ## heading, sheets and properties in metadata", async () => {
     const doc = await parse("prices.xlsx", makeWorkbook("xlsx", { Prices: [["Item", "Price"], ["Apple", 2], ["Pear", 3]], Notes: [["Seasonal"]] }, { Title: "Prices", Author: "Finance" }));
-    expect(doc.markdown?.trimEnd()).toBe("## Prices\n\n| Item | Price |\n| --- | --- |\n| Apple | 2 |\n| Pear | 3 |\n\n## Notes\n\nSeasonal");
+    expect(doc.markdown?.trimEnd()).toBe("## Prices\n\n| Item | Price |\n| --- | --- |\n| Apple | 2 |\n| Pear | 3 |\n\n## Notes\n\n| Seasonal |\n| --- |");
     expect(doc.metadata).toMatchObject({ sheets: ["Prices", "Notes"], title: "Prices", author: "Finance", format: "xlsx" });
   });
 
@@ -48,6 +48,34 @@ describe("each format converts to markdown through the markdown writer", () => {
     const doc = await parse("long.xlsx", makeWorkbook("xlsx", { Long: rows }), { maxRows: 3 });
     expect(doc.markdown?.trimEnd()).toBe("## Long\n\n| n | square |\n| --- | --- |\n| 0 | 0 |\n| 1 | 1 |");
     expect(doc.warning).toContain('sheet "Long": 48 row(s) after the first 3 were left out (maxRows)');
+  });
+
+  test("a one-column sheet (and a one-column CSV) is still a GFM table; the html's sheet tables say data-sheet", async () => {
+    const doc = await parse("list.xlsx", makeWorkbook("xlsx", { Names: [["Name"], ["Ada"], ["Grace"]], Empty: [] }), { formats: [{ type: "markdown" }, { type: "html" }] });
+    expect(doc.markdown?.trimEnd()).toBe("## Names\n\n| Name |\n| --- |\n| Ada |\n| Grace |\n\n## Empty");
+    expect(doc.html).toContain('<table data-sheet="">');
+    const csv = await parse("one.csv", text("sku\nA1\nB2\n"));
+    expect(csv.markdown?.trimEnd()).toBe("| sku |\n| --- |\n| A1 |\n| B2 |");
+  });
+
+  test("a one-column table of a web page is still layout, written as plain lines", async () => {
+    const doc = await parse("page.html", text("<html><body><main><h1>Menu</h1><table><tr><td>Soup</td></tr><tr><td>Bread</td></tr></table></main></body></html>"));
+    expect(doc.markdown).toContain("Soup\n\nBread");
+    expect(doc.markdown).not.toContain("|");
+  });
+
+  test("RTF: a bold heading is written # Title, bold words in a paragraph stay bold", async () => {
+    const rtf = String.raw`{\rtf1\ansi{\pard\outlinelevel0\b Annual \i review\i0\b0\par}{\pard Sales were \b up\b0 .\par}}`;
+    const doc = await parse("annual.rtf", text(rtf));
+    expect(doc.markdown?.trimEnd()).toBe("# Annual *review*\n\nSales were **up**.");
+  });
+
+  test("DOCX: a heading whose runs are bold is written # Title; a heading with one bold word keeps it", async () => {
+    const { Document, HeadingLevel, Packer, Paragraph, TextRun } = await import("docx");
+    const heading = (level: (typeof HeadingLevel)[keyof typeof HeadingLevel], ...runs: InstanceType<typeof TextRun>[]) => new Paragraph({ heading: level, children: runs });
+    const docx = new Document({ sections: [{ children: [heading(HeadingLevel.HEADING_1, new TextRun({ text: "Annual report", bold: true })), heading(HeadingLevel.HEADING_2, new TextRun("A "), new TextRun({ text: "bold", bold: true }), new TextRun(" word"))] }] });
+    const doc = await parse("bold.docx", new Uint8Array(await Packer.toBuffer(docx)));
+    expect(doc.markdown?.trimEnd()).toBe("# Annual report\n\n## A **bold** word");
   });
 
   test("XLS and ODS read like XLSX", async () => {
@@ -102,7 +130,7 @@ describe("each format converts to markdown through the markdown writer", () => {
 
   test("RTF: outline heading, code-page and \\u characters, hyperlink field, footnote", async () => {
     const doc = await parse("memo.rtf", text(RTF));
-    expect(doc.markdown?.trimEnd()).toBe("# **Memo title**\n\nCafé prices are *rising*[\\[1\\]](file:///docs/memo.rtf#fn-1).\n\nSee [the memo](https://example.com/memo) and € signs.\n\n1. Source: survey.");
+    expect(doc.markdown?.trimEnd()).toBe("# Memo title\n\nCafé prices are *rising*[\\[1\\]](file:///docs/memo.rtf#fn-1).\n\nSee [the memo](https://example.com/memo) and € signs.\n\n1. Source: survey.");
     expect(doc.metadata).toMatchObject({ title: "Memo", author: "Ada" });
   });
 

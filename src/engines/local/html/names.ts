@@ -19,7 +19,7 @@ const ATTRIBUTES = [
   "itemprop", "lang", "hidden", "aria-hidden", "aria-modal", "role", "type", "width", "height", "target", "colspan",
   "rowspan", "start", "poster", "summary", "datatable", "loading", "sizes", "dir", "charset", "http-equiv", "value",
   "aria-label", "data-ad-slot", "data-ad-client", "data-ad-unit", "data-google-query-id", "face", "color", "align",
-  "data-lazy-src", "data-original",
+  "data-lazy-src", "data-original", "data-sheet",
 ];
 
 /** Attributes some output or pass reads; the rest only matter for the html output and CSS selectors. */
@@ -27,7 +27,7 @@ export const READ_ATTRIBUTES = new Set([
   "class", "id", "href", "src", "srcset", "data-src", "alt", "title", "style", "rel", "name", "property", "content",
   "itemprop", "lang", "hidden", "aria-hidden", "aria-modal", "role", "colspan", "rowspan", "start", "poster", "summary",
   "type", "datatable", "aria-label", "data-ad-slot", "data-ad-client", "data-ad-unit", "data-google-query-id",
-  "data-lazy-src", "data-original",
+  "data-lazy-src", "data-original", "data-sheet",
 ]);
 
 const canonical = new Map<string, string>();

@@ -28,3 +28,11 @@ export function clean(value: unknown): string | undefined {
   const text = value.replace(/\s+/g, " ").trim();
   return text === "" ? undefined : text;
 }
+
+/**
+ * Headings whose whole text is bold, unwrapped: a heading is bold by nature, and word processors
+ * (DOCX, ODT…) often mark its runs bold too, which would come out as `# **Title**`.
+ */
+export function plainHeadings(html: string): string {
+  return html.replace(/<h([1-6])>\s*<(strong|b)>((?:(?!<\/?(?:strong|b)>|<\/h[1-6]>)[\s\S])*)<\/\2>\s*<\/h\1>/g, "<h$1>$3</h$1>");
+}

@@ -2,7 +2,7 @@ import type { Document, DocumentMetadata, ParseInput, ParseOptions } from "../..
 import { ScrapelineError } from "../../../core/index.js";
 import { processHtml } from "../html/index.js";
 import { pdfToBase64, pdfToMarkdown } from "../pdf/index.js";
-import { clean, isoDate, type Converted } from "./converted.js";
+import { clean, isoDate, plainHeadings, type Converted } from "./converted.js";
 import { CONTENT_TYPES, detectFormat, type DocumentFormat } from "./detect.js";
 import { docxToHtml } from "./docx.js";
 import { DEFAULT_PARSE_LIMITS, megabytes, type ParseLimits } from "./limits.js";
@@ -13,6 +13,7 @@ import { pptxToHtml } from "./pptx.js";
 import { rtfToHtml } from "./rtf.js";
 
 export { ACCEPTED, detectFormat, type DocumentFormat } from "./detect.js";
+export { withDeadline } from "./deadline.js";
 export { DEFAULT_MAX_ROWS, DEFAULT_PARSE_LIMITS, type ParseLimits } from "./limits.js";
 
 /** Formats a parse can answer; the others need a page in a browser or a site. */
@@ -46,7 +47,7 @@ export async function parseFile(file: ParseInput, options: ParseOptions, signal?
     if (want.has("markdown")) document.markdown = markdown;
   } else {
     rawHtml = converted.html;
-    const html = processHtml(converted.html, {
+    const html = processHtml(format === "html" ? converted.html : plainHeadings(converted.html), {
       url: file.url,
       // Only a web page has chrome around its content; a converted document is all content.
       onlyMainContent: format === "html" && options.onlyMainContent,

@@ -78,7 +78,8 @@ export function rtfToHtml(bytes: Uint8Array, label: string): Converted {
       })
       .join("");
   const endParagraph = () => {
-    const html = render(runs).trim();
+    // A heading is bold by nature: its runs' \b is not written again (`# Title`, not `# **Title**`).
+    const html = render(outline !== undefined && !inTable ? runs.map((r) => ({ ...r, bold: false })) : runs).trim();
     runs = [];
     if (inTable) {
       cells[cells.length] = `${cells.pop() ?? ""}${cells.length && html ? " " : ""}${html}`;

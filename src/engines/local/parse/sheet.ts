@@ -5,6 +5,7 @@ import type { DocumentFormat } from "./detect.js";
 import type { ParseLimits } from "./limits.js";
 import { checkZip } from "./zip.js";
 import { escapeHtml } from "./xml.js";
+import { SHEET_TABLE } from "../html/markdown/table.js";
 
 /**
  * XLSX/XLSM, XLS, ODS and CSV to HTML with SheetJS: one table per sheet under an `<h2>` with the
@@ -63,7 +64,8 @@ function table(sheet: XLSX.WorkSheet, range: XLSX.Range): string {
     }
     rows.push(`<tr>${cells.join("")}</tr>`);
   }
-  return `<table>${rows.join("\n")}</table>`;
+  // A sheet is data whatever its width: the markdown writer keeps a one-column sheet as a table.
+  return `<table ${SHEET_TABLE}>${rows.join("\n")}</table>`;
 }
 
 function cellHtml(cell: XLSX.CellObject | undefined): string {

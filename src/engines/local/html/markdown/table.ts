@@ -1,13 +1,17 @@
 import type { El } from "../dom.js";
 import { MarkdownWriter } from "./writer.js";
 
+/** The attribute a data table carries (a spreadsheet's sheet) to stay a table even with one column. */
+export const SHEET_TABLE = "data-sheet";
+
 /** Renders an element's children into a writer (the converter's own walk). */
 export type RenderChildren = (el: El, writer: MarkdownWriter) => void;
 
 /**
  * A GFM table: the first row is the header, cells are rendered on one line with pipes escaped, and
  * colspans become empty cells so columns stay aligned. Returns false for layout tables (one
- * column, no rows, or tables nested inside), which the caller renders as plain blocks.
+ * column, no rows, or tables nested inside), which the caller renders as plain blocks; a table
+ * marked as a sheet (SHEET_TABLE) is data and stays a table with one column.
  */
 export function renderTable(table: El, writer: MarkdownWriter, renderChildren: RenderChildren): boolean {
   const rows: El[] = [];
@@ -38,7 +42,7 @@ export function renderTable(table: El, writer: MarkdownWriter, renderChildren: R
     if (cells.length > width) width = cells.length;
     grid.push(cells);
   }
-  if (rows.length === 0 || width <= 1 || nested) return false;
+  if (rows.length === 0 || width === 0 || (width === 1 && table.attr(SHEET_TABLE) === undefined) || nested) return false;
   if (caption !== undefined) {
     writer.block(2);
     renderChildren(caption, writer);
