@@ -2,6 +2,7 @@ import type { AgentToolName, AgentToolOutput, AgentTools, Document, JsonSchema, 
 import { agentTokenCredits, ScrapelineError, searchCredits } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type StepTally } from "./page.js";
+import { runSessions } from "./session-page.js";
 
 type AgentStep = Extract<Step, { kind: "agent" }>;
 
@@ -92,7 +93,7 @@ export class RunnerAgentTools implements AgentTools {
     const { ctx, step } = this;
     // A page read again (scraped, then extracted) replaces its stored document: the earlier read stays billed, in the ledger.
     const earlier = this.storedCredits(url);
-    const outcome = await runPage(ctx, { stepId: step.id, url, options, ...shape, retry: step.retry, ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}) }, this.timeout, this.tally);
+    const outcome = await runPage(ctx, { stepId: step.id, url, options, ...shape, retry: step.retry, ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}), ...(step.session !== undefined ? { session: step.session } : {}) }, this.timeout, this.tally);
     if (outcome === "cancelled") throw ctx.budget.exhausted ? new ScrapelineError("budget", `the run's budget of ${ctx.budget.limit} credits is spent`) : new ScrapelineError("cancelled", "the step stopped");
     if (outcome === "failed") {
       const failure = ctx.ports.store.failures(ctx.runId).filter((f) => f.stepId === step.id && f.url === url).at(-1);
@@ -108,7 +109,9 @@ export class RunnerAgentTools implements AgentTools {
 
   private async map(url: string, search: string | undefined, limit: number, signal: AbortSignal): Promise<AgentToolOutput> {
     const { ctx, step } = this;
-    const result = await this.billed(MAP_CREDITS, () => ctx.ports.engine.map!({ url, ...(search ? { search } : {}), sitemap: "include", includeSubdomains: false, ignoreQueryParameters: true, limit, ...(this.options.threatProtection ? { threatProtection: this.options.threatProtection } : {}) }, signal), () => MAP_CREDITS);
+    // With the step's session, the site's robots.txt, sitemaps and pages are read logged in.
+    const session = step.session === undefined ? undefined : await runSessions(ctx).open(step.session, signal);
+    const result = await this.billed(MAP_CREDITS, () => ctx.ports.engine.map!({ url, ...(search ? { search } : {}), sitemap: "include", includeSubdomains: false, ignoreQueryParameters: true, limit, ...(this.options.threatProtection ? { threatProtection: this.options.threatProtection } : {}) }, signal, session ? { session } : undefined), () => MAP_CREDITS);
     ctx.ports.store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: MAP_CREDITS, reason: `agent map: ${url}`, url });
     const lines = result.links.slice(0, limit).map((l) => `- ${l.url}${l.title ? ` (${l.title})` : ""}`);
     return { content: `${result.links.length} URL(s) of ${url}:\n${lines.join("\n")}${result.warning ? `\nwarning: ${result.warning}` : ""}`, credits: MAP_CREDITS };
