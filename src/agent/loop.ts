@@ -1,7 +1,7 @@
 import type { AgentLoopInput, AgentMessage, AgentResult, AgentToolName, AgentTranscriptEntry, AgentTurn, ErrorKind } from "../core/index.js";
 import { agentTokenCredits, isScrapelineError } from "../core/index.js";
 import { readAnswer } from "./answer.js";
-import { answerPending, fitConversation } from "./context.js";
+import { answerPending, closingTurnTokens, fitConversation } from "./context.js";
 import { callKey, readArguments, withinUrls } from "./guard.js";
 import { openingMessages, toolSpecs } from "./prompt.js";
 
@@ -39,7 +39,7 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
     if (reason) record({ type: "stopped", turn, reason });
     return { status, data, sources, creditsUsed: credits(), tokensUsed: tokens, ...(reason ? { error: reason } : {}), ...(kind ? { errorKind: kind } : {}), transcript };
   };
-  const creditsReached = (turn: number) => end("partial", turn, `maxCredits reached: ${credits()} of ${request.maxCredits} credit(s) spent`);
+  const creditsReached = (turn: number) => closing(turn, `maxCredits reached: ${credits()} of ${request.maxCredits} credit(s) spent`, true);
 
   for (let turn = 1; turn <= request.maxSteps; turn++) {
     if (signal.aborted) return stoppedBySignal(signal, turn, end);
@@ -116,13 +116,27 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
   return closing(request.maxSteps, `maxSteps reached: ${request.maxSteps} turn(s) without a final answer`);
 
   /**
-   * A stop short of an answer (maxSteps, a loop): while credits remain, the model is asked once,
-   * without tools, for the answer from what it has read; the result is partial either way.
+   * A stop short of an answer (maxSteps, a loop, maxCredits): while credits remain, the model is
+   * asked once, without tools, for the answer from what it has read; the result is partial either
+   * way. At maxCredits (`bounded`) the turn is asked for only when its estimated tokens fit in what
+   * is left of maxCredits; the stop's reason says whether it was asked for.
    */
-  async function closing(turn: number, reason: string): Promise<AgentResult> {
-    if (credits() >= request.maxCredits || signal.aborted) return end("partial", turn, reason);
+  async function closing(turn: number, reason: string, bounded = false): Promise<AgentResult> {
+    if (signal.aborted || (!bounded && credits() >= request.maxCredits)) return end("partial", turn, reason);
+    const pending = messages.length;
     answerPending(messages, `Not run: ${reason}`);
     messages.push({ role: "user", content: `Stop: ${reason}. Do not call tools. Answer now with the JSON object from what you have read; leave out what you did not find.` });
+    fitConversation(messages, model.contextTokens);
+    if (bounded) {
+      const estimate = closingTurnTokens(messages, request.schema);
+      const cost = agentTokenCredits(tokens + estimate) - agentTokenCredits(tokens);
+      const left = request.maxCredits - credits();
+      if (cost > left) {
+        messages.length = pending;
+        return end("partial", turn, `${reason}; no closing answer: one turn without tools (about ${estimate} token(s), ${cost} credit(s)) does not fit in the ${Math.max(0, left)} credit(s) left`);
+      }
+      reason = `${reason}; asked once, without tools, for the answer from what it has read (about ${estimate} token(s), ${cost} credit(s), within the ${left} left)`;
+    }
     try {
       const answer = await model.turn(messages, [], signal);
       tokens += answer.tokens;
