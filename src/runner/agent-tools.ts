@@ -30,6 +30,8 @@ export class RunnerAgentTools implements AgentTools {
     private readonly timeout: AbortSignal,
     private readonly tally: StepTally,
     contextTokens?: number,
+    /** Pages the step stored in an interrupted attempt: a scrape of one reads it back, unfetched. */
+    private readonly storedBefore: ReadonlySet<string> = new Set(),
   ) {
     this.pageChars = contextTokens ? Math.max(2000, Math.floor((contextTokens * CHARS_PER_TOKEN) / 4)) : PAGE_CHARS;
     const engine = ctx.ports.engine;
@@ -51,7 +53,10 @@ export class RunnerAgentTools implements AgentTools {
     const url = typeof args.url === "string" ? args.url : "";
     if (!/^https?:\/\/[^/\s]+/i.test(url)) throw new ScrapelineError("invalid-input", "url must be an absolute http(s) URL");
     if (name === "map") return this.map(url, typeof args.search === "string" ? args.search : undefined, limitOf(args, 100, 200), signal);
-    if (name === "scrape") return this.scrape(url, this.options, {}, (doc) => pageText(doc.metadata, url, doc.markdown, doc.links, this.pageChars));
+    if (name === "scrape") {
+      const render = (doc: { metadata?: Record<string, unknown>; markdown?: string; links?: string[] }) => pageText(doc.metadata, url, doc.markdown, doc.links, this.pageChars);
+      return this.readBack(url, render) ?? this.scrape(url, this.options, {}, render);
+    }
     if (!this.ctx.ports.engine.extractPage) return this.scrape(url, this.jsonOptions(args), {}, (doc) => `Data read from ${url}:\n${JSON.stringify(doc.json ?? null)}`);
     return this.extract(url, args, signal);
   }
@@ -126,6 +131,19 @@ export class RunnerAgentTools implements AgentTools {
     if (credits > 0) ctx.ports.store.recordCredits({ runId: ctx.runId, stepId: step.id, credits, reason: `agent search: ${results.length} result(s)` });
     const lines = results.map((r) => `- ${r.url}${r.title ? `: ${r.title}` : ""}${r.description ? ` — ${r.description}` : ""}`);
     return { content: `${results.length} result(s) for "${query}":\n${lines.join("\n")}`, credits };
+  }
+
+  /** A page stored before the run was resumed, as the model gets it (already billed: no credits). */
+  private readBack(url: string, render: (doc: { metadata?: Record<string, unknown>; markdown?: string; links?: string[] }) => string): AgentToolOutput | undefined {
+    const { ctx, step } = this;
+    if (!this.storedBefore.has(url)) return undefined;
+    for (const d of ctx.ports.store.documents(ctx.runId, step.id, new Set([url]))) {
+      const doc = d.document as { metadata?: Record<string, unknown>; markdown?: string; links?: string[] };
+      if (doc.markdown === undefined) return undefined;
+      const finalUrl = typeof doc.metadata?.url === "string" ? doc.metadata.url : url;
+      return { content: render(doc), credits: 0, urls: [...new Set([url, finalUrl])] };
+    }
+    return undefined;
   }
 
   /** The credits of the page this step stored for `url`, if it stored one. */
