@@ -35,11 +35,11 @@ export function resumeFrom(earlier: readonly AgentTranscriptEntry[], request: Ag
       state.lastTurn = entry.turn;
       open = entry.toolCalls.map((c, i) => ({ id: `resumed_${entry.turn}_${i + 1}`, name: c.name, arguments: c.arguments }));
       state.messages.push({ role: "assistant", content: entry.content, ...(open.length ? { toolCalls: [...open] } : {}) });
-      if (open.length === 0) {
-        // An answer without calls that did not end the agent was rejected: the repair was asked for.
-        const reading = readAnswer(entry.content, request.schema, state.read);
+      // An answer without calls that did not end the agent was rejected: the repair was asked for.
+      const reading = open.length === 0 ? readAnswer(entry.content, request.schema, state.read) : undefined;
+      if (reading && !reading.ok) {
         state.repaired = true;
-        state.messages.push({ role: "user", content: `Your answer was rejected: ${reading.ok ? "it came too late" : reading.problem}. Answer again with the corrected JSON object only.` });
+        state.messages.push({ role: "user", content: `Your answer was rejected: ${reading.problem}. Answer again with the corrected JSON object only.` });
       }
     } else if (entry.type === "tool" || entry.type === "refused") {
       const index = open.findIndex((c) => c.name === entry.name && c.arguments === entry.arguments);

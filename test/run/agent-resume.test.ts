@@ -87,3 +87,42 @@ describe("agent steps resumed", () => {
     expect(after.runCredits).toBe(3 + 8);
   });
 });
+
+describe("agent steps resumed in process", () => {
+  it("reads a page stored before the stop back from the database when the model scrapes it again", async () => {
+    const { runYaml } = await import("./helpers.js");
+    const yaml = pipeline(`  - id: find\n    agent: { prompt: "Widget price" }\n`);
+    const env = { SCRAPELINE_LLM_BASE_URL: llm.url, SCRAPELINE_LLM_MODEL: "m" };
+    const stop = new AbortController();
+    llm.requests.length = 0;
+    llm.answer({ toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/catalog/widget` } }], tokens: 30 });
+    // The second model turn is never answered: the run is stopped while waiting for it.
+    llm.fallback = () => {
+      stop.abort();
+      return { hang: true };
+    };
+    const hits = site.hits.get("/catalog/widget") ?? 0;
+    const first = await runYaml(yaml, { env, stop: stop.signal });
+    llm.fallback = undefined;
+    if (!first.result.ok) throw new Error("invalid");
+    expect(first.result.status).not.toBe("succeeded");
+    expect(site.hits.get("/catalog/widget")).toBe(hits + 1);
+
+    llm.requests.length = 0;
+    // The same page asked for another way (not a repeat of the call): read back, not fetched.
+    llm.answer(
+      { toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/catalog/widget`, again: true } }], tokens: 30 },
+      { content: JSON.stringify({ data: { price: 42.5 } }), tokens: 30 },
+    );
+    const second = await runYaml(yaml, { env, db: first.db, resume: true });
+    if (!second.result.ok) throw new Error("invalid");
+    expect(second.result.status).toBe("succeeded");
+    expect(site.hits.get("/catalog/widget")).toBe(hits + 1);
+    expect(llm.requests[1]!.body.messages.filter((m) => m.role === "tool").map((m) => m.content.includes("$42.50"))).toEqual([true, true]);
+    const { result } = stored(first.db, first.result.runId);
+    expect(result).toMatchObject({ status: "completed", sources: { price: [`${site.url}/catalog/widget`] } });
+    // Read back at no cost: the one page, and 90 tokens (6 credits).
+    expect(result.transcript.filter((e: { type: string }) => e.type === "tool").map((e: { credits: number }) => e.credits)).toEqual([1, 0]);
+    expect(result.creditsUsed).toBe(1 + 6);
+  });
+});
