@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteStore } from "../../src/store/index.js";
+import { loadPipelineText } from "../../src/pipeline/index.js";
 import { FakeLlm } from "../helpers/llm-server.js";
 import { credentials, MembersSite, SECRET_KEY, sessionPipeline } from "../sessions/members-site.js";
 import { readDocuments, runYaml } from "./helpers.js";
@@ -72,5 +73,16 @@ describe("agent step with a session", () => {
     const tools = toolMessages();
     expect(tools[0]).toContain("Sign in");
     expect(tools[0]).not.toContain("$37.25");
+  });
+
+  it("is accepted on an agent step in the file, checked like other steps' sessions, and refused on the firecrawl engine", () => {
+    const yaml = (session: string, extra = "") => sessionPipeline(site, agentStep(`    session: ${session}\n`, "prompt: Price"), extra);
+    const loaded = loadPipelineText("p.yaml", yaml("members"), { env: credentials });
+    expect(loaded.diagnostics.map((d) => d.message)).toEqual([]);
+    expect(loaded.pipeline?.steps[0]).toMatchObject({ kind: "agent", session: "members" });
+    const unknown = loadPipelineText("p.yaml", yaml("member"), { env: credentials });
+    expect(unknown.diagnostics.find((d) => d.code === "unknown-session")).toMatchObject({ file: "p.yaml", line: 16, column: 14, hint: 'did you mean "members"?' });
+    const remote = loadPipelineText("p.yaml", yaml("members", "engine: { kind: firecrawl }\n"), { env: credentials });
+    expect(remote.diagnostics.find((d) => d.code === "session-on-firecrawl")).toMatchObject({ line: 17, message: expect.stringContaining(`step "find" uses session "members"`) });
   });
 });
