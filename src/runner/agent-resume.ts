@@ -25,8 +25,8 @@ export function interruptedAgent(ctx: RunContext, stepId: string): AgentEarlier 
     return undefined;
   }
   if (result.errorKind !== "cancelled" || !Array.isArray(result.transcript) || result.transcript.length === 0) return undefined;
-  const transcript = result.transcript.filter((e) => e.type !== "stopped");
-  return { transcript, tokensBilled: billedTokens(ctx, stepId), storedUrls: store.storedUrls(ctx.runId, stepId) };
+  // The earlier stop stays in the transcript (the conversation leaves it out).
+  return { transcript: result.transcript, tokensBilled: billedTokens(ctx, stepId), storedUrls: store.storedUrls(ctx.runId, stepId) };
 }
 
 /** The model tokens of this step already in the ledger (the step's state keeps the count). */

@@ -76,9 +76,9 @@ describe("agent steps resumed", () => {
     expect([site.hits.get("/"), site.hits.get("/catalog"), site.hits.get("/catalog/widget")]).toEqual([1, 1, 1]);
     const after = stored(db, 1);
     expect(after.urls).toEqual([`${site.url}/`, `${site.url}/catalog`, `${site.url}/catalog/widget`]);
-    // Four model turns of 30 tokens (120 = 8 credits) and three pages; the earlier turns keep their numbers.
+    // Four model turns of 30 tokens (120 = 8 credits) and three pages; the earlier turns keep their numbers, and the stop stays in the transcript.
     expect(after.result).toMatchObject({ status: "completed", data: { price: 42.5 }, tokensUsed: 120, creditsUsed: 3 + 8 });
-    expect(after.result.transcript.map((e: { type: string; turn: number }) => `${e.type}:${e.turn}`)).toEqual(["model:1", "tool:1", "model:2", "tool:2", "model:3", "tool:3", "model:4"]);
+    expect(after.result.transcript.map((e: { type: string; turn: number }) => `${e.type}:${e.turn}`)).toEqual(["model:1", "tool:1", "model:2", "tool:2", "stopped:3", "model:3", "tool:3", "model:4"]);
     const show = await runChild(["show", "latest", "--db", db]);
     expect(show.stdout).toMatch(/find\s+agent\s+succeeded\s+3\s/);
     expect(show.stdout).toContain("find: agent completed, 120 token(s), 11 credit(s)");
