@@ -47,3 +47,16 @@ export function answerPending(messages: AgentMessage[], note: string): void {
   const answered = new Set(messages.slice(last + 1).flatMap((m) => (m.role === "tool" ? [m.toolCallId] : [])));
   for (const call of turn.toolCalls) if (!answered.has(call.id)) messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: note });
 }
+
+/** Tokens allowed for a closing answer (the JSON object), on top of what the schema itself takes. */
+const CLOSING_ANSWER_TOKENS = 500;
+
+/**
+ * The tokens one closing turn will cost, estimated from the conversation as it will be sent (about
+ * 4 characters a token) plus a bounded answer: a JSON object about the size of the schema.
+ */
+export function closingTurnTokens(messages: readonly AgentMessage[], schema: unknown): number {
+  const sent = messages.reduce((sum, m) => sum + sizeOf(m), 0);
+  const answer = CLOSING_ANSWER_TOKENS + (schema === undefined ? 0 : JSON.stringify(schema).length / CHARS_PER_TOKEN);
+  return Math.ceil(sent / CHARS_PER_TOKEN + answer);
+}

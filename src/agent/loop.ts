@@ -1,9 +1,10 @@
-import type { AgentLoopInput, AgentMessage, AgentResult, AgentToolName, AgentTranscriptEntry, AgentTurn, ErrorKind } from "../core/index.js";
+import type { AgentLoopInput, AgentMessage, AgentResult, AgentToolCall, AgentToolName, AgentTranscriptEntry, AgentTurn, ErrorKind } from "../core/index.js";
 import { agentTokenCredits, isScrapelineError } from "../core/index.js";
 import { readAnswer } from "./answer.js";
-import { answerPending, fitConversation } from "./context.js";
+import { answerPending, closingTurnTokens, fitConversation } from "./context.js";
 import { callKey, readArguments, withinUrls } from "./guard.js";
 import { openingMessages, toolSpecs } from "./prompt.js";
+import { resumeFrom } from "./resume.js";
 
 /** A call repeated this many times in all ends the loop (the second time it is refused with a warning). */
 const LOOP_REPEATS = 3;
@@ -22,26 +23,33 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
     transcript.push(entry);
     input.onEntry?.(entry);
   };
-  let tokens = 0;
-  let toolCredits = 0;
+  // An interrupted attempt's transcript: the conversation goes on from it, its spend counted.
+  const resumed = input.earlier?.length ? resumeFrom(input.earlier, request) : undefined;
+  for (const entry of input.earlier ?? []) transcript.push(entry);
+  let tokens = resumed?.tokens ?? 0;
+  let toolCredits = resumed?.toolCredits ?? 0;
   const credits = () => toolCredits + agentTokenCredits(tokens);
   /** The pages the agent read, with the text it got of each (sources are checked against them). */
-  const read = new Map<string, string>();
-  const calls = new Map<string, number>();
+  const read = resumed?.read ?? new Map<string, string>();
+  const calls = resumed?.calls ?? new Map<string, number>();
   /** Calls by id, and the calls whose results were shortened to fit the context (they may be made again). */
   const keyOfCall = new Map<string, string>();
   const shortened = new Set<string>();
   const specs = toolSpecs(tools.available, request);
   const offered = new Set(specs.map((s) => s.name));
-  const messages: AgentMessage[] = openingMessages(request);
-  let repaired = false;
+  const messages: AgentMessage[] = resumed?.messages ?? openingMessages(request);
+  let repaired = resumed?.repaired ?? false;
   const end = (status: AgentResult["status"], turn: number, reason?: string, kind?: ErrorKind, data: unknown = null, sources: Record<string, string[]> = {}): AgentResult => {
     if (reason) record({ type: "stopped", turn, reason });
     return { status, data, sources, creditsUsed: credits(), tokensUsed: tokens, ...(reason ? { error: reason } : {}), ...(kind ? { errorKind: kind } : {}), transcript };
   };
-  const creditsReached = (turn: number) => end("partial", turn, `maxCredits reached: ${credits()} of ${request.maxCredits} credit(s) spent`);
+  const creditsReached = (turn: number) => closing(turn, `maxCredits reached: ${credits()} of ${request.maxCredits} credit(s) spent`, true);
 
-  for (let turn = 1; turn <= request.maxSteps; turn++) {
+  if (resumed?.pending.length) {
+    const stopped = await runCalls(resumed.lastTurn, resumed.pending);
+    if (stopped) return stopped;
+  }
+  for (let turn = (resumed?.lastTurn ?? 0) + 1; turn <= request.maxSteps; turn++) {
     if (signal.aborted) return stoppedBySignal(signal, turn, end);
     if (credits() >= request.maxCredits) return creditsReached(turn);
     for (const id of fitConversation(messages, model.contextTokens)) shortened.add(keyOfCall.get(id) ?? "");
@@ -66,7 +74,14 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
       continue;
     }
 
-    for (const call of answer.toolCalls) {
+    const stopped = await runCalls(turn, answer.toolCalls);
+    if (stopped) return stopped;
+  }
+  return closing(request.maxSteps, `maxSteps reached: ${request.maxSteps} turn(s) without a final answer`);
+
+  /** Runs the calls of one model turn, feeding each result back; returns the result when a limit ends the agent. */
+  async function runCalls(turn: number, toolCalls: readonly AgentToolCall[]): Promise<AgentResult | undefined> {
+    for (const call of toolCalls) {
       const refuse = (reason: string) => {
         record({ type: "refused", turn, name: call.name, arguments: call.arguments, reason });
         messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: `Refused: ${reason}` });
@@ -112,17 +127,31 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
         messages.push({ role: "tool", toolCallId: call.id, name, content: message });
       }
     }
+    return undefined;
   }
-  return closing(request.maxSteps, `maxSteps reached: ${request.maxSteps} turn(s) without a final answer`);
 
   /**
-   * A stop short of an answer (maxSteps, a loop): while credits remain, the model is asked once,
-   * without tools, for the answer from what it has read; the result is partial either way.
+   * A stop short of an answer (maxSteps, a loop, maxCredits): while credits remain, the model is
+   * asked once, without tools, for the answer from what it has read; the result is partial either
+   * way. At maxCredits (`bounded`) the turn is asked for only when its estimated tokens fit in what
+   * is left of maxCredits; the stop's reason says whether it was asked for.
    */
-  async function closing(turn: number, reason: string): Promise<AgentResult> {
-    if (credits() >= request.maxCredits || signal.aborted) return end("partial", turn, reason);
+  async function closing(turn: number, reason: string, bounded = false): Promise<AgentResult> {
+    if (signal.aborted || (!bounded && credits() >= request.maxCredits)) return end("partial", turn, reason);
+    const pending = messages.length;
     answerPending(messages, `Not run: ${reason}`);
     messages.push({ role: "user", content: `Stop: ${reason}. Do not call tools. Answer now with the JSON object from what you have read; leave out what you did not find.` });
+    fitConversation(messages, model.contextTokens);
+    if (bounded) {
+      const estimate = closingTurnTokens(messages, request.schema);
+      const cost = agentTokenCredits(tokens + estimate) - agentTokenCredits(tokens);
+      const left = request.maxCredits - credits();
+      if (cost > left) {
+        messages.length = pending;
+        return end("partial", turn, `${reason}; no closing answer: one turn without tools (about ${estimate} token(s), ${cost} credit(s)) does not fit in the ${Math.max(0, left)} credit(s) left`);
+      }
+      reason = `${reason}; asked once, without tools, for the answer from what it has read (about ${estimate} token(s), ${cost} credit(s), within the ${left} left)`;
+    }
     try {
       const answer = await model.turn(messages, [], signal);
       tokens += answer.tokens;

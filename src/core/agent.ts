@@ -87,6 +87,8 @@ export interface AgentLoopInput {
   signal: AbortSignal;
   /** Told of each transcript entry as it is made (progress, storage). */
   onEntry?: (entry: AgentTranscriptEntry) => void;
+  /** The transcript of an interrupted attempt (`run --resume`): the conversation goes on from it. */
+  earlier?: AgentTranscriptEntry[];
 }
 
 /** The loop itself (src/agent), handed to the runner by the app. */

@@ -51,8 +51,8 @@ export function checkSessions(data: unknown, report: Reporter): void {
   for (const { index, step } of stepsOf(data)) {
     if (typeof step.session !== "string") continue;
     const path = ["steps", index, "session"];
-    if (!("scrape" in step || "crawl" in step || "extract" in step || "interact" in step)) {
-      report.error(path, { code: "session-not-used", message: "only scrape, crawl, extract and interact steps load pages with a session", hint: "remove session from this step" });
+    if (!("scrape" in step || "crawl" in step || "extract" in step || "interact" in step || "agent" in step)) {
+      report.error(path, { code: "session-not-used", message: "only scrape, crawl, extract, interact and agent steps load pages with a session", hint: "remove session from this step" });
       continue;
     }
     if (firecrawl(data)) {

@@ -1,5 +1,6 @@
 import type { AgentModel, AgentResult, AgentTranscriptEntry, Step } from "../core/index.js";
 import { agentTokenCredits, ScrapelineError } from "../core/index.js";
+import { billAgentTokens, interruptedAgent } from "./agent-resume.js";
 import { RunnerAgentTools } from "./agent-tools.js";
 import type { RunContext } from "./context.js";
 import type { StepTally } from "./page.js";
@@ -40,10 +41,11 @@ export async function runAgentStep(ctx: RunContext, step: AgentStep, timeout: Ab
   } else {
     if (!engine.agentModel || !ctx.ports.agent) throw new ScrapelineError("unsupported", `the ${engine.name} engine cannot run agent steps`);
     const model = budgeted(ctx, engine.agentModel());
-    const tools = new RunnerAgentTools(ctx, step, timeout, tally, model.contextTokens);
-    result = await ctx.ports.agent({ request: step.body, model, tools, signal, onEntry: keepSoFar(ctx, step.id) });
-    const tokenCredits = agentTokenCredits(result.tokensUsed);
-    if (tokenCredits > 0) store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: tokenCredits, reason: `agent: ${result.tokensUsed} model token(s)` });
+    // On --resume an interrupted agent goes on from its transcript, and reads back the pages it stored.
+    const earlier = interruptedAgent(ctx, step.id);
+    const tools = new RunnerAgentTools(ctx, step, timeout, tally, model.contextTokens, earlier?.storedUrls);
+    result = await ctx.ports.agent({ request: step.body, model, tools, signal, onEntry: keepSoFar(ctx, step.id, earlier?.transcript), ...(earlier ? { earlier: earlier.transcript } : {}) });
+    billAgentTokens(ctx, step.id, result.tokensUsed, earlier?.tokensBilled ?? 0);
   }
   store.saveStepResult(ctx.runId, step.id, JSON.stringify(result));
   if (result.status === "failed") {
@@ -60,15 +62,20 @@ export async function runAgentStep(ctx: RunContext, step: AgentStep, timeout: Ab
  * Stores the transcript as it grows, as a partial result, so a run killed mid-agent keeps every
  * answer and tool call so far (the finished result replaces it).
  */
-function keepSoFar(ctx: RunContext, stepId: string): (entry: AgentTranscriptEntry) => void {
+function keepSoFar(ctx: RunContext, stepId: string, earlier: readonly AgentTranscriptEntry[] = []): (entry: AgentTranscriptEntry) => void {
   const transcript: AgentTranscriptEntry[] = [];
   let tokens = 0;
   let toolCredits = 0;
-  return (entry) => {
+  const add = (entry: AgentTranscriptEntry) => {
     transcript.push(entry);
     if (entry.type === "model") tokens += entry.tokens;
     if (entry.type === "tool") toolCredits += entry.credits;
-    const soFar: AgentResult = { status: "partial", data: null, sources: {}, creditsUsed: toolCredits + agentTokenCredits(tokens), tokensUsed: tokens, error: "the run stopped before the agent finished", transcript };
+  };
+  earlier.forEach(add);
+  return (entry) => {
+    add(entry);
+    // Marked cancelled: a run killed here goes on from this transcript on --resume.
+    const soFar: AgentResult = { status: "partial", data: null, sources: {}, creditsUsed: toolCredits + agentTokenCredits(tokens), tokensUsed: tokens, error: "the run stopped before the agent finished", errorKind: "cancelled", transcript };
     ctx.ports.store.saveStepResult(ctx.runId, stepId, JSON.stringify(soFar));
   };
 }

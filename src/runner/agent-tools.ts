@@ -2,6 +2,7 @@ import type { AgentToolName, AgentToolOutput, AgentTools, Document, JsonSchema, 
 import { agentTokenCredits, ScrapelineError, searchCredits } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type StepTally } from "./page.js";
+import { runSessions } from "./session-page.js";
 
 type AgentStep = Extract<Step, { kind: "agent" }>;
 
@@ -29,6 +30,8 @@ export class RunnerAgentTools implements AgentTools {
     private readonly timeout: AbortSignal,
     private readonly tally: StepTally,
     contextTokens?: number,
+    /** Pages the step stored in an interrupted attempt: a scrape of one reads it back, unfetched. */
+    private readonly storedBefore: ReadonlySet<string> = new Set(),
   ) {
     this.pageChars = contextTokens ? Math.max(2000, Math.floor((contextTokens * CHARS_PER_TOKEN) / 4)) : PAGE_CHARS;
     const engine = ctx.ports.engine;
@@ -50,7 +53,10 @@ export class RunnerAgentTools implements AgentTools {
     const url = typeof args.url === "string" ? args.url : "";
     if (!/^https?:\/\/[^/\s]+/i.test(url)) throw new ScrapelineError("invalid-input", "url must be an absolute http(s) URL");
     if (name === "map") return this.map(url, typeof args.search === "string" ? args.search : undefined, limitOf(args, 100, 200), signal);
-    if (name === "scrape") return this.scrape(url, this.options, {}, (doc) => pageText(doc.metadata, url, doc.markdown, doc.links, this.pageChars));
+    if (name === "scrape") {
+      const render = (doc: { metadata?: Record<string, unknown>; markdown?: string; links?: string[] }) => pageText(doc.metadata, url, doc.markdown, doc.links, this.pageChars);
+      return this.readBack(url, render) ?? this.scrape(url, this.options, {}, render);
+    }
     if (!this.ctx.ports.engine.extractPage) return this.scrape(url, this.jsonOptions(args), {}, (doc) => `Data read from ${url}:\n${JSON.stringify(doc.json ?? null)}`);
     return this.extract(url, args, signal);
   }
@@ -92,7 +98,7 @@ export class RunnerAgentTools implements AgentTools {
     const { ctx, step } = this;
     // A page read again (scraped, then extracted) replaces its stored document: the earlier read stays billed, in the ledger.
     const earlier = this.storedCredits(url);
-    const outcome = await runPage(ctx, { stepId: step.id, url, options, ...shape, retry: step.retry, ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}) }, this.timeout, this.tally);
+    const outcome = await runPage(ctx, { stepId: step.id, url, options, ...shape, retry: step.retry, ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}), ...(step.session !== undefined ? { session: step.session } : {}) }, this.timeout, this.tally);
     if (outcome === "cancelled") throw ctx.budget.exhausted ? new ScrapelineError("budget", `the run's budget of ${ctx.budget.limit} credits is spent`) : new ScrapelineError("cancelled", "the step stopped");
     if (outcome === "failed") {
       const failure = ctx.ports.store.failures(ctx.runId).filter((f) => f.stepId === step.id && f.url === url).at(-1);
@@ -108,7 +114,9 @@ export class RunnerAgentTools implements AgentTools {
 
   private async map(url: string, search: string | undefined, limit: number, signal: AbortSignal): Promise<AgentToolOutput> {
     const { ctx, step } = this;
-    const result = await this.billed(MAP_CREDITS, () => ctx.ports.engine.map!({ url, ...(search ? { search } : {}), sitemap: "include", includeSubdomains: false, ignoreQueryParameters: true, limit, ...(this.options.threatProtection ? { threatProtection: this.options.threatProtection } : {}) }, signal), () => MAP_CREDITS);
+    // With the step's session, the site's robots.txt, sitemaps and pages are read logged in.
+    const session = step.session === undefined ? undefined : await runSessions(ctx).open(step.session, signal);
+    const result = await this.billed(MAP_CREDITS, () => ctx.ports.engine.map!({ url, ...(search ? { search } : {}), sitemap: "include", includeSubdomains: false, ignoreQueryParameters: true, limit, ...(this.options.threatProtection ? { threatProtection: this.options.threatProtection } : {}) }, signal, session ? { session } : undefined), () => MAP_CREDITS);
     ctx.ports.store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: MAP_CREDITS, reason: `agent map: ${url}`, url });
     const lines = result.links.slice(0, limit).map((l) => `- ${l.url}${l.title ? ` (${l.title})` : ""}`);
     return { content: `${result.links.length} URL(s) of ${url}:\n${lines.join("\n")}${result.warning ? `\nwarning: ${result.warning}` : ""}`, credits: MAP_CREDITS };
@@ -123,6 +131,19 @@ export class RunnerAgentTools implements AgentTools {
     if (credits > 0) ctx.ports.store.recordCredits({ runId: ctx.runId, stepId: step.id, credits, reason: `agent search: ${results.length} result(s)` });
     const lines = results.map((r) => `- ${r.url}${r.title ? `: ${r.title}` : ""}${r.description ? ` — ${r.description}` : ""}`);
     return { content: `${results.length} result(s) for "${query}":\n${lines.join("\n")}`, credits };
+  }
+
+  /** A page stored before the run was resumed, as the model gets it (already billed: no credits). */
+  private readBack(url: string, render: (doc: { metadata?: Record<string, unknown>; markdown?: string; links?: string[] }) => string): AgentToolOutput | undefined {
+    const { ctx, step } = this;
+    if (!this.storedBefore.has(url)) return undefined;
+    for (const d of ctx.ports.store.documents(ctx.runId, step.id, new Set([url]))) {
+      const doc = d.document as { metadata?: Record<string, unknown>; markdown?: string; links?: string[] };
+      if (doc.markdown === undefined) return undefined;
+      const finalUrl = typeof doc.metadata?.url === "string" ? doc.metadata.url : url;
+      return { content: render(doc), credits: 0, urls: [...new Set([url, finalUrl])] };
+    }
+    return undefined;
   }
 
   /** The credits of the page this step stored for `url`, if it stored one. */

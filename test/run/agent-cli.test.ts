@@ -92,13 +92,14 @@ describe("agent steps through the CLI", () => {
     expect(show.stdout).toMatch(/find\s+agent\s+cancelled/);
     expect(show.stdout).toMatch(/find: agent failed, 30 token\(s\), 3 credit\(s\): stopped: the run was stopped/);
 
-    // --resume starts the agent again; what the first attempt stored stays.
+    // --resume goes on from the interrupted conversation; what the first attempt stored stays.
     llm.answer({ content: JSON.stringify({ data: { price: 42.5 } }), tokens: 30 });
     const resumed = await runChild(["run", file, "--db", db, "--allow-private-network", "--resume"], { env });
     expect(resumed.code, resumed.stderr).toBe(0);
     const after = await runChild(["show", "latest", "--db", db]);
     expect(after.stdout).toMatch(/find\s+agent\s+succeeded\s+1\s/);
-    expect(after.stdout).toContain('find: agent completed, 30 token(s), 2 credit(s)');
+    // Both attempts' turns (30 tokens each) and the page: 60 tokens = 4 credits, + 1.
+    expect(after.stdout).toContain('find: agent completed, 60 token(s), 5 credit(s)');
   });
 
   it("reports a bad agent body at its place in the file", async () => {

@@ -100,7 +100,7 @@ timeoutMs?: number
  */
 continueOnError?: boolean
 /**
- * The session (from `sessions`) whose login loads this step's pages: scrape, crawl and extract steps.
+ * The session (from `sessions`) whose login loads this step's pages: scrape, crawl, extract and agent steps (an agent's scrape, extract and map tools).
  */
 session?: string
 } & Step1 & {
@@ -127,7 +127,7 @@ timeoutMs?: number
  */
 continueOnError?: boolean
 /**
- * The session (from `sessions`) whose login loads this step's pages: scrape, crawl and extract steps.
+ * The session (from `sessions`) whose login loads this step's pages: scrape, crawl, extract and agent steps (an agent's scrape, extract and map tools).
  */
 session?: string
 } & Step1)
