@@ -97,7 +97,9 @@ export class LlmClient {
       return { status: response.statusCode, text, ...(typeof retryAfter === "string" ? { retryAfter } : {}) };
     } catch (error) {
       if (signal?.aborted) throw new ScrapelineError("cancelled", "the extraction was cancelled");
-      if (deadline.aborted) throw new ScrapelineError("timeout", `the LLM endpoint ${origin(url)} did not answer within ${timeoutMs} ms`);
+      // undici's own header and body timers run out at the same moment as the deadline, sometimes first.
+      const code = (error as { code?: unknown }).code;
+      if (deadline.aborted || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") throw new ScrapelineError("timeout", `the LLM endpoint ${origin(url)} did not answer within ${timeoutMs} ms`);
       throw new ScrapelineError("network", `cannot reach the LLM endpoint ${origin(url)}: ${(error as Error).message}`, { cause: error });
     }
   }
