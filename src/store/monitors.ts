@@ -17,6 +17,8 @@ export interface MonitorRecord {
   registeredAt: string;
   lastSlot: string | null;
   nextDue: string | null;
+  /** When its pipeline file left the watched paths (or stopped defining it); null while it is scheduled. */
+  goneAt: string | null;
 }
 
 export interface CheckRecord {
@@ -51,6 +53,7 @@ const toMonitor = (r: Row): MonitorRecord => ({
   registeredAt: r.registered_at as string,
   lastSlot: (r.last_slot as string | null) ?? null,
   nextDue: (r.next_due as string | null) ?? null,
+  goneAt: (r.gone_at as string | null) ?? null,
 });
 
 const toCheck = (r: Row): CheckRecord => ({
@@ -82,7 +85,7 @@ export class MonitorTables {
     this.db
       .prepare(
         `INSERT INTO monitors (key, source, team_id, name, file, schedule, definition, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (key) DO UPDATE SET name = excluded.name, file = excluded.file, schedule = excluded.schedule, definition = excluded.definition, deleted_at = NULL`,
+         ON CONFLICT (key) DO UPDATE SET name = excluded.name, file = excluded.file, schedule = excluded.schedule, definition = excluded.definition, deleted_at = NULL, gone_at = NULL`,
       )
       .run(monitor.key, monitor.source, monitor.teamId ?? null, monitor.name, monitor.file ?? null, JSON.stringify(monitor.schedule), monitor.definition === undefined ? null : JSON.stringify(monitor.definition), this.now().toISOString());
     return this.byKey(monitor.key)!;
@@ -109,6 +112,11 @@ export class MonitorTables {
   /** Marks a monitor deleted; its checks stay readable by id. */
   remove(id: number): void {
     this.db.prepare("UPDATE monitors SET deleted_at = ? WHERE id = ?").run(this.now().toISOString(), id);
+  }
+
+  /** Marks a pipeline file's monitor gone: not scheduled any more, its checks kept. */
+  markGone(id: number): void {
+    this.db.prepare("UPDATE monitors SET gone_at = ?, next_due = NULL WHERE id = ? AND gone_at IS NULL").run(this.now().toISOString(), id);
   }
 
   setNextDue(id: number, nextDue: string | null): void {
