@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { CheckStatus, CheckSummary, Store } from "../core/index.js";
 import { isScrapelineError } from "../core/index.js";
 import type { CheckRecord, MonitorTables } from "../store/index.js";
+import { checkStatusOf } from "./check-status.js";
 import { runSummary } from "./notify-summary.js";
 import type { RunFileResult } from "./run.js";
 
@@ -17,20 +18,7 @@ export function checkSummary(store: Store, runId: number): CheckSummary {
   return summary;
 }
 
-/** A finished run's check status, named as the service names them. */
-export function checkStatusOf(runStatus: string, summary: CheckSummary): CheckStatus {
-  const stored = summary.totalPages - summary.error;
-  switch (runStatus) {
-    case "succeeded":
-      return summary.error > 0 ? "partial" : "completed";
-    case "budget-exhausted":
-      return stored > 0 ? "partial" : "skipped_budget";
-    case "interrupted":
-      return "interrupted";
-    default:
-      return stored > 0 ? "partial" : "failed";
-  }
-}
+export { checkStatusOf } from "./check-status.js";
 
 export interface CheckRunOptions {
   db: string;
