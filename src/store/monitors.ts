@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { CheckStatus, CheckSummary, Delivery, ScheduleConfig } from "../core/index.js";
+import type { CheckStatus, CheckSummary, Delivery, OutgoingNotification, ScheduleConfig } from "../core/index.js";
 import { snapshotBranch } from "./changes.js";
 
 type Row = Record<string, unknown>;
@@ -180,6 +180,31 @@ export class MonitorTables {
     this.db.transaction(() => {
       for (const d of deliveries) insert.run(checkId, d.channel, d.target, d.event, d.sent ? 1 : 0, d.status ?? null, d.attempts, d.error ?? null, at);
     })();
+  }
+
+  /** Records notifications about to be sent (the check's outbox), before the first is sent; returns their ids. */
+  queueNotifications(checkId: number, items: ReadonlyArray<{ channelIndex: number; channel: { type: string }; message: OutgoingNotification }>): number[] {
+    const insert = this.db.prepare("INSERT INTO monitor_outbox (check_id, channel_index, channel, target, event, message, at) VALUES (?, ?, ?, '', ?, ?, ?)");
+    const at = this.now().toISOString();
+    return this.db.transaction(() => items.map((item) => Number(insert.run(checkId, item.channelIndex, item.channel.type, item.message.event, JSON.stringify(item.message), at).lastInsertRowid)))();
+  }
+
+  /** A queued notification was delivered or failed: it leaves the outbox and is recorded, at once. */
+  settleNotification(outboxId: number, delivery: Delivery): void {
+    this.db.transaction(() => {
+      const checkId = this.db.prepare("DELETE FROM monitor_outbox WHERE id = ? RETURNING check_id").pluck().get(outboxId) as number | undefined;
+      if (checkId !== undefined) this.addNotifications(checkId, [delivery]);
+    })();
+  }
+
+  /** Notifications of a check queued and not yet settled (their process died while sending them). */
+  pendingNotifications(checkId: number): Array<{ id: number; channelIndex: number; message: OutgoingNotification }> {
+    return (this.db.prepare("SELECT id, channel_index, message FROM monitor_outbox WHERE check_id = ? ORDER BY id").all(checkId) as Row[]).map((r) => ({ id: r.id as number, channelIndex: r.channel_index as number, message: JSON.parse(r.message as string) as OutgoingNotification }));
+  }
+
+  /** Whether any notification of a check was ever queued or recorded. */
+  hasNotifications(checkId: number): boolean {
+    return this.db.prepare("SELECT 1 FROM monitor_outbox WHERE check_id = ? UNION ALL SELECT 1 FROM monitor_notifications WHERE check_id = ? LIMIT 1").get(checkId, checkId) !== undefined;
   }
 
   notifications(checkId: number): NotificationRecord[] {
