@@ -134,6 +134,6 @@ export function monitorPipeline(id: string, definition: MonitorDefinition, optio
   });
   const pipeline: Obj = { version: 1, name: `monitor-${id}`, allowPrivateNetwork: options.allowPrivateNetwork, schedule: definition.schedule, steps };
   // The secret reaches the run as a variable, so the plan stored with each run shows ${…}, not it.
-  if (definition.webhook) pipeline.notify = { on: ["changed", "new", "removed", "failed"], channels: [{ webhook: { ...definition.webhook, ...(definition.webhook.secret ? { secret: `\${${SECRET_VARIABLE}}` } : {}) } }] };
+  if (definition.webhook) pipeline.notify = { on: ["changed", "new", "removed", "failed"], channels: [{ webhook: { ...definition.webhook, format: "service", id, ...(definition.webhook.secret ? { secret: `\${${SECRET_VARIABLE}}` } : {}) } }] };
   return `${JSON.stringify(pipeline, null, 2)}\n`;
 }

@@ -2,7 +2,9 @@ import { hostname } from "node:os";
 import type { CheckStatus, CheckSummary, Store } from "../core/index.js";
 import { isScrapelineError } from "../core/index.js";
 import type { CheckRecord, MonitorTables } from "../store/index.js";
+import { checkStatusOf } from "./check-status.js";
 import { runSummary } from "./notify-summary.js";
+import { checkOutbox, sendLeftOver } from "./monitor-outbox.js";
 import type { RunFileResult } from "./run.js";
 
 /** This process, as the owner of the checks it runs. */
@@ -17,20 +19,7 @@ export function checkSummary(store: Store, runId: number): CheckSummary {
   return summary;
 }
 
-/** A finished run's check status, named as the service names them. */
-export function checkStatusOf(runStatus: string, summary: CheckSummary): CheckStatus {
-  const stored = summary.totalPages - summary.error;
-  switch (runStatus) {
-    case "succeeded":
-      return summary.error > 0 ? "partial" : "completed";
-    case "budget-exhausted":
-      return stored > 0 ? "partial" : "skipped_budget";
-    case "interrupted":
-      return "interrupted";
-    default:
-      return stored > 0 ? "partial" : "failed";
-  }
-}
+export { checkStatusOf } from "./check-status.js";
 
 export interface CheckRunOptions {
   db: string;
@@ -68,11 +57,14 @@ export async function runCheck(tables: MonitorTables, store: Store, check: Check
   // A run that finished before its process died (the check was left running): its outcome is
   // recorded without running again. Its notifications are not sent again (at most once).
   const finished = runId !== undefined ? store.getRun(runId) : undefined;
+  const outbox = checkOutbox(tables, check.id);
   if (finished && ["succeeded", "failed", "budget-exhausted"].includes(finished.status)) {
+    // Its notifications left in the outbox (or never queued) are sent now.
+    const notificationsFailed = await sendLeftOver(tables, store, check.id, finished.id, outbox, options);
     const summary = checkSummary(store, finished.id);
     const status = checkStatusOf(finished.status, summary);
     tables.finishCheck(check.id, status, { summary, ...(finished.error ? { error: finished.error } : {}) });
-    return { status, runId: finished.id, summary, ...(finished.error ? { error: finished.error } : {}), notificationsFailed: 0 };
+    return { status, runId: finished.id, summary, ...(finished.error ? { error: finished.error } : {}), notificationsFailed };
   }
   let result: RunFileResult;
   // The runner, engines and their dependencies load with the first check: an idle watch stays small.
@@ -80,11 +72,11 @@ export async function runCheck(tables: MonitorTables, store: Store, check: Check
   try {
     const resumable = finished !== undefined;
     try {
-      result = await runPipelineFile(options.file, { ...base, ...(resumable ? { resume: runId } : {}) });
+      result = await runPipelineFile(options.file, { ...base, notifyOutbox: outbox, ...(resumable ? { resume: runId } : {}) });
     } catch (error) {
       // A run that cannot be resumed (the file changed since) is started afresh.
       if (!resumable || !isScrapelineError(error, "invalid-input")) throw error;
-      result = await runPipelineFile(options.file, base);
+      result = await runPipelineFile(options.file, { ...base, notifyOutbox: outbox });
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -98,8 +90,8 @@ export async function runCheck(tables: MonitorTables, store: Store, check: Check
   }
   const summary = checkSummary(store, result.runId);
   const status = checkStatusOf(result.status, summary);
+  // Each delivery was recorded as it settled in the outbox.
   const deliveries = result.notify?.deliveries ?? [];
-  if (deliveries.length > 0) tables.addNotifications(check.id, deliveries);
   const error = store.getRun(result.runId)?.error ?? undefined;
   tables.finishCheck(check.id, status, { summary, ...(error ? { error } : {}) });
   return { status, runId: result.runId, summary, ...(error ? { error } : {}), notificationsFailed: deliveries.filter((d) => !d.sent).length };

@@ -12,6 +12,9 @@ export interface MonitorView {
   schedule: string;
   timezone: string;
   nextDue: string | null;
+  /** scheduled, or removed: its pipeline file left the watched paths (or stopped defining it) at `removedAt`. */
+  status: "scheduled" | "removed";
+  removedAt?: string;
   lastCheck: { id: number; status: string; startedAt: string; finishedAt: string | null; summary: CheckSummary | null; error: string | null } | null;
   /** Notifications of the last check that were not delivered. */
   failedNotifications: number;
@@ -40,7 +43,9 @@ export function monitorView(tables: MonitorTables, monitor: MonitorRecord): Moni
     file: monitor.file,
     schedule: describeSchedule(monitor.schedule),
     timezone: monitor.schedule.timezone,
-    nextDue: monitor.nextDue,
+    nextDue: monitor.goneAt ? null : monitor.nextDue,
+    status: monitor.goneAt ? "removed" : "scheduled",
+    ...(monitor.goneAt ? { removedAt: monitor.goneAt } : {}),
     lastCheck: last ? { id: last.id, status: last.status, startedAt: last.startedAt, finishedAt: last.finishedAt, summary: last.summary, error: last.error } : null,
     failedNotifications: last ? tables.notifications(last.id).filter((n) => !n.sent).length : 0,
   };

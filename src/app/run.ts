@@ -12,7 +12,7 @@ import { StoreChangeTracker } from "./change-tracker.js";
 import { applyModelCrawlPrompts } from "./crawl-prompts.js";
 import { extractionSettings } from "./extraction.js";
 import { createRemoteEngine } from "./remote.js";
-import { notifyRun, type NotifyOutcome } from "./notify.js";
+import { notifyRun, type NotificationOutbox, type NotifyOutcome } from "./notify.js";
 import { openStore, RUN_WRITER_AFTER } from "./store.js";
 import { runAgent } from "../agent/index.js";
 
@@ -36,6 +36,8 @@ export interface RunFileOptions {
   writerAfter?: number;
   /** The pipeline's text, when it is not read from `file` (a monitor made through serve); `file` names it in diagnostics. */
   text?: string;
+  /** Where the run's notifications are recorded before they are sent (a monitor check's outbox). */
+  notifyOutbox?: NotificationOutbox;
 }
 
 export type RunFileResult = { ok: false; diagnostics: Diagnostic[] } | ({ ok: true; pipeline: Pipeline; warnings: Diagnostic[]; notify?: NotifyOutcome } & RunResult);
@@ -99,7 +101,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
       process.off("exit", onExit);
       if (runId !== undefined) keepWarnings(store, runId, warnings);
     }
-    const notify = pipeline.notify ? await notifyRun(store, result.runId, pipeline.notify, { allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork }) : undefined;
+    const notify = pipeline.notify ? await notifyRun(store, result.runId, pipeline.notify, { allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork, ...(options.notifyOutbox ? { outbox: options.notifyOutbox } : {}) }) : undefined;
     return { ok: true, pipeline, warnings: loaded.diagnostics, ...result, ...(notify ? { notify } : {}) };
   } finally {
     if (!options.engine) await engine.close();

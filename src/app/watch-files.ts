@@ -47,7 +47,12 @@ export class WatchedFiles {
       const info = await stat(file).catch(() => undefined);
       const known = this.files.get(file);
       if (!info) {
-        if (!known) {
+        // A file named on the command line that was removed (or renamed): its last version stops running.
+        if (known && known.mtimeMs !== -1) {
+          this.files.delete(file);
+          changes.push({ file, kind: "removed" });
+        }
+        if (!this.files.has(file)) {
           this.files.set(file, { file, mtimeMs: -1, size: -1, errors: [] });
           changes.push({ file, kind: "invalid", errors: [{ file, line: 1, column: 1, length: 1, severity: "error", code: "not-found", message: "no such file" }] });
         }

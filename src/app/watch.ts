@@ -3,6 +3,7 @@ import { MonitorTables } from "../store/index.js";
 import { MonitorLoop, type LoopEntry, type LogEvent } from "./monitor-loop.js";
 import { fileMonitorKey } from "./monitor-key.js";
 import { openStore } from "./store.js";
+import { markGoneMonitors } from "./watch-gone.js";
 import { WatchedFiles, type FileChange } from "./watch-files.js";
 
 export interface WatchOptions {
@@ -63,7 +64,12 @@ export async function watch(options: WatchOptions): Promise<WatchSummary> {
       // Checks run the text that validated, not whatever the file holds when they start.
       byKey.set(key, { file, schedule, ...(text !== undefined ? { text } : {}), monitor: tables.upsert({ key, source: "file", name: pipeline.name, file, schedule }) });
     }
+    const previousKeys = new Set(entries.map((e) => e.monitor.key));
     entries = [...byKey.values()];
+    const invalid = new Set([...files.files.values()].filter((f) => f.errors && f.errors.length > 0 && !f.pipeline).map((f) => f.file));
+    for (const gone of markGoneMonitors(tables, { scheduledKeys: new Set(byKey.keys()), previousKeys, watchedPaths: options.paths, invalidFiles: invalid })) {
+      log("monitor.gone", { monitor: gone.name, file: gone.file ?? undefined });
+    }
   };
   try {
     await reload();

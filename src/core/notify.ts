@@ -9,6 +9,21 @@ export interface OutgoingNotification {
   subject: string;
   /** The readable summary (Slack's text, the mail's body). */
   text: string;
+  /** What a webhook of format service receives in the hosted service's envelope. */
+  service?: ServiceWebhookParts;
+}
+
+/** The parts of the hosted service's webhook envelope `{success, type, id, webhookId, data, error?, metadata?}` a notification fills. */
+export interface ServiceWebhookParts {
+  success: boolean;
+  /** monitor.page, monitor.check.completed or monitor.check.failed. */
+  type: string;
+  /** The envelope's id when the channel names none (the pipeline's name). */
+  id: string;
+  /** One id per notification, the same on every try and after a restart. */
+  webhookId: string;
+  data: unknown;
+  error?: string;
 }
 
 /** What became of one notification on one channel. Never a secret: `target` is an origin or host. */

@@ -163,7 +163,7 @@ export type MonitorEvent = "monitor.page" | "monitor.check.completed" | "failed"
 
 /** One place notifications go. */
 export type NotifyChannel =
-  | { type: "webhook"; url: string; secret?: string; events: MonitorEvent[] }
+  | { type: "webhook"; url: string; secret?: string; events: MonitorEvent[]; format?: "service"; id?: string; metadata?: Record<string, unknown> }
   | { type: "slack"; url: string; events: MonitorEvent[] }
   | { type: "email"; host: string; port: number; secure: boolean; user?: string; password?: string; from: string; to: string[]; events: MonitorEvent[] };
 

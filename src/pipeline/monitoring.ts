@@ -91,7 +91,7 @@ export function normalizeSchedule(s: Obj): ScheduleConfig {
 export function normalizeNotify(n: Obj): NotifyConfig {
   const channels: NotifyChannel[] = [];
   const events = (o: Obj) => (Array.isArray(o.events) ? [...(o.events as MonitorEvent[])] : [...DEFAULT_EVENTS]);
-  const webhook = (o: Obj): NotifyChannel => ({ type: "webhook", url: o.url as string, ...(typeof o.secret === "string" ? { secret: o.secret } : {}), events: events(o) });
+  const webhook = (o: Obj): NotifyChannel => ({ type: "webhook", url: o.url as string, ...(typeof o.secret === "string" ? { secret: o.secret } : {}), events: events(o), ...(o.format === "service" ? { format: "service" as const } : {}), ...(typeof o.id === "string" ? { id: o.id } : {}), ...(isObj(o.metadata) ? { metadata: o.metadata } : {}) });
   if (isObj(n.webhook)) channels.push(webhook(n.webhook));
   for (const item of Array.isArray(n.channels) ? n.channels : []) {
     if (!isObj(item)) continue;

@@ -289,4 +289,22 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX monitor_notifications_by_check ON monitor_notifications (check_id);
   `,
+  // A pipeline file's monitor whose file left the watched paths (or whose pipeline was renamed or
+  // lost its schedule): kept with its checks, no longer scheduled. Notifications a check is about
+  // to send (its outbox): recorded before sending, moved to monitor_notifications once delivered or
+  // failed, so a process that dies in between leaves them to the next start.
+  `
+  ALTER TABLE monitors ADD COLUMN gone_at TEXT;
+  CREATE TABLE monitor_outbox (
+    id         INTEGER PRIMARY KEY,
+    check_id   INTEGER NOT NULL REFERENCES monitor_checks (id),
+    channel_index INTEGER NOT NULL,
+    channel    TEXT NOT NULL,
+    target     TEXT NOT NULL,
+    event      TEXT NOT NULL,
+    message    TEXT NOT NULL,
+    at         TEXT NOT NULL
+  );
+  CREATE INDEX monitor_outbox_by_check ON monitor_outbox (check_id);
+  `,
 ];

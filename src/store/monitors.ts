@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { CheckStatus, CheckSummary, Delivery, ScheduleConfig } from "../core/index.js";
+import type { CheckStatus, CheckSummary, Delivery, OutgoingNotification, ScheduleConfig } from "../core/index.js";
 import { snapshotBranch } from "./changes.js";
 
 type Row = Record<string, unknown>;
@@ -17,6 +17,8 @@ export interface MonitorRecord {
   registeredAt: string;
   lastSlot: string | null;
   nextDue: string | null;
+  /** When its pipeline file left the watched paths (or stopped defining it); null while it is scheduled. */
+  goneAt: string | null;
 }
 
 export interface CheckRecord {
@@ -51,6 +53,7 @@ const toMonitor = (r: Row): MonitorRecord => ({
   registeredAt: r.registered_at as string,
   lastSlot: (r.last_slot as string | null) ?? null,
   nextDue: (r.next_due as string | null) ?? null,
+  goneAt: (r.gone_at as string | null) ?? null,
 });
 
 const toCheck = (r: Row): CheckRecord => ({
@@ -82,7 +85,7 @@ export class MonitorTables {
     this.db
       .prepare(
         `INSERT INTO monitors (key, source, team_id, name, file, schedule, definition, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (key) DO UPDATE SET name = excluded.name, file = excluded.file, schedule = excluded.schedule, definition = excluded.definition, deleted_at = NULL`,
+         ON CONFLICT (key) DO UPDATE SET name = excluded.name, file = excluded.file, schedule = excluded.schedule, definition = excluded.definition, deleted_at = NULL, gone_at = NULL`,
       )
       .run(monitor.key, monitor.source, monitor.teamId ?? null, monitor.name, monitor.file ?? null, JSON.stringify(monitor.schedule), monitor.definition === undefined ? null : JSON.stringify(monitor.definition), this.now().toISOString());
     return this.byKey(monitor.key)!;
@@ -109,6 +112,11 @@ export class MonitorTables {
   /** Marks a monitor deleted; its checks stay readable by id. */
   remove(id: number): void {
     this.db.prepare("UPDATE monitors SET deleted_at = ? WHERE id = ?").run(this.now().toISOString(), id);
+  }
+
+  /** Marks a pipeline file's monitor gone: not scheduled any more, its checks kept. */
+  markGone(id: number): void {
+    this.db.prepare("UPDATE monitors SET gone_at = ?, next_due = NULL WHERE id = ? AND gone_at IS NULL").run(this.now().toISOString(), id);
   }
 
   setNextDue(id: number, nextDue: string | null): void {
@@ -172,6 +180,31 @@ export class MonitorTables {
     this.db.transaction(() => {
       for (const d of deliveries) insert.run(checkId, d.channel, d.target, d.event, d.sent ? 1 : 0, d.status ?? null, d.attempts, d.error ?? null, at);
     })();
+  }
+
+  /** Records notifications about to be sent (the check's outbox), before the first is sent; returns their ids. */
+  queueNotifications(checkId: number, items: ReadonlyArray<{ channelIndex: number; channel: { type: string }; message: OutgoingNotification }>): number[] {
+    const insert = this.db.prepare("INSERT INTO monitor_outbox (check_id, channel_index, channel, target, event, message, at) VALUES (?, ?, ?, '', ?, ?, ?)");
+    const at = this.now().toISOString();
+    return this.db.transaction(() => items.map((item) => Number(insert.run(checkId, item.channelIndex, item.channel.type, item.message.event, JSON.stringify(item.message), at).lastInsertRowid)))();
+  }
+
+  /** A queued notification was delivered or failed: it leaves the outbox and is recorded, at once. */
+  settleNotification(outboxId: number, delivery: Delivery): void {
+    this.db.transaction(() => {
+      const checkId = this.db.prepare("DELETE FROM monitor_outbox WHERE id = ? RETURNING check_id").pluck().get(outboxId) as number | undefined;
+      if (checkId !== undefined) this.addNotifications(checkId, [delivery]);
+    })();
+  }
+
+  /** Notifications of a check queued and not yet settled (their process died while sending them). */
+  pendingNotifications(checkId: number): Array<{ id: number; channelIndex: number; message: OutgoingNotification }> {
+    return (this.db.prepare("SELECT id, channel_index, message FROM monitor_outbox WHERE check_id = ? ORDER BY id").all(checkId) as Row[]).map((r) => ({ id: r.id as number, channelIndex: r.channel_index as number, message: JSON.parse(r.message as string) as OutgoingNotification }));
+  }
+
+  /** Whether any notification of a check was ever queued or recorded. */
+  hasNotifications(checkId: number): boolean {
+    return this.db.prepare("SELECT 1 FROM monitor_outbox WHERE check_id = ? UNION ALL SELECT 1 FROM monitor_notifications WHERE check_id = ? LIMIT 1").get(checkId, checkId) !== undefined;
   }
 
   notifications(checkId: number): NotificationRecord[] {

@@ -155,6 +155,13 @@ export class ServeTables {
     const only = kinds ? ` AND j.kind IN (${kinds.map(() => "?").join(", ")})` : "";
     const value = this.db.prepare(`SELECT COALESCE(SUM(r.credits_used + (SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = r.id)), 0)
        FROM serve_jobs j JOIN runs r ON r.id = j.run_id WHERE j.team_id = ? AND j.created_at >= ?${only}`).pluck().get(teamId, since, ...(kinds ?? []));
+    return Number(value) + (kinds ? 0 : this.monitorCreditsSince(teamId, since));
+  }
+
+  /** Credits the runs of the team's monitor checks (/v2/monitor) started at or after `since` have used, deleted monitors' too. */
+  monitorCreditsSince(teamId: number, since: string): number {
+    const value = this.db.prepare(`SELECT COALESCE(SUM(r.credits_used + (SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = r.id)), 0)
+       FROM monitor_checks c JOIN monitors m ON m.id = c.monitor_id JOIN runs r ON r.id = c.run_id WHERE m.team_id = ? AND c.started_at >= ?`).pluck().get(teamId, since);
     return Number(value);
   }
 }

@@ -17,7 +17,8 @@ const hook = createServer((req, res) => {
   let data = "";
   req.on("data", (c) => (data += c));
   req.on("end", () => {
-    const signed = req.headers["x-scrapeline-signature"] === `sha256=${createHmac("sha256", "hook-secret").update(data).digest("hex")}`;
+    const expected = `sha256=${createHmac("sha256", "hook-secret").update(data).digest("hex")}`;
+    const signed = req.headers["x-scrapeline-signature"] === expected && req.headers["x-firecrawl-signature"] === expected;
     received.push({ event: String(req.headers["x-scrapeline-event"]), body: JSON.parse(data), signed });
     res.writeHead(200).end();
   });
@@ -101,7 +102,13 @@ describe("/v2/monitor", () => {
     expect(done2.body.data.pages).toEqual([expect.objectContaining({ url: `${site.url}/item`, status: "changed", diff: expect.stringContaining("+price 8") })]);
     expect(done2.body.data.notifications).toEqual([expect.objectContaining({ event: "monitor.check.completed", sent: true }), expect.objectContaining({ event: "monitor.page", sent: true })]);
     expect(received.every((r) => r.signed)).toBe(true);
-    expect(received.filter((r) => r.event === "monitor.page").map((r) => r.body.changeStatus)).toEqual(["new", "changed"]);
+    // The hosted service's envelope: {success, type, id, webhookId, data}.
+    const pages = received.filter((r) => r.event === "monitor.page").map((r) => r.body);
+    expect(pages.map((b) => b.data[0].status)).toEqual(["new", "changed"]);
+    expect(pages[1]).toEqual({ success: true, type: "monitor.page", id, webhookId: expect.stringMatching(/^[0-9a-f-]{36}$/), data: [{ url: `${site.url}/item`, status: "changed", visibility: "visible", previousScrapeAt: expect.any(String), diff: expect.stringContaining("+price 8") }] });
+    const completed = received.filter((r) => r.event === "monitor.check.completed").map((r) => r.body);
+    expect(completed[1]).toEqual({ success: true, type: "monitor.check.completed", id, webhookId: expect.stringMatching(/^[0-9a-f-]{36}$/), data: expect.objectContaining({ status: "completed", summary: { totalPages: 1, same: 0, changed: 1, new: 0, removed: 0, error: 0 }, creditsUsed: expect.any(Number) }) });
+    expect(new Set(received.map((r) => r.body.webhookId)).size).toBe(received.length);
 
     const checks = await serve.call("GET", `/v2/monitor/${id}/checks`);
     expect(checks.body.data.map((c: { id: string }) => c.id)).toEqual([second.body.data.id, first.body.data.id]);

@@ -436,6 +436,20 @@ url: string
  */
 secret?: string
 events?: Events
+/**
+ * The body's shape: scrapeline (this tool's JSON) or service (the hosted service's webhook envelope {success, type, id, webhookId, data, error?, metadata?}, also signed in X-Firecrawl-Signature).
+ */
+format?: ("scrapeline" | "service")
+/**
+ * With format service: the envelope's id (default: the pipeline's name).
+ */
+id?: string
+/**
+ * With format service: an object sent back as the envelope's metadata.
+ */
+metadata?: {
+
+}
 }
 /**
  * One channel: an object with exactly one key, webhook, slack or email.
@@ -503,6 +517,20 @@ url: string
  */
 secret?: string
 events?: Events
+/**
+ * The body's shape: scrapeline (this tool's JSON) or service (the hosted service's webhook envelope {success, type, id, webhookId, data, error?, metadata?}, also signed in X-Firecrawl-Signature).
+ */
+format?: ("scrapeline" | "service")
+/**
+ * With format service: the envelope's id (default: the pipeline's name).
+ */
+id?: string
+/**
+ * With format service: an object sent back as the envelope's metadata.
+ */
+metadata?: {
+
+}
 }
 /**
  * When the pipeline runs by itself under `scrapeline watch`: a cron pattern or a fixed interval, read in a time zone.

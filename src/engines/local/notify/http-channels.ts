@@ -41,11 +41,14 @@ export function withoutPath(message: string, url: string): string {
 
 /** Posts a webhook's JSON (signed when it has a secret) or a Slack incoming webhook's {text}. */
 export async function postChannel(gate: FetchGate, channel: Extract<NotifyChannel, { type: "webhook" | "slack" }>, message: OutgoingNotification, sleep: Sleep): Promise<Delivery> {
-  const body = channel.type === "slack" ? JSON.stringify({ text: message.text }) : JSON.stringify(message.json);
+  const service = channel.type === "webhook" && channel.format === "service";
+  const body = channel.type === "slack" ? JSON.stringify({ text: message.text }) : JSON.stringify(service ? serviceEnvelope(channel, message) : message.json);
   const headers: Record<string, string> = { "content-type": "application/json", "user-agent": "scrapeline-notify" };
   if (channel.type === "webhook") {
     headers["x-scrapeline-event"] = message.event;
     if (channel.secret) headers["x-scrapeline-signature"] = signature(channel.secret, body);
+    // Receivers written for the hosted service check its header; the signature is the same, over the raw body.
+    if (channel.secret && service) headers["x-firecrawl-signature"] = signature(channel.secret, body);
   }
   const once = async (): Promise<TryOutcome> => {
     try {
@@ -61,4 +64,19 @@ export async function postChannel(gate: FetchGate, channel: Extract<NotifyChanne
   };
   const outcome = await withRetries(once, sleep);
   return { channel: channel.type, target: originOf(channel.url), event: message.event, ...outcome };
+}
+
+/** The hosted service's webhook envelope: {success, type, id, webhookId, data, error?, metadata?}. */
+function serviceEnvelope(channel: Extract<NotifyChannel, { type: "webhook" }>, message: OutgoingNotification): Record<string, unknown> {
+  const parts = message.service;
+  if (!parts) return { success: true, type: message.event, id: channel.id ?? "", webhookId: "", data: message.json };
+  return {
+    success: parts.success,
+    type: parts.type,
+    id: channel.id ?? parts.id,
+    webhookId: parts.webhookId,
+    data: parts.data,
+    ...(parts.error !== undefined ? { error: parts.error } : {}),
+    ...(channel.metadata ? { metadata: channel.metadata } : {}),
+  };
 }

@@ -1,0 +1,25 @@
+import { randomUUID } from "node:crypto";
+import type { ServiceWebhookParts } from "../core/index.js";
+import { checkStatusOf } from "./check-status.js";
+import type { PagePayload, RunSummaryPayload } from "./notify-payload.js";
+
+/**
+ * The hosted service's webhook envelope for a run's notifications (a webhook channel with
+ * `format: service`): monitor.page carries the page as GET /v2/monitor/{id}/checks/{checkId}
+ * lists it, monitor.check.completed the check's status and summary, a failed run
+ * monitor.check.failed with success false and the first error.
+ */
+export function pageEnvelope(summary: RunSummaryPayload, page: PagePayload): ServiceWebhookParts {
+  const data = [{ url: page.url, status: page.changeStatus, visibility: page.visibility, previousScrapeAt: page.previousScrapeAt, ...(page.diff !== undefined ? { diff: page.diff } : {}) }];
+  return { success: true, type: "monitor.page", id: summary.pipeline, webhookId: randomUUID(), data };
+}
+
+export function completedEnvelope(summary: RunSummaryPayload): ServiceWebhookParts {
+  const data = { runId: summary.runId, status: checkStatusOf(summary.status, summary.summary), summary: summary.summary, startedAt: summary.startedAt, finishedAt: summary.finishedAt, creditsUsed: summary.credits };
+  return { success: true, type: "monitor.check.completed", id: summary.pipeline, webhookId: randomUUID(), data };
+}
+
+export function failedEnvelope(summary: RunSummaryPayload): ServiceWebhookParts {
+  const error = summary.failures[0]?.error ?? `the run ${summary.status}`;
+  return { success: false, type: "monitor.check.failed", id: summary.pipeline, webhookId: randomUUID(), data: { runId: summary.runId, status: summary.status, failures: summary.failures }, error };
+}
