@@ -13,6 +13,7 @@ const site = new FixtureSite();
 let hold: Promise<void> | undefined;
 let release: () => void = () => {};
 let served = 0;
+let asked = 0;
 const received: Array<{ event: string; body: any }> = [];
 let stall = false;
 const stalled: ServerResponse[] = [];
@@ -28,6 +29,7 @@ const hook = createServer((req, res) => {
 
 beforeAll(async () => {
   site.route("/slow", async (_req, res) => {
+    asked++;
     if (hold) await hold;
     res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Slow", "<p>slow page</p>"));
     served++;
@@ -108,5 +110,32 @@ describe("scrapeline watch: kill -9 while notifications are sent", () => {
       { event: "monitor.page", sent: 1 },
     ]);
     expect(rows(db, `SELECT id FROM monitor_outbox`)).toEqual([]);
+  }, 60_000);
+});
+
+describe("scrapeline watch: stopped by signals", () => {
+  it("a first SIGTERM lets the page in flight go on; a second aborts it, and the check is left interrupted for the next start", async () => {
+    const dir = workdir();
+    const db = join(dir, "w.db");
+    const file = join(dir, "slow.yaml");
+    writeFileSync(file, `version: 1\nname: slowly\nretry: { attempts: 1 }\nschedule: { every: 1s, minIntervalSeconds: 1 }\nsteps:\n  - id: page\n    scrape: { url: "${site.url}/slow", timeout: 60000 }\n`);
+    hold = new Promise<void>((r) => (release = r));
+    const before = { asked, served };
+    const watch = new WatchChild([file, "--db", db, "--allow-private-network"]);
+    await watch.until(() => asked > before.asked, "the page is asked for");
+    watch.child.kill("SIGTERM");
+    await watch.until(() => /watch\.stopping/.test(watch.out), "the first signal is taken");
+    // The page is still in flight: the first signal waits for it.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(watch.child.exitCode).toBeNull();
+    watch.child.kill("SIGTERM");
+    const exit = await watch.exited;
+    release();
+    hold = undefined;
+    expect(exit.signal).toBeNull();
+    expect(watch.out).toMatch(/check\.interrupted monitor=slowly check=1 /);
+    expect(served).toBe(before.served);
+    expect(rows(db, "SELECT status FROM monitor_checks")).toEqual([{ status: "interrupted" }]);
+    expect(storedPages(db, 1)).toBe(0);
   }, 60_000);
 });
