@@ -99,6 +99,8 @@ export const DEFAULT_NOTIFY_RULES = { addedOnly: false, keywords: [], ignore: []
 
 /** What each notify channel sends, and an email channel's connection. */
 export const DEFAULT_NOTIFY_CHANNEL = { events: ["monitor.check.completed"] } as const;
+/** A webhook channel's body: this tool's JSON unless `format: service` asks for the service's envelope. */
+export const DEFAULT_WEBHOOK_CHANNEL = { format: "scrapeline" } as const;
 export const DEFAULT_EMAIL_CHANNEL = { port: 587, secure: false } as const;
 
 /** The pipeline's `schedule` settings. */

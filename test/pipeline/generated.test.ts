@@ -68,6 +68,7 @@ function tableFor(where: string): Record<string, unknown> | undefined {
     if (pointer.endsWith("/events")) return D.DEFAULT_NOTIFY_CHANNEL;
     if (pointer.includes("/rules/")) return D.DEFAULT_NOTIFY_RULES;
     if (pointer.includes("/email/")) return D.DEFAULT_EMAIL_CHANNEL;
+    if (pointer.includes("/webhookTarget/")) return D.DEFAULT_WEBHOOK_CHANNEL;
     return D.DEFAULT_NOTIFY;
   }
   if (file === "schedule.schema.json") return D.DEFAULT_SCHEDULE;
@@ -95,7 +96,7 @@ describe("defaults", () => {
 
   it("every default the tables apply is annotated in the schemas", () => {
     const names = new Set(annotatedDefaults().map((d) => d.name));
-    const tables = [D.DEFAULT_SCRAPE_OPTIONS, D.DEFAULT_CRAWL, D.DEFAULT_MAP, D.DEFAULT_EXTRACT, D.DEFAULT_PIPELINE, D.DEFAULT_RETRY, D.DEFAULT_STEP, D.DEFAULT_ENGINE_OBJECT, D.DEFAULT_LOCATION, D.DEFAULT_CHANGE_COMPARISON, D.DEFAULT_NOTIFY, D.DEFAULT_NOTIFY_RULES, D.DEFAULT_NOTIFY_CHANNEL, D.DEFAULT_EMAIL_CHANNEL, D.DEFAULT_SCHEDULE, D.DEFAULT_LLM, D.DEFAULT_SESSION, ...Object.values(D.DEFAULT_ACTIONS), ...Object.values(D.DEFAULT_FORMATS)];
+    const tables = [D.DEFAULT_SCRAPE_OPTIONS, D.DEFAULT_CRAWL, D.DEFAULT_MAP, D.DEFAULT_EXTRACT, D.DEFAULT_PIPELINE, D.DEFAULT_RETRY, D.DEFAULT_STEP, D.DEFAULT_ENGINE_OBJECT, D.DEFAULT_LOCATION, D.DEFAULT_CHANGE_COMPARISON, D.DEFAULT_NOTIFY, D.DEFAULT_NOTIFY_RULES, D.DEFAULT_NOTIFY_CHANNEL, D.DEFAULT_WEBHOOK_CHANNEL, D.DEFAULT_EMAIL_CHANNEL, D.DEFAULT_SCHEDULE, D.DEFAULT_LLM, D.DEFAULT_SESSION, ...Object.values(D.DEFAULT_ACTIONS), ...Object.values(D.DEFAULT_FORMATS)];
     const missing = tables.flatMap((t) => Object.keys(t)).filter((k) => !names.has(k));
     expect(missing).toEqual([]);
   });
