@@ -1,9 +1,17 @@
 import type { ChangeTrackingResult, Document, ExtractResult, RunRecord, SnapshotRecord, StepRecord } from "../core/index.js";
-import { UiReads, type ChangeCounts, type ReadScope, type RunListRow, type SqliteStore, type StepEntry } from "../store/index.js";
+import { MonitorTables, UiReads, type ChangeCounts, type ReadScope, type RunListRow, type SqliteStore, type StepEntry } from "../store/index.js";
+import { monitorView, type CheckView, type MonitorView } from "./monitors.js";
+import { scheduleWords } from "./schedule-words.js";
 import { lineDiff, type DiffStretch } from "./ui-diff.js";
 import { openExistingStore } from "./store.js";
 
-export type { ChangeCounts, DiffStretch, ReadScope, RunListRow, StepEntry };
+export type { ChangeCounts, CheckView, DiffStretch, MonitorView, ReadScope, RunListRow, StepEntry };
+
+/** A monitor as the UI lists it: the listing's view with its schedule in words and as cron. */
+export interface MonitorRow extends MonitorView {
+  words: string | undefined;
+  cron: string | undefined;
+}
 
 export interface VersionDiff {
   url: string;
@@ -159,6 +167,22 @@ export class UiData {
   /** Credits and changed pages of a pipeline's newest runs, oldest first. */
   series(pipeline: string, limit: number, scope: ReadScope = {}): Array<{ runId: number; startedAt: string; credits: number; changed: number; status: string }> {
     return this.reads.series(pipeline, limit, scope).map(({ run, changes }) => ({ runId: run.id, startedAt: run.startedAt, credits: run.creditsUsed, changed: changes.changed + changes.new + changes.removed, status: run.status }));
+  }
+
+  /** Every monitor by name; in a team's view, only serve's monitors of that team. */
+  monitors(scope: ReadScope = {}): MonitorRow[] {
+    const tables = new MonitorTables(this.store.db);
+    const records = tables.list(scope.teamId === undefined ? {} : { source: "api", teamId: scope.teamId });
+    return records.map((m) => ({ ...monitorView(tables, m), ...scheduleWords(m.schedule) }));
+  }
+
+  /** One monitor (by id) with its newest checks, each with its notifications; undefined when the scope does not see it. */
+  monitor(id: number, limit: number, scope: ReadScope = {}): { monitor: MonitorRow; checks: CheckView[] } | undefined {
+    const tables = new MonitorTables(this.store.db);
+    const record = tables.byId(id);
+    if (!record || (scope.teamId !== undefined && (record.source !== "api" || record.teamId !== scope.teamId))) return undefined;
+    const checks = tables.checks(id, { limit }).map(({ owner: _owner, ...check }) => ({ ...check, notifications: tables.notifications(check.id) }));
+    return { monitor: { ...monitorView(tables, record), ...scheduleWords(record.schedule) }, checks };
   }
 
   /** A stored screenshot or PDF by its reference. */
