@@ -185,8 +185,18 @@ export class UiData {
     return { monitor: { ...monitorView(tables, record), ...scheduleWords(record.schedule) }, checks };
   }
 
-  /** A stored screenshot or PDF by its reference. */
-  asset(ref: string): { mediaType: string; bytes: Buffer } | undefined {
+  /**
+   * A stored screenshot or PDF by its reference. In a team's view (and whenever `from` is given)
+   * only when it belongs to that document, of a run the scope can see: blobs are shared by hash
+   * across runs, so a hash alone says nothing about whose it is.
+   */
+  asset(ref: string, scope: ReadScope = {}, from?: { runId: number; stepId: string; url: string }): { mediaType: string; bytes: Buffer } | undefined {
+    if (scope.teamId !== undefined && from === undefined) return undefined;
+    if (from !== undefined) {
+      const doc = this.document(from.runId, from.stepId, from.url, scope)?.document;
+      const refs = doc ? [doc.screenshot, ...(doc.actions?.screenshots ?? []), ...(doc.actions?.pdfs ?? [])] : [];
+      if (!refs.includes(ref)) return undefined;
+    }
     return this.store.asset(ref);
   }
 

@@ -70,7 +70,9 @@ export function routeUi(data: UiData, ctx: ViewContext, path: string, query: URL
     return { status: 200, html: monitorView(ctx, found.monitor, found.checks) };
   }
   if (path === "/asset") {
-    const asset = data.asset(query.get("ref") ?? "");
+    const run = query.get("run");
+    const from = run !== null && /^\d+$/.test(run) ? { runId: Number(run), stepId: query.get("step") ?? "", url: query.get("url") ?? "" } : undefined;
+    const asset = data.asset(query.get("ref") ?? "", scope, from);
     if (!asset) return { status: 404, html: notFound(ctx, "No such stored file.") };
     return { status: 200, body: asset.bytes, contentType: asset.mediaType, download: !INLINE_MEDIA.has(asset.mediaType) };
   }

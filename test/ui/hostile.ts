@@ -102,7 +102,7 @@ export function storeHostileMonitor(db: string, runId: number): number {
     const check = tables.claim(monitor.id, "2026-11-24T05:00:00.000Z", { trigger: "schedule", status: "running" })!;
     tables.setCheckRun(check.id, runId);
     tables.finishCheck(check.id, "failed", { error: PAYLOADS.join(" ") });
-    tables.addNotifications(check.id, [{ channel: "webhook", target: `https://x.example/${PAYLOADS[5]}`, event: "changed", sent: false, attempts: 2, error: PAYLOADS.join(" ") }]);
+    tables.addNotifications(check.id, [{ channel: "webhook", target: `https://x.example/${PAYLOADS[5]}`, event: "monitor.page", sent: false, attempts: 2, error: PAYLOADS.join(" ") }]);
     return monitor.id;
   } finally {
     store.close();

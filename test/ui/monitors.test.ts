@@ -28,10 +28,10 @@ beforeAll(async () => {
     tables.setNextDue(file.id, "2030-01-07T05:00:00.000Z");
     const check = tables.claim(file.id, "2026-11-24T05:00:00.000Z", { trigger: "schedule", status: "running" })!;
     tables.setCheckRun(check.id, runId);
-    tables.finishCheck(check.id, "succeeded", { summary: { totalPages: 4, same: 1, changed: 2, new: 1, removed: 0, error: 0 } });
+    tables.finishCheck(check.id, "completed", { summary: { totalPages: 4, same: 1, changed: 2, new: 1, removed: 0, error: 0 } });
     tables.addNotifications(check.id, [
-      { channel: "webhook", target: "https://hooks.example/a", event: "changed", sent: true, status: 200, attempts: 1 },
-      { channel: "slack", target: "https://hooks.slack.example", event: "changed", sent: false, status: 500, attempts: 3, error: "HTTP 500 from https://hooks.slack.example" },
+      { channel: "webhook", target: "https://hooks.example/a", event: "monitor.page", sent: true, status: 200, attempts: 1 },
+      { channel: "slack", target: "https://hooks.slack.example", event: "monitor.page", sent: false, status: 500, attempts: 3, error: "HTTP 500 from https://hooks.slack.example" },
     ]);
     Object.assign(ids, { file: file.id, api: api.id, check: check.id });
   } finally {
@@ -66,7 +66,7 @@ describe("the monitors pages", () => {
     expect(cells[0]).toBe("news");
     expect(cells[4]).toBe("Europe/Paris");
     expect(await news.locator("td").nth(5).locator("time").getAttribute("datetime")).toBe("2030-01-07T05:00:00.000Z");
-    expect(cells[6]).toContain("succeeded");
+    expect(cells[6]).toContain("completed");
     expect(cells[7]).toBe("2 changed · 1 new · 0 removed · 0 failed · 4 pages");
     expect(await news.locator('td[data-col="failed"]').innerText()).toBe("1");
     const prices = page.locator(`tr[data-monitor="${ids.api}"]`);
@@ -83,14 +83,14 @@ describe("the monitors pages", () => {
     expect(await page.locator("h1").innerText()).toBe("news");
     const check = page.locator(`tr[data-check="${ids.check}"] td`);
     const cells = await check.allInnerTexts();
-    expect(cells[1]).toBe("succeeded");
+    expect(cells[1]).toBe("completed");
     expect(cells[2]).toBe("schedule");
     expect(await check.nth(3).locator("time").getAttribute("datetime")).toBe("2026-11-24T05:00:00.000Z");
     expect(cells[5]).toContain("2 changed");
     const rows = await page.locator("table.notifications tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => (td as { textContent: string }).textContent)));
     expect(rows).toHaveLength(2);
-    expect(rows[1]!.slice(1, 7)).toEqual(["slack", "https://hooks.slack.example", "changed", "failed HTTP 500", "3", "HTTP 500 from https://hooks.slack.example"]);
-    expect(rows[0]![4]).toBe("succeeded HTTP 200");
+    expect(rows[1]!.slice(1, 7)).toEqual(["slack", "https://hooks.slack.example", "monitor.page", "failed HTTP 500", "3", "HTTP 500 from https://hooks.slack.example"]);
+    expect(rows[0]![4]).toBe("sent HTTP 200");
     await screenshots(page, "monitor");
     await Promise.all([page.waitForURL(new RegExp(`/runs/${runId}$`)), page.click(`tr[data-check="${ids.check}"] a`)]);
     expect(await page.locator("h1").innerText()).toContain(`#${runId}`);

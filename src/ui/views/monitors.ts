@@ -43,7 +43,7 @@ function notifications(checks: CheckView[]): Html {
 <tbody>${rows.map(
     ({ check, n }) => html`<tr data-notification="${n.id}">
 <td>#${check}</td><td>${n.channel}</td><td><code>${n.target}</code></td><td>${n.event}</td>
-<td>${badge("status", n.sent ? "succeeded" : "failed")}${n.status !== undefined ? html` <span class="muted">HTTP ${n.status}</span>` : ""}</td>
+<td>${badge("status", n.sent ? "sent" : "failed")}${n.status !== undefined ? html` <span class="muted">HTTP ${n.status}</span>` : ""}</td>
 <td class="num">${n.attempts}</td><td class="reason">${n.error ?? ""}</td><td>${time(n.at)}</td></tr>`,
   )}</tbody></table></div>`;
 }
