@@ -99,9 +99,9 @@ describe("serve's /ui", () => {
     expect((await get(`/ui/asset?ref=${encodeURIComponent(ref)}`, basic(serve.keys.alpha!))).status).toBe(404);
   });
 
-  it("shows a team its own monitors only", async () => {
+  it("shows a team its own monitors only, and the runs of their checks", async () => {
     const store = new SqliteStore(serve.db);
-    let ids: { alpha: number; file: number };
+    let ids: { alpha: number; file: number; run: number };
     try {
       const alphaTeam = store.db.prepare("SELECT id FROM serve_teams WHERE name = 'alpha'").pluck().get() as number;
       const tables = new MonitorTables(store.db);
@@ -109,7 +109,12 @@ describe("serve's /ui", () => {
       ids = {
         alpha: tables.upsert({ key: `api:${alphaTeam}:alpha-watch`, source: "api", teamId: alphaTeam, name: "alpha-watch", schedule, definition: {} }).id,
         file: tables.upsert({ key: "file:local-watch", source: "file", name: "local-watch", file: "/srv/local.yaml", schedule }).id,
+        run: store.createRun({ pipelineName: "alpha-watch", pipelineFile: "monitor", pipelineHash: "h", planJson: "{}", engine: "local" }).id,
       };
+      store.finishRun(ids.run, "succeeded");
+      const check = tables.claim(ids.alpha, "2026-11-24T05:00:00.000Z", { trigger: "schedule", status: "running" })!;
+      tables.setCheckRun(check.id, ids.run);
+      tables.finishCheck(check.id, "completed", {});
     } finally {
       store.close();
     }
@@ -117,7 +122,13 @@ describe("serve's /ui", () => {
     expect(alpha.status).toBe(200);
     expect([...alpha.text.matchAll(/data-monitor="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([ids.alpha]);
     expect(alpha.text).toContain('href="/ui/monitors/');
-    expect((await get(`/ui/monitors/${ids.alpha}`, basic(serve.keys.alpha!))).status).toBe(200);
+    const page = await get(`/ui/monitors/${ids.alpha}`, basic(serve.keys.alpha!));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`href="/ui/runs/${ids.run}"`);
+    expect((await get(`/ui/runs/${ids.run}`, basic(serve.keys.alpha!))).status).toBe(200);
+    expect((await get("/ui/", basic(serve.keys.alpha!))).text).toContain(`data-run="${ids.run}"`);
+    expect((await get(`/ui/runs/${ids.run}`, basic(serve.keys.beta!))).status).toBe(404);
+    expect((await get("/ui/", basic(serve.keys.beta!))).text).not.toContain(`data-run="${ids.run}"`);
     const beta = await get("/ui/monitors", basic(serve.keys.beta!));
     expect(beta.text).not.toContain("alpha-watch");
     expect(beta.text).not.toContain("local-watch");
