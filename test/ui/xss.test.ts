@@ -132,6 +132,15 @@ describe("hostile content in the UI", () => {
     // json mode's field changes, as a table of text.
     const fields = await page.locator("table.json-changes td").allInnerTexts();
     expect(fields).toEqual([PAYLOADS[0], JSON.stringify(PAYLOADS[1]), JSON.stringify(PAYLOADS[2])]);
+    // A monitor's name, file, cron, errors and notification targets, as text.
+    expect((await page.goto(`${ui.url}/monitors`))!.status()).toBe(200);
+    expect(await page.locator(`tr[data-monitor="${monitor}"] a`).innerText()).toBe(`evil ${PAYLOADS[0]}`);
+    expect(await page.locator(`tr[data-monitor="${monitor}"] td[data-col="cron"]`).innerText()).toBe(`0 6 * * ${PAYLOADS[1]}`);
+    expect((await page.goto(`${ui.url}/monitors/${monitor}`))!.status()).toBe(200);
+    expect(await page.locator("h1").innerText()).toBe(`evil ${PAYLOADS[0]}`);
+    expect(await page.locator("table.checks td.reason").innerText()).toBe(PAYLOADS.join(" "));
+    expect(await page.locator("table.notifications td.reason").innerText()).toBe(PAYLOADS.join(" "));
+    expect(await page.locator("table.notifications code").innerText()).toBe(`https://x.example/${PAYLOADS[5]}`);
     await context.close();
   });
 
