@@ -6,7 +6,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SqliteStore } from "../dist/store/index.js";
+import { MonitorTables, SqliteStore } from "../dist/store/index.js";
 import { startUiServer } from "../dist/ui/server.js";
 import { gitDiff } from "../dist/changes/index.js";
 import { dbSize } from "./db-size.mjs";
@@ -60,6 +60,21 @@ function build(db) {
   return runId;
 }
 
+/** A monitor of the pipeline with a check per run and a failed notification on each. */
+function addMonitor(db, lastRun) {
+  const store = new SqliteStore(db);
+  const tables = new MonitorTables(store.db);
+  const monitor = tables.upsert({ key: "file:shop", source: "file", name: "shop", file: "shop.yaml", schedule: { cron: "0 6 * * *", timezone: "UTC", jitterSeconds: 0, missed: "once", minIntervalSeconds: 60 } });
+  for (let r = 1; r <= lastRun; r++) {
+    const check = tables.claim(monitor.id, new Date(Date.UTC(2026, 0, r, 6)).toISOString(), { trigger: "schedule", status: "running" });
+    tables.setCheckRun(check.id, r);
+    tables.finishCheck(check.id, "completed", { summary: { totalPages: PAGES, same: PAGES, changed: 0, new: 0, removed: 0, error: 0 } });
+    tables.addNotifications(check.id, [{ channel: "webhook", target: "https://hooks.example", event: "monitor.check.completed", sent: false, status: 500, attempts: 3, error: "HTTP 500" }]);
+  }
+  store.close();
+  return monitor.id;
+}
+
 async function time(base, path) {
   const once = async () => {
     const start = process.hrtime.bigint();
@@ -81,6 +96,7 @@ export async function run() {
   const started = process.hrtime.bigint();
   const last = build(db);
   console.log(`built ${RUNS * PAGES} documents in ${RUNS} runs in ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(1)} s; database ${(dbSize(db) / 1e6).toFixed(0)} MB`);
+  const monitor = addMonitor(db, last);
   const ui = await startUiServer({ db, port: 0 });
   const base = ui.url.replace(/\/$/, "");
   const changedUrl = encodeURIComponent(url(100 + RUNS - 1));
@@ -97,6 +113,8 @@ export async function run() {
     ["document (changed, with diff)", `/runs/${last}/doc?step=products&url=${changedUrl}`],
     ["page history", `/history?url=${changedUrl}`],
     ["charts", "/charts?pipeline=shop"],
+    ["monitors", "/monitors"],
+    ["a monitor (its checks)", `/monitors/${monitor}`],
   ];
   console.log(`${"page".padEnd(48)} ${"cold ms".padStart(9)} ${"median ms".padStart(10)} ${"worst ms".padStart(9)} ${"KB".padStart(7)}`);
   for (const [name, path] of pages) {

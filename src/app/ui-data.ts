@@ -1,9 +1,17 @@
 import type { ChangeTrackingResult, Document, ExtractResult, RunRecord, SnapshotRecord, StepRecord } from "../core/index.js";
-import { UiReads, type ChangeCounts, type ReadScope, type RunListRow, type SqliteStore, type StepEntry } from "../store/index.js";
+import { MonitorTables, UiReads, type ChangeCounts, type ReadScope, type RunListRow, type SqliteStore, type StepEntry } from "../store/index.js";
+import { monitorView, type CheckView, type MonitorView } from "./monitors.js";
+import { scheduleWords } from "./schedule-words.js";
 import { lineDiff, type DiffStretch } from "./ui-diff.js";
 import { openExistingStore } from "./store.js";
 
-export type { ChangeCounts, DiffStretch, ReadScope, RunListRow, StepEntry };
+export type { ChangeCounts, CheckView, DiffStretch, MonitorView, ReadScope, RunListRow, StepEntry };
+
+/** A monitor as the UI lists it: the listing's view with its schedule in words and as cron. */
+export interface MonitorRow extends MonitorView {
+  words: string | undefined;
+  cron: string | undefined;
+}
 
 export interface VersionDiff {
   url: string;
@@ -161,8 +169,34 @@ export class UiData {
     return this.reads.series(pipeline, limit, scope).map(({ run, changes }) => ({ runId: run.id, startedAt: run.startedAt, credits: run.creditsUsed, changed: changes.changed + changes.new + changes.removed, status: run.status }));
   }
 
-  /** A stored screenshot or PDF by its reference. */
-  asset(ref: string): { mediaType: string; bytes: Buffer } | undefined {
+  /** Every monitor by name; in a team's view, only serve's monitors of that team. */
+  monitors(scope: ReadScope = {}): MonitorRow[] {
+    const tables = new MonitorTables(this.store.db);
+    const records = tables.list(scope.teamId === undefined ? {} : { source: "api", teamId: scope.teamId });
+    return records.map((m) => ({ ...monitorView(tables, m), ...scheduleWords(m.schedule) }));
+  }
+
+  /** One monitor (by id) with its newest checks, each with its notifications; undefined when the scope does not see it. */
+  monitor(id: number, limit: number, scope: ReadScope = {}): { monitor: MonitorRow; checks: CheckView[] } | undefined {
+    const tables = new MonitorTables(this.store.db);
+    const record = tables.byId(id);
+    if (!record || (scope.teamId !== undefined && (record.source !== "api" || record.teamId !== scope.teamId))) return undefined;
+    const checks = tables.checks(id, { limit }).map(({ owner: _owner, ...check }) => ({ ...check, notifications: tables.notifications(check.id) }));
+    return { monitor: { ...monitorView(tables, record), ...scheduleWords(record.schedule) }, checks };
+  }
+
+  /**
+   * A stored screenshot or PDF by its reference. In a team's view (and whenever `from` is given)
+   * only when it belongs to that document, of a run the scope can see: blobs are shared by hash
+   * across runs, so a hash alone says nothing about whose it is.
+   */
+  asset(ref: string, scope: ReadScope = {}, from?: { runId: number; stepId: string; url: string }): { mediaType: string; bytes: Buffer } | undefined {
+    if (scope.teamId !== undefined && from === undefined) return undefined;
+    if (from !== undefined) {
+      const doc = this.document(from.runId, from.stepId, from.url, scope)?.document;
+      const refs = doc ? [doc.screenshot, ...(doc.actions?.screenshots ?? []), ...(doc.actions?.pdfs ?? [])] : [];
+      if (!refs.includes(ref)) return undefined;
+    }
     return this.store.asset(ref);
   }
 

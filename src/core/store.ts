@@ -30,6 +30,8 @@ export interface StepRecord {
   documents: number;
   failures: number;
   error: string | null;
+  /** How many times a page of the step was tried again (rate limits and retryable errors). */
+  retries: number;
 }
 
 export interface StoredDocument {
@@ -94,6 +96,8 @@ export interface Store {
   saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void | Promise<void>;
   /** A failed page: recorded (no content), so the run report and resume know about it. */
   saveFailure(record: { runId: number; stepId: string; url: string; error: string; kind: string }): void;
+  /** Counts one more retry of a page in a step. */
+  saveRetry(runId: number, stepId: string): void;
   /** URLs of a step already stored in a run (resume skips them). */
   storedUrls(runId: number, stepId: string): Set<string>;
   /** A run's (or a step's) documents; with `only`, just the pages of those URLs (nothing else is read). */

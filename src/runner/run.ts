@@ -14,6 +14,7 @@ import { runSearchStep } from "./search-step.js";
 import { openStepSession } from "./session-page.js";
 import { runInteractStep } from "./interact-step.js";
 import { runAgentStep } from "./agent-step.js";
+import { countingRetries } from "./retries.js";
 
 export type { RunContext, RunnerPorts };
 
@@ -65,7 +66,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
     plan,
     pool: new WorkPool({ concurrency: pipeline.concurrency, perHostConcurrency: pipeline.perHostConcurrency }, options.clock),
     budget: new Budget(pipeline.budget.maxCredits, store.getRun(run.id)?.creditsUsed ?? 0),
-    emit,
+    emit: countingRetries(emit, store, run.id),
     stop,
     abort: options.abort ?? new AbortController().signal,
     clock: options.clock ?? Date.now,

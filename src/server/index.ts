@@ -47,7 +47,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   /** Scheme, host and path prefix of the links in answers; set once the server listens. */
   let baseUrl = "";
   const service = new ServeService(options);
-  const ui = new UiMount(options.db, (authorization) => service.authenticate(authorization));
+  const ui = new UiMount(options.db, (authorization) => service.authenticate(authorization), options.publicUrl);
   const router = serviceRouter();
   const idempotency = new IdempotencyKeys();
   let closing = false;

@@ -307,4 +307,8 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX monitor_outbox_by_check ON monitor_outbox (check_id);
   `,
+  // Retries per step: each page fetch the runner tried again (document-retried), counted as it happens.
+  `
+  ALTER TABLE step_runs ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -45,5 +45,6 @@ export function toStep(row: Row): StepRecord {
     documents: (row.documents as number) + ((row.journal_documents as number | undefined) ?? 0),
     failures: row.failures as number,
     error: (row.error as string | null) ?? null,
+    retries: (row.retries as number | undefined) ?? 0,
   };
 }

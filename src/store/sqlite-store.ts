@@ -284,6 +284,10 @@ export class SqliteStore implements Store {
     }).immediate();
   }
 
+  saveRetry(runId: number, stepId: string): void {
+    this.db.prepare("UPDATE step_runs SET retries = retries + 1 WHERE run_id = ? AND step_id = ?").run(runId, stepId);
+  }
+
   /** The pages of a step: its manifest (finished work) overlaid with journal rows (work since). */
   private entries(runId: number, stepId: string): Map<string, ManifestEntry & { fetchedAt: string }> {
     const out = new Map<string, ManifestEntry & { fetchedAt: string }>();

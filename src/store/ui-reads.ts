@@ -23,12 +23,15 @@ export interface RunListRow {
   changes: ChangeCounts;
 }
 
-/** Who may see what: a team of `scrapeline serve` sees the runs of its own jobs only. */
+/** Who may see what: a team of `scrapeline serve` sees the runs of its own jobs and of its own monitors' checks only. */
 export interface ReadScope {
   teamId?: number;
 }
 
-const TEAM_RUNS = "id IN (SELECT run_id FROM serve_jobs WHERE team_id = ? AND run_id IS NOT NULL)";
+/** A team's runs: those of its jobs, and those of its monitors' checks (one parameter: the team's id). */
+const TEAM_RUNS = `id IN (WITH t (team) AS (SELECT ?)
+  SELECT j.run_id FROM serve_jobs j, t WHERE j.team_id = t.team AND j.run_id IS NOT NULL
+  UNION ALL SELECT c.run_id FROM monitors m JOIN monitor_checks c ON c.monitor_id = m.id, t WHERE m.team_id = t.team AND c.run_id IS NOT NULL)`;
 
 /** Parsed manifests, by content hash (immutable), a few at a time: paging through a large step reads its manifest once. */
 class ManifestCache {

@@ -30,7 +30,7 @@ th { font-weight: 600; background: var(--panel); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.url { overflow-wrap: anywhere; min-width: 12em; }
 .badge { display: inline-block; padding: 0 6px; border-radius: 10px; border: 1px solid var(--line); font-size: 0.85em; white-space: nowrap; }
-.status-succeeded, .change-same { color: var(--add-fg); }
+.status-succeeded, .status-completed, .status-sent, .change-same { color: var(--add-fg); }
 .status-failed, .change-removed { color: var(--del-fg); }
 .status-interrupted, .status-budget-exhausted, .change-changed { color: var(--warn); }
 .change-new { color: var(--link); }

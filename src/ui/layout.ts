@@ -14,8 +14,8 @@ export function href(ctx: ViewContext, path: string, query: Record<string, strin
 }
 
 /** The page shell: header with the main links, the content, the stylesheet and the script. */
-export function page(ctx: ViewContext, title: string, content: Interpolation, current: "runs" | "charts" | "history" | "" = ""): Html {
-  const nav = (name: "runs" | "charts" | "history", path: string, label: string) => html`<a href="${href(ctx, path)}"${current === name ? html` aria-current="page"` : ""}>${label}</a>`;
+export function page(ctx: ViewContext, title: string, content: Interpolation, current: "runs" | "charts" | "history" | "monitors" | "" = ""): Html {
+  const nav = (name: "runs" | "charts" | "history" | "monitors", path: string, label: string) => html`<a href="${href(ctx, path)}"${current === name ? html` aria-current="page"` : ""}>${label}</a>`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -29,7 +29,7 @@ export function page(ctx: ViewContext, title: string, content: Interpolation, cu
 </head>
 <body>
 <a class="skip" href="#content">Skip to content</a>
-<header class="top"><a class="brand" href="${href(ctx, "/")}">scrapeline</a><nav aria-label="Main">${nav("runs", "/", "Runs")}${nav("charts", "/charts", "Charts")}${nav("history", "/history", "Page history")}</nav></header>
+<header class="top"><a class="brand" href="${href(ctx, "/")}">scrapeline</a><nav aria-label="Main">${nav("runs", "/", "Runs")}${nav("charts", "/charts", "Charts")}${nav("history", "/history", "Page history")}${nav("monitors", "/monitors", "Monitors")}</nav></header>
 <main id="content" tabindex="-1">
 ${content}
 </main>

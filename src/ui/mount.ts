@@ -20,12 +20,18 @@ export function isUiPath(pathname: string): boolean {
  */
 export class UiMount {
   private data: UiData | undefined;
+  /** Where the UI is seen from outside: /ui, below the path of --public-url when serve sits behind a proxy under a prefix. */
+  private readonly linkBase: string;
 
   constructor(
     private readonly db: string,
     /** serve's own check of a key: a Bearer header to the team, throwing when it is not a key. */
     private readonly authenticate: (authorization: string) => Team,
-  ) {}
+    /** serve's --public-url (normalized, no trailing slash): its path prefixes every link and redirect. */
+    publicUrl?: string,
+  ) {
+    this.linkBase = `${publicUrl === undefined ? "" : new URL(publicUrl).pathname.replace(/\/+$/, "")}${UI_MOUNT}`;
+  }
 
   handle(req: IncomingMessage, res: ServerResponse, url: URL): void {
     const key = presentedKey(req.headers.authorization);
@@ -40,11 +46,11 @@ export class UiMount {
       return;
     }
     if (url.pathname === UI_MOUNT) {
-      res.writeHead(308, { ...securityHeaders(), location: `${UI_MOUNT}/` }).end();
+      res.writeHead(308, { ...securityHeaders(), location: `${this.linkBase}/` }).end();
       return;
     }
     this.data ??= UiData.open(this.db);
-    answerUi(this.data, req, res, UI_MOUNT, url.pathname.slice(UI_MOUNT.length), url.searchParams, { teamId: team.id });
+    answerUi(this.data, req, res, this.linkBase, url.pathname.slice(UI_MOUNT.length), url.searchParams, { teamId: team.id });
   }
 
   close(): void {

@@ -6,6 +6,7 @@ import { changesView, CHANGE_FILTERS, CHANGES_PAGE_SIZE } from "./views/changes.
 import { CHART_RUNS, chartsView } from "./views/charts.js";
 import { documentView } from "./views/document.js";
 import { historyView } from "./views/history.js";
+import { MONITOR_CHECKS, monitorsView, monitorView } from "./views/monitors.js";
 import { readLayout } from "./views/layout-switch.js";
 import { PAGE_SIZE, runView, type StepPages } from "./views/run.js";
 import { RUN_STATUSES, runsView } from "./views/runs.js";
@@ -61,8 +62,17 @@ export function routeUi(data: UiData, ctx: ViewContext, path: string, query: URL
     const diff = a !== undefined && b !== undefined ? data.compare(url, a, b, scope) : undefined;
     return { status: 200, html: historyView(ctx, url, versions, { ...(a !== undefined ? { a } : {}), ...(b !== undefined ? { b } : {}), layout }, diff) };
   }
+  if (path === "/monitors" || path === "/monitors/") return { status: 200, html: monitorsView(ctx, data.monitors(scope)) };
+  const monitor = /^\/monitors\/(\d+)\/?$/.exec(path);
+  if (monitor) {
+    const found = data.monitor(Number(monitor[1]), MONITOR_CHECKS, scope);
+    if (!found) return { status: 404, html: notFound(ctx, `No monitor #${monitor[1]}.`) };
+    return { status: 200, html: monitorView(ctx, found.monitor, found.checks) };
+  }
   if (path === "/asset") {
-    const asset = data.asset(query.get("ref") ?? "");
+    const run = query.get("run");
+    const from = run !== null && /^\d+$/.test(run) ? { runId: Number(run), stepId: query.get("step") ?? "", url: query.get("url") ?? "" } : undefined;
+    const asset = data.asset(query.get("ref") ?? "", scope, from);
     if (!asset) return { status: 404, html: notFound(ctx, "No such stored file.") };
     return { status: 200, body: asset.bytes, contentType: asset.mediaType, download: !INLINE_MEDIA.has(asset.mediaType) };
   }

@@ -83,7 +83,7 @@ describe("scrapeline ui in a browser", () => {
     const page = await open(`/runs/${runs.second}`);
     expect(await page.locator("h1").innerText()).toContain(`Run #${runs.second}`);
     const step = await page.locator('tr[data-step="pages"] td').allInnerTexts();
-    expect(step.slice(0, 6)).toEqual(["pages", "scrape", "failed", "3", "1", "3"]);
+    expect(step.slice(0, 7)).toEqual(["pages", "scrape", "failed", "3", "1", "0", "3"]);
     const failure = await page.locator("tr.failure td").allInnerTexts();
     expect(failure[1]).toBe(site("/broken"));
     expect(failure[3]).toMatch(/500/);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MonitorTables, SqliteStore } from "../../src/store/index.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { startServe, type Serve } from "../server/helpers.js";
 
@@ -71,6 +72,67 @@ describe("serve's /ui", () => {
     const doc = await get(`/ui/runs/${runOf.alpha}/doc?step=request&url=${encodeURIComponent(`${site.url}/alpha`)}`, basic(serve.keys.beta!));
     expect(doc.status).toBe(404);
     expect(doc.text).not.toContain("Alpha&#39;s page");
+  });
+
+  it("serves a stored screenshot only from a document of a run the team can see", async () => {
+    const shot = await serve.call("POST", "/v2/scrape", { key: serve.keys.alpha!, body: { url: `${site.url}/alpha`, formats: ["markdown", "screenshot"] } });
+    expect(shot.status).toBe(200);
+    const list = await get("/ui/", basic(serve.keys.alpha!));
+    const shotRun = Math.max(...[...list.text.matchAll(/data-run="(\d+)"/g)].map((m) => Number(m[1])));
+    const docPath = `/ui/runs/${shotRun}/doc?step=request&url=${encodeURIComponent(`${site.url}/alpha`)}`;
+    const doc = await get(docPath, basic(serve.keys.alpha!));
+    expect(doc.status).toBe(200);
+    const src = /<img src="([^"]+)"/.exec(doc.text)![1]!.replaceAll("&amp;", "&");
+    const ref = new URL(src, serve.server.url).searchParams.get("ref")!;
+    expect(ref).toMatch(/^blob:sha256:[0-9a-f]{64};type=image\//);
+    const own = await fetch(`${serve.server.url}${src}`, { headers: { authorization: basic(serve.keys.alpha!) } });
+    expect(own.status).toBe(200);
+    expect(own.headers.get("content-type")).toMatch(/^image\//);
+    // Another team: with the same link, by the hash alone, or by claiming its own run's document holds it.
+    const betaUrl = encodeURIComponent(`${site.url}/beta`);
+    for (const path of [src, `/ui/asset?ref=${encodeURIComponent(ref)}`, `/ui/asset?ref=${encodeURIComponent(ref)}&run=${runOf.beta}&step=request&url=${betaUrl}`]) {
+      const r = await get(path, basic(serve.keys.beta!));
+      expect(r.status, path).toBe(404);
+      expect(r.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    }
+    // The owner too needs the document: the hash alone is not enough.
+    expect((await get(`/ui/asset?ref=${encodeURIComponent(ref)}`, basic(serve.keys.alpha!))).status).toBe(404);
+  });
+
+  it("shows a team its own monitors only, and the runs of their checks", async () => {
+    const store = new SqliteStore(serve.db);
+    let ids: { alpha: number; file: number; run: number };
+    try {
+      const alphaTeam = store.db.prepare("SELECT id FROM serve_teams WHERE name = 'alpha'").pluck().get() as number;
+      const tables = new MonitorTables(store.db);
+      const schedule = { everySeconds: 3600, timezone: "UTC", jitterSeconds: 0, missed: "skip" as const, minIntervalSeconds: 60 };
+      ids = {
+        alpha: tables.upsert({ key: `api:${alphaTeam}:alpha-watch`, source: "api", teamId: alphaTeam, name: "alpha-watch", schedule, definition: {} }).id,
+        file: tables.upsert({ key: "file:local-watch", source: "file", name: "local-watch", file: "/srv/local.yaml", schedule }).id,
+        run: store.createRun({ pipelineName: "alpha-watch", pipelineFile: "monitor", pipelineHash: "h", planJson: "{}", engine: "local" }).id,
+      };
+      store.finishRun(ids.run, "succeeded");
+      const check = tables.claim(ids.alpha, "2026-11-24T05:00:00.000Z", { trigger: "schedule", status: "running" })!;
+      tables.setCheckRun(check.id, ids.run);
+      tables.finishCheck(check.id, "completed", {});
+    } finally {
+      store.close();
+    }
+    const alpha = await get("/ui/monitors", basic(serve.keys.alpha!));
+    expect(alpha.status).toBe(200);
+    expect([...alpha.text.matchAll(/data-monitor="(\d+)"/g)].map((m) => Number(m[1]))).toEqual([ids.alpha]);
+    expect(alpha.text).toContain('href="/ui/monitors/');
+    const page = await get(`/ui/monitors/${ids.alpha}`, basic(serve.keys.alpha!));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`href="/ui/runs/${ids.run}"`);
+    expect((await get(`/ui/runs/${ids.run}`, basic(serve.keys.alpha!))).status).toBe(200);
+    expect((await get("/ui/", basic(serve.keys.alpha!))).text).toContain(`data-run="${ids.run}"`);
+    expect((await get(`/ui/runs/${ids.run}`, basic(serve.keys.beta!))).status).toBe(404);
+    expect((await get("/ui/", basic(serve.keys.beta!))).text).not.toContain(`data-run="${ids.run}"`);
+    const beta = await get("/ui/monitors", basic(serve.keys.beta!));
+    expect(beta.text).not.toContain("alpha-watch");
+    expect(beta.text).not.toContain("local-watch");
+    for (const id of [ids.alpha, ids.file]) expect((await get(`/ui/monitors/${id}`, basic(serve.keys.beta!))).status).toBe(404);
   });
 
   it("redirects /ui to /ui/, reads only, and leaves the API as it was", async () => {

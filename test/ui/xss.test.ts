@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, startUiCli } from "./browser.js";
 import { TRACKED, UiFixture } from "./fixture.js";
-import { PAYLOADS, storeHostileRun } from "./hostile.js";
+import { PAYLOADS, storeHostileMonitor, storeHostileRun } from "./hostile.js";
 
 
 // Run inside the browser by page.evaluate: its globals, typed loosely (the project compiles without the DOM library).
@@ -23,6 +23,7 @@ let ui: Awaited<ReturnType<typeof startUiCli>>;
 let browser: Browser;
 let hostile: { runId: number; url: string; stepId: string };
 let crawled: number;
+let monitor: number;
 
 const SITE_PAGE = (n: number) => `<p>Price ${n}: ${PAYLOADS.map((p) => p.replace(/&/g, "&amp;").replace(/</g, "&lt;")).join(" ")}</p>
 <p>Raw payloads: ${PAYLOADS.join(" ")}</p>
@@ -37,6 +38,7 @@ beforeAll(async () => {
   fixture.pages.set("/evil", { body: SITE_PAGE(2), title: `</title><script>window.xssHit('title')</script>` });
   crawled = await fixture.run("evil", yaml);
   hostile = storeHostileRun(fixture.db);
+  monitor = storeHostileMonitor(fixture.db, hostile.runId);
   ui = await startUiCli(fixture.db);
   browser = await launchChromium();
 }, 120_000);
@@ -68,6 +70,8 @@ function paths(): string[] {
     `/history?url=${encodeURIComponent(hostile.url)}`,
     `/charts?pipeline=${encodeURIComponent("evil<script>window.xssHit('pipeline')</script>")}`,
     `/runs/${hostile.runId}/doc?step=${encodeURIComponent("<script>window.xssHit('404')</script>")}&url=x`,
+    "/monitors",
+    `/monitors/${monitor}`,
   ];
 }
 
@@ -128,6 +132,15 @@ describe("hostile content in the UI", () => {
     // json mode's field changes, as a table of text.
     const fields = await page.locator("table.json-changes td").allInnerTexts();
     expect(fields).toEqual([PAYLOADS[0], JSON.stringify(PAYLOADS[1]), JSON.stringify(PAYLOADS[2])]);
+    // A monitor's name, file, cron, errors and notification targets, as text.
+    expect((await page.goto(`${ui.url}/monitors`))!.status()).toBe(200);
+    expect(await page.locator(`tr[data-monitor="${monitor}"] a`).innerText()).toBe(`evil ${PAYLOADS[0]}`);
+    expect(await page.locator(`tr[data-monitor="${monitor}"] td[data-col="cron"]`).innerText()).toBe(`0 6 * * ${PAYLOADS[1]}`);
+    expect((await page.goto(`${ui.url}/monitors/${monitor}`))!.status()).toBe(200);
+    expect(await page.locator("h1").innerText()).toBe(`evil ${PAYLOADS[0]}`);
+    expect(await page.locator("table.checks td.reason").innerText()).toBe(PAYLOADS.join(" "));
+    expect(await page.locator("table.notifications td.reason").innerText()).toBe(PAYLOADS.join(" "));
+    expect(await page.locator("table.notifications code").innerText()).toBe(`https://x.example/${PAYLOADS[5]}`);
     await context.close();
   });
 

@@ -55,7 +55,7 @@ export function showCommand(io: Io, setExit: (code: number) => void): CommandMod
         io.stdout(`run ${r.id} of ${r.pipelineName} (${r.pipelineFile}): ${r.status}\nstarted ${r.startedAt}, took ${duration(r.durationMs)}, ${r.documents} document(s), ${r.creditsUsed} credit(s), engine ${r.engine}\n${r.error ? `error: ${r.error}\n` : ""}`);
         if (r.status === "interrupted") io.stdout(`to finish it: ${resumeCommand(r.id, { file: r.pipelineFile, ...(args.db !== undefined ? { db: args.db } : {}) })}\n`);
         io.stdout("\n");
-        io.stdout(table(["step", "kind", "status", "documents", "failures", "credits"], detail.steps.map((s) => [s.stepId, s.kind, s.status, String(s.documents), String(s.failures), String(s.creditsUsed)]), 3));
+        io.stdout(table(["step", "kind", "status", "documents", "failures", "retries", "credits"], detail.steps.map((s) => [s.stepId, s.kind, s.status, String(s.documents), String(s.failures), String(s.retries), String(s.creditsUsed)]), 3));
         const { searchLine } = await import("../search-lines.js");
         for (const [stepId, result] of Object.entries(detail.results)) {
           if (detail.steps.find((s) => s.stepId === stepId)?.kind === "search") io.stdout(`\n${searchLine(stepId, result as unknown as StoredSearchResult)}\n`);

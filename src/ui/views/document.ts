@@ -16,9 +16,10 @@ export function outLink(url: string, pageUrl: string | undefined): Html {
 }
 
 /** Screenshots and PDFs are stored blobs (`blob:sha256:…`), served by the UI itself; anything else is not shown. */
-function assetLink(ctx: ViewContext, ref: string, label: string): Html {
+function assetLink(ctx: ViewContext, ref: string, label: string, from: { run: number; step: string; url: string }): Html {
   if (!ref.startsWith("blob:sha256:")) return html``;
-  const src = href(ctx, "/asset", { ref });
+  // The document it belongs to goes along: a team's view serves a file only from a run the team can see.
+  const src = href(ctx, "/asset", { ref, ...from });
   return /;type=image\//.test(ref) ? html`<figure><img src="${src}" alt="${label}" loading="lazy"><figcaption>${label}</figcaption></figure>` : html`<p><a href="${src}">${label}</a></p>`;
 }
 
@@ -47,7 +48,7 @@ ${metadata.map(([key, value]) => html`<dt>${key}</dt><dd>${typeof value === "str
     : "";
   const shots = [doc.screenshot, ...(doc.actions?.screenshots ?? [])].filter((s): s is string => typeof s === "string");
   const pdfs = doc.actions?.pdfs ?? [];
-  const assets = shots.length || pdfs.length ? html`<h2 id="screenshots">Screenshots</h2><div class="shots">${shots.map((s, i) => assetLink(ctx, s, `Screenshot ${i + 1}`))}${pdfs.map((p, i) => assetLink(ctx, p, `PDF ${i + 1}`))}</div>` : "";
+  const assets = shots.length || pdfs.length ? html`<h2 id="screenshots">Screenshots</h2><div class="shots">${shots.map((s, i) => assetLink(ctx, s, `Screenshot ${i + 1}`, { run: runId, step: stepId, url }))}${pdfs.map((p, i) => assetLink(ctx, p, `PDF ${i + 1}`, { run: runId, step: stepId, url }))}</div>` : "";
   const preview = doc.html !== undefined || doc.rawHtml !== undefined
     ? html`<h2 id="preview">HTML preview</h2><p class="muted">The stored ${doc.html !== undefined ? "HTML" : "raw HTML"}, in a sandbox: no script runs and nothing is loaded from elsewhere.</p>
 <iframe class="preview" sandbox="" referrerpolicy="no-referrer" title="HTML preview of the stored page" src="${href(ctx, `/runs/${runId}/preview`, { step: stepId, url })}"></iframe>`

@@ -32,8 +32,8 @@ ${run.error ? html`<dt>Error</dt><dd>${run.error}</dd>` : ""}</dl>
 <p>${tracked ? html`<a href="${href(ctx, `${runPath}/changes`)}">What changed in this run</a> · ` : ""}<a href="${href(ctx, "/charts", { pipeline: run.pipelineName })}">Charts of ${run.pipelineName}</a></p>`;
 
   const stepTable = html`<h2 id="steps">Steps</h2><div class="scroll"><table>
-<thead><tr><th>Step</th><th>Kind</th><th>Status</th><th class="num">Docs</th><th class="num">Failed</th><th class="num">Credits</th><th class="wide">Started</th><th>Error</th></tr></thead>
-<tbody>${view.steps.map((s) => html`<tr data-step="${s.stepId}"><td><a href="#step-${s.stepId}">${s.stepId}</a></td><td>${s.kind}</td><td>${badge("status", s.status)}</td><td class="num">${s.documents}</td><td class="num">${s.failures}</td><td class="num">${s.creditsUsed}</td><td class="wide">${time(s.startedAt)}</td><td>${s.error ?? ""}</td></tr>`)}</tbody></table></div>`;
+<thead><tr><th>Step</th><th>Kind</th><th>Status</th><th class="num">Docs</th><th class="num">Failed</th><th class="num">Retries</th><th class="num">Credits</th><th class="wide">Started</th><th>Error</th></tr></thead>
+<tbody>${view.steps.map((s) => html`<tr data-step="${s.stepId}"><td><a href="#step-${s.stepId}">${s.stepId}</a></td><td>${s.kind}</td><td>${badge("status", s.status)}</td><td class="num">${s.documents}</td><td class="num">${s.failures}</td><td class="num" data-col="retries">${s.retries}</td><td class="num">${s.creditsUsed}</td><td class="wide">${time(s.startedAt)}</td><td>${s.error ?? ""}</td></tr>`)}</tbody></table></div>`;
 
   const credits = view.credits.length
     ? html`<h2>Credits by reason</h2><div class="scroll"><table><thead><tr><th>Step</th><th>Reason</th><th class="num">Credits</th></tr></thead><tbody>${view.credits.map((c) => html`<tr><td>${c.stepId}</td><td>${c.reason}</td><td class="num">${c.credits}</td></tr>`)}</tbody></table></div>`
