@@ -265,8 +265,8 @@ function deref(name: string, schema: Schema): { name: string; schema: Schema } {
   return deref(target, resolved);
 }
 
-/** Free-form objects: user-written JSON Schemas, compiled separately by the loader. */
-const USER_SCHEMA = /\/properties\/schema$/;
+/** Objects the user writes freely: a JSON Schema for extraction (compiled separately by the loader), a webhook's metadata sent back as it is. */
+const USER_SCHEMA = /\/properties\/(schema|metadata)$/;
 
 describe("schema structure", () => {
   it("scrape.schema.json lists exactly the ScrapeOptions properties plus url and urls", () => {

@@ -27,12 +27,34 @@ export function readAnswer(content: string, schema: JsonSchema | undefined, read
   if (typeof data === "object" && data !== null && !Array.isArray(data)) {
     for (const [field, value] of Object.entries(data)) {
       if (sources[field] || !(typeof value === "number" || (typeof value === "string" && value.trim().length >= 2))) continue;
-      const needle = String(value).trim().toLowerCase();
-      const found = [...read].filter(([, text]) => text.toLowerCase().includes(needle)).map(([url]) => url);
+      const holds = typeof value === "number" ? holdsNumber(value) : holdsWords(value.trim());
+      const found = [...read].filter(([, text]) => holds(withoutUrls(text))).map(([url]) => url);
       if (found.length) sources[field] = found.slice(0, MAX_INFERRED);
     }
   }
   return { ok: true, data, sources };
+}
+
+/** Whether a text holds the value as whole words: "Item" is not found inside "Items". */
+function holdsWords(value: string): (text: string) => boolean {
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, "iu");
+  return (text) => pattern.test(text);
+}
+
+/** Whether a text states the number (3.5 in "3.50", "3,50"), never as part of another ("30" in "2030"). */
+function holdsNumber(value: number): (text: string) => boolean {
+  return (text) => {
+    for (const match of text.matchAll(/(?<![\p{L}\p{N}.,])\d+(?:[.,]\d+)?(?![\p{L}\p{N}]|[.,]\d)/gu)) {
+      if (Number(match[0].replace(",", ".")) === value) return true;
+    }
+    return false;
+  };
+}
+
+/** A page's words without the addresses of its links, whose ports and paths are not what it says. */
+function withoutUrls(markdown: string): string {
+  return markdown.replace(/\]\([^)\s]*(\s+"[^"]*")?\)/g, "]").replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, " ");
 }
 
 /** Pages named at most for a field whose source is inferred. */
