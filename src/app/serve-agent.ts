@@ -1,9 +1,9 @@
+import { asBody } from "./serve-requests.js";
 import type { AgentRequest, AgentResult, Pipeline, ServeJob, Step, Store } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { readRequestBody } from "../pipeline/index.js";
 
 /** Keys the service's SDKs add to every POST body; accepted and ignored. */
-const CLIENT_KEYS = ["origin", "integration"];
 
 export interface AgentCall {
   request: AgentRequest;
@@ -13,9 +13,7 @@ export interface AgentCall {
 
 /** POST /v2/agent: the body checked as an agent step would be; errors are one 400 message. */
 export function readAgentCall(raw: unknown): AgentCall {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new ScrapelineError("invalid-input", "Bad request: the body must be a JSON object");
-  const body: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
-  for (const key of CLIENT_KEYS) if (typeof body[key] === "string") delete body[key];
+  const body: Record<string, unknown> = asBody(raw);
   if (body.webhook !== undefined) throw new ScrapelineError("unsupported", "Bad request: webhook is not supported by this server: poll GET /v2/agent/{id}");
   const reading = readRequestBody("agent", body);
   const errors = reading.diagnostics.filter((d) => d.severity === "error");

@@ -35,7 +35,8 @@ export interface MapCall {
   pipeline: Pipeline;
 }
 
-function asBody(body: unknown): Body {
+/** A request body as an object, without the keys clients add for themselves (origin, integration). */
+export function asBody(body: unknown): Body {
   if (body === null || typeof body !== "object" || Array.isArray(body)) throw new ScrapelineError("invalid-input", "Bad request: the body must be a JSON object");
   const out: Body = { ...(body as Body) };
   for (const key of CLIENT_KEYS) if (typeof out[key] === "string") delete out[key];

@@ -1,10 +1,10 @@
+import { asBody } from "./serve-requests.js";
 import type { Document, Pipeline, SearchRequest, SearchResults, Step, Store, StoredSearchResult } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { readRequestBody } from "../pipeline/index.js";
 import { inlineAssets } from "./assets.js";
 
 /** Keys the service's SDKs add to every POST body; accepted and ignored. */
-const CLIENT_KEYS = ["origin", "integration"];
 
 export interface SearchCall {
   request: SearchRequest;
@@ -14,9 +14,7 @@ export interface SearchCall {
 
 /** POST /v2/search: the body checked as a search step would be; errors are one 400 message. */
 export function readSearchCall(raw: unknown): SearchCall {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new ScrapelineError("invalid-input", "Bad request: the body must be a JSON object");
-  const body: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
-  for (const key of CLIENT_KEYS) if (typeof body[key] === "string") delete body[key];
+  const body: Record<string, unknown> = asBody(raw);
   const reading = readRequestBody("search", body);
   const errors = reading.diagnostics.filter((d) => d.severity === "error");
   if (!reading.step || !reading.pipeline || errors.length > 0) {
