@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type { Ajv } from "ajv";
 import type { JsonSchema } from "../core/index.js";
+import { parseJson } from "../core/index.js";
 
 const require = createRequire(import.meta.url);
 let ajv: Ajv | undefined;
@@ -94,19 +95,3 @@ function withoutAnnotations(node: unknown, names = false): JsonSchema {
   return Object.fromEntries(entries.map(([key, value]) => [key, withoutAnnotations(value, !names && (key === "properties" || key === "definitions" || key === "$defs"))]));
 }
 
-/** JSON from a model's answer, tolerating a code fence or text around one JSON value. */
-export function parseJson(content: string): { ok: true; value: unknown } | { ok: false } {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(content);
-  const candidates = [content.trim(), fenced?.[1]?.trim()];
-  const first = content.search(/[{[]/);
-  if (first >= 0) candidates.push(content.slice(first, Math.max(content.lastIndexOf("}"), content.lastIndexOf("]")) + 1));
-  for (const candidate of candidates) {
-    if (!candidate) continue;
-    try {
-      return { ok: true, value: JSON.parse(candidate) };
-    } catch {
-      // the next reading
-    }
-  }
-  return { ok: false };
-}

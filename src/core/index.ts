@@ -20,3 +20,4 @@ export { knownTimeZone, parseInterval, type CheckStatus, type CheckSummary, type
 export type * from "./notify.js";
 export type * from "./agent.js";
 export { agentTokenCredits } from "./agent.js";
+export { parseJson } from "./model-json.js";

@@ -1,5 +1,5 @@
 import type { LlmClient } from "./llm-client.js";
-import { parseJson } from "./llm-extract.js";
+import { parseJson } from "../../../core/index.js";
 import { schemaViolations } from "./validate.js";
 
 /** The crawl options a prompt may set (POST /v2/crawl/params-preview's data, less the url). */

@@ -11,7 +11,7 @@ import { readStructuredData } from "./structured-data.js";
 import { schemaViolations } from "./validate.js";
 
 export type { LlmConfig } from "./llm-client.js";
-export { parseJson } from "./llm-extract.js";
+export { parseJson } from "../../../core/index.js";
 export { mergeParts, stable } from "./merge.js";
 
 /** Which extractor runs: the model when one is configured (auto), always the model, or never. */

@@ -1,5 +1,5 @@
 import type { ExtractionPage, ExtractionSpec, JsonSchema } from "../../../core/index.js";
-import { ScrapelineError } from "../../../core/index.js";
+import { parseJson, ScrapelineError } from "../../../core/index.js";
 import { CHARS_PER_TOKEN, chunkText } from "./chunk.js";
 import type { ChatMessage, LlmClient, LlmConfig } from "./llm-client.js";
 import { mergeParts } from "./merge.js";
@@ -82,22 +82,6 @@ export function withoutAnnotations(schema: JsonSchema): JsonSchema {
   return strip(schema) as JsonSchema;
 }
 
-/** JSON from a model's answer, tolerating a code fence or text around one JSON value. */
-export function parseJson(content: string): { ok: true; value: unknown } | { ok: false } {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(content);
-  const candidates = [content.trim(), fenced?.[1]?.trim()];
-  const first = content.search(/[{[]/);
-  if (first >= 0) candidates.push(content.slice(first, Math.max(content.lastIndexOf("}"), content.lastIndexOf("]")) + 1));
-  for (const candidate of candidates) {
-    if (!candidate) continue;
-    try {
-      return { ok: true, value: JSON.parse(candidate) };
-    } catch {
-      // try the next reading
-    }
-  }
-  return { ok: false };
-}
 
 /** A short summary of a page in plain prose. */
 export async function summarizeWithLlm(client: LlmClient, config: LlmConfig, page: ExtractionPage, signal?: AbortSignal): Promise<{ summary: string; tokens: number }> {

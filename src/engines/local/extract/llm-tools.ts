@@ -1,7 +1,7 @@
 import type { AgentMessage, AgentModel, AgentToolCall, AgentToolSpec, AgentTurn } from "../../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../../core/index.js";
 import type { LlmClient, LlmConfig } from "./llm-client.js";
-import { parseJson } from "./llm-extract.js";
+import { parseJson } from "../../../core/index.js";
 
 const RETRY_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
