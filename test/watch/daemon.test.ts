@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -8,6 +7,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { workdir } from "../run/helpers.js";
+import { WatchChild } from "./watch-child.js";
 
 /**
  * A real `scrapeline watch` child on a two-second schedule, against a loopback site whose page
@@ -51,27 +51,6 @@ afterAll(async () => {
   await new Promise((r) => hook.close(r));
 });
 
-class WatchChild {
-  out = "";
-  err = "";
-  readonly child: ChildProcess;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  constructor(args: string[]) {
-    this.child = spawn(process.execPath, [`${process.cwd()}/dist/cli/main.js`, "watch", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    this.child.stdout!.on("data", (d: Buffer) => void (this.out += d.toString()));
-    this.child.stderr!.on("data", (d: Buffer) => void (this.err += d.toString()));
-    this.exited = new Promise((resolve) => this.child.once("close", (code, signal) => resolve({ code, signal })));
-  }
-  /** Waits until stdout has `count` lines matching `pattern` (the test's own timeout bounds it). */
-  async lines(pattern: RegExp, count = 1): Promise<string[]> {
-    for (;;) {
-      const found = this.out.split("\n").filter((l) => pattern.test(l));
-      if (found.length >= count) return found;
-      if (this.child.exitCode !== null) throw new Error(`watch exited (${this.child.exitCode}) before ${count}× ${pattern}:\n${this.out}\n${this.err}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
 
 const field = (line: string, name: string) => new RegExp(`\\b${name}=(\\S+)`).exec(line)?.[1];
 

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -7,6 +6,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { workdir } from "../run/helpers.js";
+import { WatchChild } from "./watch-child.js";
 
 /** Real `scrapeline watch` children: a slow page stopped by one or two signals, and a kill -9 while notifications are sent. */
 const site = new FixtureSite();
@@ -45,24 +45,6 @@ afterAll(async () => {
   await new Promise((r) => hook.close(r));
 });
 
-class WatchChild {
-  out = "";
-  err = "";
-  readonly child: ChildProcess;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  constructor(args: string[]) {
-    this.child = spawn(process.execPath, [`${process.cwd()}/dist/cli/main.js`, "watch", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    this.child.stdout!.on("data", (d: Buffer) => void (this.out += d.toString()));
-    this.child.stderr!.on("data", (d: Buffer) => void (this.err += d.toString()));
-    this.exited = new Promise((resolve) => this.child.once("close", (code, signal) => resolve({ code, signal })));
-  }
-  async until(test: () => boolean, what: string): Promise<void> {
-    while (!test()) {
-      if (this.child.exitCode !== null) throw new Error(`watch exited (${this.child.exitCode}) before ${what}:\n${this.out}\n${this.err}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
 
 const rows = (db: string, sql: string) => {
   const sqlite = new Database(db, { readonly: true });
