@@ -63,4 +63,13 @@ describe.skipIf(!existsSync("dist/cli/main.js"))("scrapeline serve with code exe
     expect(r.stderr).toContain(`--code-memory-mb takes a whole number from 32 to 4096, got "${value}"`);
     expect(r.stderr).not.toContain("listening");
   });
+
+  it("refuses --code-memory-mb without --allow-code-execution, before starting anything", () => {
+    const db = join(mkdtempSync(join(tmpdir(), "scrapeline-serve-")), "never.db");
+    const r = spawnSync(process.execPath, ["dist/cli/main.js", "serve", "--port", "0", "--db", db, "--code-memory-mb", "64"], { encoding: "utf8", timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(existsSync(db)).toBe(false);
+    expect(r.stderr).toContain("--code-memory-mb limits code runs, which are off without --allow-code-execution");
+    expect(r.stderr).not.toContain("listening");
+  });
 });

@@ -2,7 +2,7 @@ import type { CommandModule } from "yargs";
 import { databasePath } from "../../app/light.js";
 import { EXIT } from "../exit-codes.js";
 import { SERVER_PROGRAM, runProgram } from "../programs.js";
-import { DB_OPTION, integerOption } from "../options.js";
+import { DB_OPTION, integerOption, UsageError } from "../options.js";
 import type { Io } from "../output.js";
 
 interface ServeArgs {
@@ -40,7 +40,14 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
         .option("max-connections-per-client", integerOption("max-connections-per-client", "open connections one client address may hold (default 64; behind a reverse proxy the proxy is one client)", { min: 1 }))
         .option("allow-code-execution", { type: "boolean", default: false, describe: "run JavaScript sent to /v2/browser/{id}/execute and /v2/scrape/{id}/interact (remote code execution by design: each run in its own limited process)" })
         .option("max-browser-sessions", integerOption("max-browser-sessions", "live browser sessions per team (default 5)", { min: 1 }))
-        .option("code-memory-mb", integerOption("code-memory-mb", `heap limit of each code run's process, in MB (${CODE_MEMORY_MB.min}–${CODE_MEMORY_MB.max}, default 128)`, CODE_MEMORY_MB)) as never,
+        .option("code-memory-mb", integerOption("code-memory-mb", `heap limit of each code run's process, in MB (${CODE_MEMORY_MB.min}–${CODE_MEMORY_MB.max}, default 128; with --allow-code-execution)`, CODE_MEMORY_MB))
+        .check((argv) => {
+          // A limit on code runs that are off says the operator expects them on: refused, not ignored.
+          if (argv["code-memory-mb"] !== undefined && argv["allow-code-execution"] !== true) {
+            throw new UsageError("--code-memory-mb limits code runs, which are off without --allow-code-execution: add --allow-code-execution, or drop --code-memory-mb");
+          }
+          return true;
+        }) as never,
     handler: async (args) => {
       const settings = {
         port: args.port,
