@@ -1,6 +1,6 @@
 import type { Document } from "./document.js";
 import type { ExtractionPage, ExtractionSpec, ExtractResult, PageExtraction } from "./extract.js";
-import type { CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ParseOptions, ScrapeOptions } from "./types.js";
+import type { Action, CrawlRequest, ExtractRequest, JsonSchema, MapRequest, ParseOptions, ScrapeOptions } from "./types.js";
 import type { SearchAnswer, SearchRequest } from "./search.js";
 import type { SessionCheck, SessionHandle, SessionSpec, SessionState } from "./session.js";
 import type { AgentModel, AgentRequest, AgentResult } from "./agent.js";
@@ -81,6 +81,32 @@ export interface ScrapeExtras {
   session?: SessionHandle;
   /** Judge the loaded page by this check (a session's expiredWhen) and set the document's `expiredShown`. */
   expiredWhen?: SessionCheck;
+  /**
+   * Keep the page open once it is converted and hand it over (an interact step carries on from it).
+   * Only a page loaded in a browser can be kept: engines that load it otherwise never call this.
+   */
+  keepOpen?: (page: KeptPage) => void;
+  /** Load the page in the browser even when its options need none (a page to carry on from with actions). */
+  inBrowser?: boolean;
+}
+
+/** Links of a page to open in tabs: those `selector` matches, in page order, at most `limit`. */
+export interface TabLinks {
+  selector: string;
+  limit: number;
+}
+
+/** A scraped page left open in its browser context, as its scrape's actions left it. */
+export interface KeptPage {
+  /**
+   * Runs `actions` on the page as it stands and converts the page they leave like a scrape with
+   * `options` (whose own actions are not run again). With `tabs`, also gives the absolute URLs of
+   * the links to open in tabs (http(s) only, without duplicates).
+   */
+  carryOn(actions: readonly Action[], options: ScrapeOptions, signal?: AbortSignal, tabs?: TabLinks): Promise<{ document: Document; tabUrls: string[] }>;
+  /** Loads `url` in a new tab of the page's context (its cookies and storage), runs `options.actions` there, converts it and closes the tab. */
+  openTab(url: string, options: ScrapeOptions, signal?: AbortSignal): Promise<Document>;
+  close(): Promise<void>;
 }
 
 /** A document file to parse: its name (for messages and the type its extension claims), bytes and where it came from. */
@@ -128,6 +154,8 @@ export interface Engine {
   login?(spec: SessionSpec, signal?: AbortSignal): Promise<SessionState>;
   /** A browser page kept open for calls (serve's /v2/browser), optionally logged in and first brought to where a scrape left it. */
   openLivePage?(start: LivePageStart, signal?: AbortSignal): Promise<LivePage>;
+  /** Scrapes can hand over the browser page they loaded (ScrapeExtras.keepOpen), for interact steps to carry on from. */
+  readonly keepsPages?: boolean;
   /** Whether `search` has a provider to ask (the local engine needs SearXNG configured). */
   readonly canSearch?: boolean;
   /** Local agent steps: the configured model (throws `unsupported`, saying what to set, without one). */

@@ -116,6 +116,8 @@ export interface InteractRequest {
   actions: Action[];
   /** Only the pages of `from` with these scrapeIds (lower case). */
   scrapeIds?: string[];
+  /** Links of the page the actions leave, opened in tabs of the same context and stored. */
+  tabs?: { selector: string; limit: number; actions: Action[] };
 }
 
 export interface RetryPolicy {

@@ -69,7 +69,7 @@ export function estimateStep(step: Step): { credits: number; exact: boolean; not
     case "search":
       return estimateSearch(step.body);
     case "interact":
-      return { credits: 0, exact: false, note: `one page per page of ${step.body.from}, billed as a scrape with actions (count known at run time)` };
+      return { credits: 0, exact: false, note: `one page per page of ${step.body.from}${step.body.tabs ? ` and up to ${step.body.tabs.limit} tab(s) each` : ""}, billed as a scrape with actions (count known at run time)` };
     case "agent":
       return { credits: step.body.maxCredits, exact: false, note: `at most maxCredits: its tool calls as billed + ceil(model tokens / ${TOKENS_PER_CREDIT})` };
   }

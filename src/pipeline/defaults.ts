@@ -108,6 +108,9 @@ export const DEFAULT_SCHEDULE = { timezone: "UTC", jitterSeconds: 0, missed: "on
 
 export const DEFAULT_ENGINE_OBJECT = { apiKeyEnv: "FIRECRAWL_API_KEY", browser: "auto" } as const;
 
+/** An interact step's `tabs`: how many links of a page are opened at most. */
+export const DEFAULT_INTERACT_TABS = { limit: 10 } as const;
+
 /** Defaults of each action, by type. */
 export const DEFAULT_ACTIONS: Record<string, Record<string, unknown>> = {
   click: { all: false },

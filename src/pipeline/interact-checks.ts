@@ -1,9 +1,11 @@
 import type { Reporter } from "./reporter.js";
 import { isObj, stepsOf } from "./sites.js";
+import { checkTabsEngine } from "./sessions.js";
 import { didYouMean } from "./suggest.js";
 
-/** An interact step carries on from a scrape step above it. */
+/** An interact step carries on from a scrape step above it; its tabs need the local engine. */
 export function checkInteractSteps(data: unknown, report: Reporter): void {
+  checkTabsEngine(data, report);
   const steps = stepsOf(data);
   const scrapes = steps.filter(({ step }) => isObj(step.scrape) && typeof step.id === "string").map(({ index, step }) => ({ index, id: step.id as string }));
   for (const { index, step } of steps) {

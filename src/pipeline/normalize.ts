@@ -98,9 +98,10 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
   if (isObj(step.parse)) return { ...common, kind: "parse", body: normalizeParse(step.parse, ctx.pipelineDefaults, at("parse"), ctx.report, normalizeScrapeOptions) };
   if (isObj(step.search)) return normalizeSearchStep(common, step.search, (own, path) => normalizeScrapeOptions(own, ctx.pipelineDefaults, path, ctx.report), at("search"));
   if (isObj(step.interact)) {
-    const actions = (step.interact.actions as Obj[]).map((a) => ({ ...clone(D.DEFAULT_ACTIONS[a.type as string] ?? {}), ...clone(a) })) as Action[];
+    const actions = normalizeActions(step.interact.actions as Obj[]);
     const scrapeIds = Array.isArray(step.interact.scrapeIds) ? { scrapeIds: (step.interact.scrapeIds as string[]).map((id) => id.toLowerCase()) } : {};
-    return { ...common, kind: "interact", body: { from: step.interact.from as string, actions, ...scrapeIds } };
+    const tabs = isObj(step.interact.tabs) ? { tabs: { selector: step.interact.tabs.selector as string, limit: (step.interact.tabs.limit as number | undefined) ?? D.DEFAULT_INTERACT_TABS.limit, actions: normalizeActions((step.interact.tabs.actions as Obj[] | undefined) ?? []) } } : {};
+    return { ...common, kind: "interact", body: { from: step.interact.from as string, actions, ...scrapeIds, ...tabs } };
   }
   if (isObj(step.agent)) return normalizeAgentStep(common, step.agent, (own, path) => normalizeScrapeOptions(own, ctx.pipelineDefaults, path, ctx.report), at("agent"));
   const extract = step.extract as Obj;
@@ -256,4 +257,9 @@ function hasItems(value: unknown): boolean {
 
 function withoutUndefined(object: Obj): Obj {
   return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
+}
+
+/** Actions with their defaults filled in. */
+function normalizeActions(actions: Obj[]): Action[] {
+  return actions.map((a) => ({ ...clone(D.DEFAULT_ACTIONS[a.type as string] ?? {}), ...clone(a) })) as Action[];
 }

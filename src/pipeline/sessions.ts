@@ -98,8 +98,24 @@ function sessionOnFirecrawl(stepId: string, session: string): string {
  * A pipeline run on another engine than the one it names (`--engine firecrawl`): the first step
  * that uses a session, as an error message, when that engine is firecrawl.
  */
-export function sessionsOnEngine(pipeline: { steps: ReadonlyArray<{ id: string; session?: string }> }, engine: "local" | "firecrawl"): string | undefined {
+export function sessionsOnEngine(pipeline: { steps: ReadonlyArray<{ id: string; session?: string; kind?: string; body?: unknown }> }, engine: "local" | "firecrawl"): string | undefined {
   if (engine !== "firecrawl") return undefined;
   const step = pipeline.steps.find((s) => s.session !== undefined);
-  return step ? `${sessionOnFirecrawl(step.id, step.session!)}; run it on --engine local` : undefined;
+  if (step) return `${sessionOnFirecrawl(step.id, step.session!)}; run it on --engine local`;
+  const tabs = pipeline.steps.find((s) => s.kind === "interact" && isObj(s.body) && s.body.tabs !== undefined);
+  return tabs ? `${tabsOnFirecrawl(tabs.id)}; run it on --engine local` : undefined;
+}
+
+function tabsOnFirecrawl(stepId: string): string {
+  return `interact step "${stepId}" opens tabs, which the firecrawl engine cannot do: tabs are opened in a browser this process drives`;
+}
+
+/** An interact step's tabs need the local engine's browser. */
+export function checkTabsEngine(data: unknown, report: Reporter): void {
+  if (!firecrawl(data)) return;
+  for (const { index, step } of stepsOf(data)) {
+    if (!isObj(step.interact) || step.interact.tabs === undefined) continue;
+    const id = typeof step.id === "string" ? step.id : String(index + 1);
+    report.error(["steps", index, "interact", "tabs"], { code: "tabs-on-firecrawl", message: tabsOnFirecrawl(id), hint: "run the pipeline on engine: local (the default), or remove tabs from this step" });
+  }
 }

@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import type { ChangeTrackingFormat, Document, ErrorKind, RetryPolicy, ScrapeOptions, SnapshotWrite } from "../core/index.js";
+import type { ChangeTrackingFormat, Document, ErrorKind, KeptPage, RetryPolicy, ScrapeExtras, ScrapeOptions, SnapshotWrite } from "../core/index.js";
 import { isScrapelineError, ScrapelineError } from "../core/index.js";
 import { cacheKey, cacheMayHold, fromCache, mayReadCache, mayWriteCache, noteCached } from "./cache.js";
 import type { RunContext } from "./context.js";
@@ -38,6 +38,10 @@ export interface PageJob {
   visibility?: "visible" | "hidden";
   /** Load the page logged in with this session (from the pipeline's `sessions`). */
   session?: string;
+  /** Keep the page open when it is loaded in the browser, handed to this (an interact step carries on from it). */
+  keepOpen?: (page: KeptPage) => void;
+  /** How the page is had instead of asking the engine to scrape `url` (an interact step carrying on from an open page). */
+  fetch?: (options: ScrapeOptions, signal: AbortSignal) => Promise<Document>;
 }
 
 /** What a stored page leaves its step: where it ended up and the links it found (its content is in the store). */
@@ -92,7 +96,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
           try {
             const tracking = localTracking(ctx, options);
             const engineOptions = deadline.shape(tracking ? forEngine(options, tracking) : options, ctx.clock());
-            const { page, cacheKey } = await fetchOrCache(ctx, url, options, engineOptions, pageSignal(ctx, timeout), job.pageLinks === true, job.session);
+            const { page, cacheKey } = job.fetch ? { page: await job.fetch(engineOptions, pageSignal(ctx, timeout)), cacheKey: undefined } : await fetchOrCache(ctx, url, options, engineOptions, pageSignal(ctx, timeout), job);
             const snapshot = tracking ? trackChange(ctx, url, page, tracking, job.visibility ?? "visible") : undefined;
             if (tracking && !options.formats.some((f) => f.type === "json")) delete page.json;
             const credits = creditsOf(ctx, page, job.billAs ?? options);
@@ -205,17 +209,20 @@ export function trackChange(ctx: RunContext, url: string, page: Document, format
  * The page from the cache when maxAge allows, else from the engine, with the cache key to store it
  * under when it may be cached (it is, with the page, in the page's transaction).
  */
-async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions, engineOptions: ScrapeOptions, signal: AbortSignal, pageLinks: boolean, session?: string): Promise<{ page: Document; cacheKey?: string }> {
+async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions, engineOptions: ScrapeOptions, signal: AbortSignal, job: PageJob): Promise<{ page: Document; cacheKey?: string }> {
   const store = ctx.ports.store;
   const key = cacheKey(options);
   const local = !ctx.ports.engine.reportsCredits; // a remote service keeps (and bills) its own cache
+  const pageLinks = job.pageLinks === true;
+  // A cached page has no open page behind it: an interact step loads it afresh, which for a page
+  // the cache may answer (no actions, no waitFor) is the page as the scrape had it.
   if (local && mayReadCache(options) && cacheMayHold(ctx, key, url)) {
     const cached = store.cacheGet(url, key, options.maxAge);
     // A crawl needs the page's links: an entry cached without them (by a scrape) does not answer it.
     if (cached && (!pageLinks || cached.document.pageLinks)) return { page: fromCache(cached.document, cached.cachedAt) };
   }
-  const extras = pageLinks ? { pageLinks: true } : undefined;
-  const page = session === undefined ? await ctx.ports.engine.scrape(url, engineOptions, signal, extras) : await scrapeInSession(ctx, session, url, engineOptions, signal, extras);
+  const extras: ScrapeExtras = { ...(pageLinks ? { pageLinks: true } : {}), ...(job.keepOpen ? { keepOpen: job.keepOpen } : {}) };
+  const page = job.session === undefined ? await ctx.ports.engine.scrape(url, engineOptions, signal, extras) : await scrapeInSession(ctx, job.session, url, engineOptions, signal, extras);
   if (local && options.maxAge > 0) page.metadata.cacheState = "miss";
   return local && mayWriteCache(options) ? { page, cacheKey: key } : { page };
 }

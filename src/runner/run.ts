@@ -13,6 +13,7 @@ import { runScrapeStep } from "./scrape-step.js";
 import { runSearchStep } from "./search-step.js";
 import { openStepSession } from "./session-page.js";
 import { runInteractStep } from "./interact-step.js";
+import { closeKeptPages } from "./kept-pages.js";
 import { runAgentStep } from "./agent-step.js";
 import { countingRetries } from "./retries.js";
 
@@ -138,6 +139,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
 
   for (const planned of plan.steps) outcomes.set(planned.step.id, execute(planned));
   const results = await Promise.all(plan.steps.map((p) => outcomes.get(p.step.id)!));
+  await closeKeptPages(ctx);
 
   const failedSteps = plan.steps.filter((_, i) => results[i] === "failed").map((p) => p.step.id);
   const status: RunStatus = ctx.budget.exhausted ? "budget-exhausted" : options.stop?.aborted || options.abort?.aborted ? "interrupted" : failedSteps.length > 0 ? "failed" : "succeeded";

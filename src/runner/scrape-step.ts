@@ -5,6 +5,7 @@ import { runPage, type PageJob, type StepTally } from "./page.js";
 import { runRemoteBatchStep } from "./remote-job.js";
 import { selectUrls } from "./url-source.js";
 import { pipelineScrapeId } from "./scrape-id.js";
+import { pageKeeper } from "./kept-pages.js";
 
 type ScrapeStep = Extract<Step, { kind: "scrape" }>;
 
@@ -17,6 +18,11 @@ export async function runScrapeStep(ctx: RunContext, step: ScrapeStep, timeout: 
   const todo = urls.filter((u) => !done.has(u));
   ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind, total: urls.length });
   const tally: StepTally = { documents: 0, failures: 0, cancelled: false };
+  // Pages an interact step carries on from stay open in the browser (the engine keeps those it loads in one).
+  const keeping = (url: string): Pick<PageJob, "keepOpen"> => {
+    const keepOpen = ctx.ports.engine.keepsPages ? pageKeeper(ctx, step.id, url) : undefined;
+    return keepOpen ? { keepOpen } : {};
+  };
   const job = (url: string): PageJob => ({
     stepId: step.id,
     url,
@@ -25,6 +31,7 @@ export async function runScrapeStep(ctx: RunContext, step: ScrapeStep, timeout: 
     ...(step.session !== undefined ? { session: step.session } : {}),
     ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}),
     toStored: (document) => withScrapeId(document, pipelineScrapeId(ctx.plan.pipeline.name, step.id, url)),
+    ...keeping(url),
   });
   await Promise.all(todo.map((url) => runPage(ctx, job(url), timeout, tally)));
   return tally;

@@ -72,6 +72,7 @@ function tableFor(where: string): Record<string, unknown> | undefined {
     return D.DEFAULT_NOTIFY;
   }
   if (file === "schedule.schema.json") return D.DEFAULT_SCHEDULE;
+  if (file === "interact.schema.json") return D.DEFAULT_INTERACT_TABS;
   if (file === "actions.schema.json" || file === "formats.schema.json") {
     const table = file === "actions.schema.json" ? D.DEFAULT_ACTIONS : D.DEFAULT_FORMATS;
     const definition = /definitions\/([^/]+)/.exec(pointer)?.[1] ?? "";

@@ -65,3 +65,127 @@ describe("the interact step", () => {
     expect(found?.line).toBe(8);
   });
 });
+
+/**
+ * A page whose server gives each load its own number, with a client-side wizard: each button
+ * adds a line, so what a page shows tells whether it is the page the scrape left or a new load.
+ */
+function addWizard(site: MembersSite): void {
+  let loads = 0;
+  site.site.route("/wizard", (_req, res) => {
+    loads++;
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(
+      `<!doctype html><html><head><title>Wizard</title></head><body><main><h1>Wizard</h1><p id="load">Load number ${loads}</p><ol id="done"></ol>` +
+        ["one", "two", "three"].map((n) => `<button id="${n}" onclick="document.getElementById('done').insertAdjacentHTML('beforeend', '<li>Step ${n} done</li>')">${n}</button>`).join("") +
+        `<ul id="links">${[1, 2, 3].map((i) => `<li class="card"><a href="/members/${i}">Report ${i}</a></li>`).join("")}<li class="card"><a href="/members/1#top">Report 1 again</a></li></ul></main></body></html>`,
+    );
+  });
+}
+
+const wizardScrape = (site: MembersSite, session = "") => `  - id: wizard
+${session}    scrape: { url: ${site.url}/wizard, actions: [{ type: click, selector: "#one" }] }
+`;
+
+describe("the interact step on the live page", () => {
+  it("carries on from the very page the scrape left: no second load, the scrape's own state", async () => {
+    const site = await members();
+    addWizard(site);
+    const steps = `${wizardScrape(site)}  - id: carry
+    interact: { from: wizard, actions: [{ type: click, selector: "#two" }] }
+`;
+    const { result, db, events } = await runYaml(pipeline(steps));
+    expect(result.ok && result.status).toBe("succeeded");
+    if (!result.ok) return;
+    expect(site.site.hits.get("/wizard")).toBe(1);
+    const [scraped] = readDocuments(db, result.runId, "wizard");
+    const [carried] = readDocuments(db, result.runId, "carry");
+    expect(scraped?.document.markdown).toContain("Load number 1");
+    expect(scraped?.document.markdown).not.toContain("Step two done");
+    expect(carried?.document.markdown).toContain("Load number 1");
+    expect(carried?.document.markdown).toMatch(/Step one done[\s\S]*Step two done/);
+    expect(events.filter((e) => e.type === "step-warning")).toEqual([]);
+  });
+
+  it("a second interact step goes on from where the first left the page", async () => {
+    const site = await members();
+    addWizard(site);
+    const steps = `${wizardScrape(site)}  - id: second
+    interact: { from: wizard, actions: [{ type: click, selector: "#two" }] }
+  - id: third
+    needs: [second]
+    interact: { from: wizard, actions: [{ type: click, selector: "#three" }] }
+`;
+    const { result, db } = await runYaml(pipeline(steps));
+    expect(result.ok && result.status).toBe("succeeded");
+    if (!result.ok) return;
+    const [third] = readDocuments(db, result.runId, "third");
+    expect(third?.document.markdown).toMatch(/Load number 1[\s\S]*Step one done[\s\S]*Step two done[\s\S]*Step three done/);
+    expect(site.site.hits.get("/wizard")).toBe(1);
+  });
+
+  it("opens the page's links in tabs of the same logged-in context and stores each under its URL", async () => {
+    const site = await members();
+    addWizard(site);
+    const steps = `${wizardScrape(site, "    session: members\n")}  - id: reports
+    interact:
+      from: wizard
+      actions: [{ type: click, selector: "#two" }]
+      tabs: { selector: "li.card", limit: 2, actions: [{ type: wait, selector: "#who" }] }
+`;
+    const { result, db, events } = await runYaml(sessionPipeline(site, steps), { env: { ...process.env, ...credentials, SCRAPELINE_SECRET_KEY: SECRET_KEY } });
+    expect(events.filter((e) => e.type === "document-failed")).toEqual([]);
+    expect(result.ok && result.status).toBe("succeeded");
+    if (!result.ok) return;
+    const docs = readDocuments(db, result.runId, "reports");
+    expect(docs.map((d) => d.url).sort()).toEqual([`${site.url}/members/1`, `${site.url}/members/2`, `${site.url}/wizard`]);
+    expect(docs.find((d) => d.url.endsWith("/members/2"))?.document.markdown).toContain("Confidential figure 222");
+    expect(docs.find((d) => d.url.endsWith("/wizard"))?.document.markdown).toContain("Step two done");
+    expect(site.logins).toBe(1);
+  });
+
+  it("a run resumed after its scrape loads the page again, says so, and stores what an uninterrupted run does", async () => {
+    const site = await members();
+    addWizard(site);
+    const steps = `${wizardScrape(site)}  - id: carry
+    interact:
+      from: wizard
+      actions: [{ type: click, selector: "#two" }]
+      tabs: { selector: "li.card a" }
+`;
+    const whole = await runYaml(pipeline(steps));
+    expect(whole.result.ok && whole.result.status).toBe("succeeded");
+    if (!whole.result.ok) return;
+    const stop = new AbortController();
+    const first = await runYaml(pipeline(steps), { stop: stop.signal, onEvent: (e) => e.type === "step-finished" && e.stepId === "wizard" && stop.abort() });
+    expect(first.result.ok && first.result.status).toBe("interrupted");
+    const events: Array<{ type: string; message?: string }> = [];
+    const resumed = await runYaml(pipeline(steps), { db: first.db, resume: true, onEvent: (e) => events.push(e) });
+    expect(resumed.result.ok && resumed.result.status).toBe("succeeded");
+    if (!resumed.result.ok || !first.result.ok) return;
+    const urls = (db: string, runId: number) => readDocuments(db, runId, "carry").map((d) => d.url).sort();
+    expect(urls(first.db, first.result.runId)).toEqual(urls(whole.db, whole.result.runId));
+    expect(urls(whole.db, whole.result.runId)).toHaveLength(4);
+    const [carried] = readDocuments(first.db, first.result.runId, "carry").filter((d) => d.url.endsWith("/wizard"));
+    expect(carried?.document.markdown).toMatch(/Step one done[\s\S]*Step two done/);
+    expect(events.find((e) => e.type === "step-warning")?.message).toContain('1 of 1 page(s) of "wizard" were loaded again, the scrape\'s waitFor and actions replayed, before this step\'s actions: the scrape ran in an earlier process of this run (resumed)');
+  });
+});
+
+describe("interact tabs and the firecrawl engine", () => {
+  const steps = `  - id: list\n    scrape: { url: https://example.com/list }\n  - id: open\n    interact:\n      from: list\n      actions: [{ type: click, selector: "#more" }]\n      tabs: { selector: "a.item" }\n`;
+
+  it("are refused when the file is loaded, at the step's tabs", () => {
+    const yaml = pipeline(steps, "engine: { kind: firecrawl }\n");
+    const loaded = loadPipelineText("p.yaml", yaml);
+    expect(loaded.pipeline).toBeUndefined();
+    const found = loaded.diagnostics.find((d) => d.code === "tabs-on-firecrawl");
+    expect(found).toMatchObject({ file: "p.yaml", line: 12, severity: "error" });
+    expect(found?.message).toBe('interact step "open" opens tabs, which the firecrawl engine cannot do: tabs are opened in a browser this process drives');
+    expect(loadPipelineText("p.yaml", pipeline(steps)).diagnostics).toEqual([]);
+  });
+
+  it("a run moved to the firecrawl engine is refused before any work", async () => {
+    const run = runYaml(pipeline(steps), { env: { ...process.env, FIRECRAWL_API_KEY: "fc-test" }, engineKind: "firecrawl" });
+    await expect(run).rejects.toMatchObject({ kind: "invalid-input", message: expect.stringContaining('interact step "open" opens tabs, which the firecrawl engine cannot do') });
+  });
+});

@@ -1487,7 +1487,7 @@ storeInCache?: boolean
 threatProtection?: ThreatProtectionOverride
 }
 /**
- * Carries on from the pages of an earlier scrape step of the run: each page is opened again in the browser as that scrape left it (its URL, session, waitFor and actions), then these actions run, and the page they leave is stored (with what each scrape action captured on the way).
+ * Carries on from the pages of an earlier scrape step of the run: on each page as that scrape left it (the same open browser page, or, when it is not open any more, the page loaded again with the scrape's session, waitFor and actions), these actions run and the page they leave is stored (with what each scrape action captured on the way); with tabs, links of that page are opened in tabs of the same browser context and stored too.
  */
 export interface InteractBody {
 /**
@@ -1508,6 +1508,25 @@ actions: [Action, ...(Action)[]]
  * @maxItems 1000
  */
 scrapeIds?: [string, ...(string)[]]
+/**
+ * Open links of the page the actions leave in tabs of the same browser context (its cookies and storage, logged in when the scrape was) and store each tab's page as a document of this step, under the link's URL.
+ */
+tabs?: {
+/**
+ * CSS selector of the links to open (an element that is a link, sits in one, or holds one), in page order; duplicates and fragments are dropped.
+ */
+selector: string
+/**
+ * At most this many tabs per page.
+ */
+limit?: number
+/**
+ * What to do in each tab once it has loaded (and waited the scrape's waitFor) before it is stored.
+ * 
+ * @maxItems 50
+ */
+actions?: Action[]
+}
 }
 /**
  * An agent step: the body of POST /v2/agent. A model searches, maps and scrapes (through this engine) until it can answer the prompt, with data valid against `schema` and the sources of each field.

@@ -1,9 +1,9 @@
-import type { AgentModel, ExtractionPage, ExtractionSpec, PageExtraction, CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest, SessionHandle, SessionSpec, SessionState, LivePage, LivePageStart } from "../../core/index.js";
+import type { AgentModel, ExtractionPage, ExtractionSpec, PageExtraction, CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest, SessionHandle, SessionSpec, SessionState, LivePage, LivePageStart, KeptPage } from "../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
 import { openCrawl } from "./crawl-port.js";
-import { BrowserHost, loadPage, loginInBrowser, openLivePage, usesBrowser, type BrowserMode, type BrowserPage } from "./browser/index.js";
+import { BrowserHost, loadPage, loginInBrowser, OpenPageWork, openLivePage, usesBrowser, type BrowserMode, type BrowserPage } from "./browser/index.js";
 import { createAddressPolicy, createFetchGate, decodeText, gateWithSession, parseHttpUrl, requestHeaders, resolveTarget, sessionJar, systemResolve, type FetchGate, type FetchPolicy } from "./fetch/index.js";
 import { processHtml } from "./html/index.js";
 import { isPdf, pdfToBase64, pdfToMarkdown } from "./pdf/index.js";
@@ -79,7 +79,7 @@ export class LocalEngine implements Engine {
   async scrape(url: string, options: ScrapeOptions, signal?: AbortSignal, extras: ScrapeExtras = {}): Promise<Document> {
     assertSupported(options, url, this.browserMode !== "never");
     checkThreatProtection(url, options.threatProtection, this.riskClassifier);
-    if (usesBrowser(options, this.browserMode)) return this.scrapeInBrowser(url, options, signal, extras);
+    if (usesBrowser(options, this.browserMode) || (extras.inBrowser && this.browserMode !== "never")) return this.scrapeInBrowser(url, options, signal, extras);
     const response = await this.gate.fetch({
       url,
       headers: this.headersFor(options),
@@ -134,7 +134,21 @@ export class LocalEngine implements Engine {
   private async scrapeInBrowser(url: string, options: ScrapeOptions, signal: AbortSignal | undefined, extras: ScrapeExtras): Promise<Document> {
     parseHttpUrl(url);
     const check = this.browser.check;
-    const page: BrowserPage = await this.browser.withBrowser((browser) => loadPage(browser, { url, options, check, ...(signal ? { signal } : {}), ...(extras.session ? { session: extras.session } : {}) }), signal);
+    const keep = extras.keepOpen !== undefined;
+    const page: BrowserPage = await this.browser.withBrowser((browser) => loadPage(browser, { url, options, check, ...(signal ? { signal } : {}), ...(extras.session ? { session: extras.session } : {}), ...(keep ? { keep } : {}) }), signal);
+    const kept = page.kept ? new OpenPageWork(page.kept, page) : undefined;
+    try {
+      const document = await this.fromBrowserPage(url, page, options, extras, signal);
+      if (kept && extras.keepOpen) extras.keepOpen(this.keptPage(url, kept, extras.session));
+      return document;
+    } catch (error) {
+      await kept?.close();
+      throw error;
+    }
+  }
+
+  /** A browser page converted exactly like the HTTP path; a status the runner retries is an error. */
+  private async fromBrowserPage(url: string, page: BrowserPage, options: ScrapeOptions, extras: ScrapeExtras, signal: AbortSignal | undefined): Promise<Document> {
     assertNotRetryStatus(page.status, page.headers, page.url, url);
     const metadata: DocumentMetadata = { sourceURL: url, url: page.url, statusCode: page.status, proxyUsed: "basic" };
     const contentType = page.headers["content-type"];
@@ -151,6 +165,26 @@ export class LocalEngine implements Engine {
       document.warning = `the browser was refused ${page.blocked.length} request${page.blocked.length === 1 ? "" : "s"} to non-public addresses: ${shown}${page.blocked.length > 5 ? "; …" : ""}`;
     }
     return document;
+  }
+
+  /** A scraped page handed over open: each call takes a browser page slot, as a scrape does. */
+  private keptPage(url: string, work: OpenPageWork, session: SessionHandle | undefined): KeptPage {
+    return {
+      carryOn: (actions, options, signal, tabs) =>
+        this.browser.withBrowser(async () => {
+          const { page, tabUrls } = await work.carryOn(actions, options, signal, tabs);
+          if (session) session.update(await work.cookies());
+          return { document: await this.fromBrowserPage(url, page, { ...options, actions: [...actions] }, {}, signal), tabUrls };
+        }, signal),
+      openTab: (tabUrl, options, signal) => {
+        // A page closed by a deadline has no context left to open tabs in: the link is loaded on its own, with the session.
+        if (work.isClosed) return this.scrape(tabUrl, options, signal, session ? { session } : {});
+        parseHttpUrl(tabUrl);
+        checkThreatProtection(tabUrl, options.threatProtection, this.riskClassifier);
+        return this.browser.withBrowser(async () => this.fromBrowserPage(tabUrl, await work.openTab(tabUrl, options, signal), options, {}, signal), signal);
+      },
+      close: () => work.close(),
+    };
   }
 
   startCrawl(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown; session?: SessionHandle }): Promise<CrawlFrontierPort> {
@@ -181,6 +215,11 @@ export class LocalEngine implements Engine {
       if (wantsExtraction(options)) await applyExtraction(parsed.document, options, { url: file.url, markdown: parsed.markdown, ...(parsed.rawHtml !== undefined ? { rawHtml: parsed.rawHtml } : {}) }, this.extractor, deadline);
       return parsed.document;
     });
+  }
+
+  /** Browser pages can be kept open after a scrape, unless the browser is off. */
+  get keepsPages(): boolean {
+    return this.browserMode !== "never";
   }
 
   /** Whether a SearXNG instance is configured for search. */

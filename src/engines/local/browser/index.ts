@@ -9,3 +9,4 @@ export { browserNeeds, usesBrowser, type BrowserMode } from "./needs-browser.js"
 export { ProxyGate, type BlockedRequest, type TargetCheck } from "./proxy-gate.js";
 export { loginInBrowser, type LoginJob } from "./session-login.js";
 export { openLivePage } from "./live-page.js";
+export { OpenPageWork } from "./kept-page.js";

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Response } from "playwright-core";
+import type { Browser, BrowserContext, Page, Response } from "playwright-core";
 import type { ActionResults, ScrapeOptions, SessionHandle } from "../../../core/index.js";
 import { isScrapelineError, ScrapelineError } from "../../../core/index.js";
 import { redactUrl } from "../fetch/index.js";
@@ -19,6 +19,15 @@ export interface BrowserPage {
   actions?: ActionResults;
   /** Requests the private-network gate refused; the page completed without them. */
   blocked: BlockedRequest[];
+  /** The page itself, still open, when the job asked to keep it. */
+  kept?: OpenPage;
+}
+
+/** A page left open in its own context, behind its own proxy gate; closing it closes both. */
+export interface OpenPage {
+  context: BrowserContext;
+  page: Page;
+  gate: ProxyGate;
 }
 
 export interface PageJob {
@@ -28,12 +37,15 @@ export interface PageJob {
   signal?: AbortSignal;
   /** Open the page with this session's cookies and storage, and give it back the cookies the page set. */
   session?: SessionHandle;
+  /** Leave the page open (in `kept`) rather than closing its context: the caller closes it. */
+  keep?: boolean;
 }
 
 /**
  * Loads one page in a fresh context of `browser`: navigates through a proxy gate of its own,
  * waits `waitFor`, performs the actions, then takes the HTML and the screenshot format. The
- * context and its gate are closed whatever happens; `timeout` bounds the whole page.
+ * context and its gate are closed whatever happens, unless `keep` hands a loaded page over;
+ * `timeout` bounds the whole page.
  */
 export async function loadPage(browser: Browser, job: PageJob): Promise<BrowserPage> {
   const { options, signal } = job;
@@ -42,6 +54,7 @@ export async function loadPage(browser: Browser, job: PageJob): Promise<BrowserP
   const remainingMs = () => Math.max(1, options.timeout - (Date.now() - started));
   let context: BrowserContext | undefined;
   let timedOut = false;
+  let handedOver = false;
   const stop = () => void context?.close().catch(() => undefined);
   const timer = setTimeout(() => {
     timedOut = true;
@@ -54,46 +67,66 @@ export async function loadPage(browser: Browser, job: PageJob): Promise<BrowserP
     const page = await context.newPage();
     page.setDefaultTimeout(options.timeout);
     const response = await navigate(page.goto(job.url, { waitUntil: "load", timeout: options.timeout }), job.url, gate);
-    if (options.waitFor > 0) await page.waitForTimeout(options.waitFor);
-    const actions = options.actions?.length ? await runActions(options.actions, { page, remainingMs }) : undefined;
-    const html = await page.content();
+    const loaded = await settle(page, { status: response.status(), headers: await response.allHeaders() }, options, gate, remainingMs);
     if (job.session) job.session.update(await context.cookies());
-    const format = options.formats.find((f) => f.type === "screenshot");
-    let screenshot: string | undefined;
-    if (format?.type === "screenshot") {
-      const quality = format.quality;
-      const image = await page.screenshot({ fullPage: format.fullPage, scale: "css", ...(quality !== undefined ? { type: "jpeg", quality } : { type: "png" }) });
-      screenshot = dataUrl(quality !== undefined ? "image/jpeg" : "image/png", image);
+    if (job.keep && !timedOut && !signal?.aborted) {
+      loaded.kept = { context, page, gate };
+      handedOver = true;
     }
-    return {
-      url: page.url(),
-      status: response.status(),
-      headers: await response.allHeaders(),
-      html,
-      ...(screenshot ? { screenshot } : {}),
-      ...(actions ? { actions } : {}),
-      blocked: [...gate.blocked],
-    };
+    return loaded;
   } catch (error) {
-    const shown = redactUrl(job.url);
-    if (timedOut) throw new ScrapelineError("timeout", `the page did not finish within ${options.timeout} ms in the browser: ${shown}`, { url: shown, cause: error });
-    if (signal?.aborted) throw new ScrapelineError("cancelled", `cancelled while loading ${shown} in the browser`, { url: shown, cause: error });
-    if (isScrapelineError(error)) throw error;
-    // Chromium stops at 20 redirects or a loop; the site answers so every time, so it is not retried like a network failure.
-    if (firstLine(error).includes("net::ERR_TOO_MANY_REDIRECTS")) {
-      throw new ScrapelineError("http-status", `too many redirects loading ${shown} in the browser (a redirect loop or more than 20 hops)`, { url: shown, cause: error });
-    }
-    throw new ScrapelineError("network", `the browser could not load ${shown}: ${firstLine(error)}`, { url: shown, cause: error });
+    throw pageError(error, job.url, options.timeout, timedOut, signal);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", stop);
-    await context?.close().catch(() => undefined);
-    await gate.close();
+    if (!handedOver) {
+      await context?.close().catch(() => undefined);
+      await gate.close();
+    }
   }
 }
 
+/**
+ * The page once it has settled: after `waitFor` (unless skipped) and the options' actions, its
+ * HTML and the screenshot format; `response` is the status and headers it answered with.
+ */
+export async function settle(page: Page, response: { status: number; headers: Record<string, string> }, options: ScrapeOptions, gate: ProxyGate, remainingMs: () => number, skipWait = false): Promise<BrowserPage> {
+  if (options.waitFor > 0 && !skipWait) await page.waitForTimeout(options.waitFor);
+  const actions = options.actions?.length ? await runActions(options.actions, { page, remainingMs }) : undefined;
+  const html = await page.content();
+  const format = options.formats.find((f) => f.type === "screenshot");
+  let screenshot: string | undefined;
+  if (format?.type === "screenshot") {
+    const quality = format.quality;
+    const image = await page.screenshot({ fullPage: format.fullPage, scale: "css", ...(quality !== undefined ? { type: "jpeg", quality } : { type: "png" }) });
+    screenshot = dataUrl(quality !== undefined ? "image/jpeg" : "image/png", image);
+  }
+  return {
+    url: page.url(),
+    status: response.status,
+    headers: response.headers,
+    html,
+    ...(screenshot ? { screenshot } : {}),
+    ...(actions ? { actions } : {}),
+    blocked: [...gate.blocked],
+  };
+}
+
+/** What a failure of browser work on `url` is, by its cause: the deadline, a stop, the site, the browser. */
+export function pageError(error: unknown, url: string, timeoutMs: number, timedOut: boolean, signal?: AbortSignal): ScrapelineError {
+  const shown = redactUrl(url);
+  if (timedOut) return new ScrapelineError("timeout", `the page did not finish within ${timeoutMs} ms in the browser: ${shown}`, { url: shown, cause: error });
+  if (signal?.aborted) return new ScrapelineError("cancelled", `cancelled while loading ${shown} in the browser`, { url: shown, cause: error });
+  if (isScrapelineError(error)) return error;
+  // Chromium stops at 20 redirects or a loop; the site answers so every time, so it is not retried like a network failure.
+  if (firstLine(error).includes("net::ERR_TOO_MANY_REDIRECTS")) {
+    return new ScrapelineError("http-status", `too many redirects loading ${shown} in the browser (a redirect loop or more than 20 hops)`, { url: shown, cause: error });
+  }
+  return new ScrapelineError("network", `the browser could not load ${shown}: ${firstLine(error)}`, { url: shown, cause: error });
+}
+
 /** The main response, or the gate's reason when the navigation itself was refused. */
-async function navigate(going: Promise<Response | null>, url: string, gate: ProxyGate): Promise<Response> {
+export async function navigate(going: Promise<Response | null>, url: string, gate: ProxyGate): Promise<Response> {
   const shown = redactUrl(url);
   let response: Response | null;
   try {
