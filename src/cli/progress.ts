@@ -173,7 +173,7 @@ export class ProgressBars {
     const lines = [...this.tally.steps.values()].map((s) => {
       const width = 24;
       const total = s.total ?? 0;
-      const filled = total > 0 ? Math.round((width * (s.done + s.failed)) / total) : s.status === "running" ? 0 : width;
+      const filled = total > 0 ? Math.min(width, Math.round((width * (s.done + s.failed)) / total)) : s.status === "running" ? 0 : width;
       const bar = `${"█".repeat(filled)}${"░".repeat(width - filled)}`;
       const count = total > 0 ? `${s.done + s.failed}/${total}` : `${s.done}`;
       return `${s.id.padEnd(16)} ${s.kind.padEnd(7)} ${bar} ${count.padStart(9)}  failed ${s.failed}  credits ${s.credits}  ${s.status === "running" ? "" : s.status}`;

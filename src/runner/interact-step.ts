@@ -23,7 +23,8 @@ export async function runInteractStep(ctx: RunContext, step: InteractStep, timeo
   if (!from) throw new ScrapelineError("invalid-input", `interact step "${step.id}" carries on from "${step.body.from}", which is not a scrape step of this pipeline`);
   const urls = pickPages(ctx, step, from);
   const done = ctx.ports.store.storedUrls(ctx.runId, step.id);
-  ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind, total: urls.length });
+  // With tabs, how many pages the step stores is known only as it goes.
+  ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind, ...(step.body.tabs ? {} : { total: urls.length }) });
   if (!ctx.ports.engine.keepsPages) return replayEach(ctx, step, from, urls.filter((u) => !done.has(u)), timeout);
   const work = new CarryOn(ctx, step, from, done, timeout);
   // A page whose tabs may not all be stored yet is visited again to find them.
