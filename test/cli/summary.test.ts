@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RunTally } from "../../src/cli/progress.js";
+import { ProgressBars, RunTally } from "../../src/cli/progress.js";
 import { summaryJson, summaryTable } from "../../src/cli/summary.js";
 
 describe("run summary", () => {
@@ -24,5 +24,17 @@ describe("run summary", () => {
     const row = summaryTable(tally, "succeeded", 16).split("\n").find((l) => l.startsWith("x "))!;
     expect(row.split(/\s+/)).toEqual(["x", "succeeded", "2", "0", "0", "16", "-"]);
     expect(summaryTable(tally, "succeeded", 16)).not.toMatch(/estimated/);
+  });
+});
+
+describe("progress bars", () => {
+  it("a step that stores more pages than it announced (tabs, found as it goes) fills its bar and no more", () => {
+    const tally = new RunTally(() => 0);
+    tally.apply({ type: "step-started", stepId: "s", kind: "interact", total: 1 });
+    for (const n of [1, 2, 3]) tally.apply({ type: "document-stored", stepId: "s", url: `https://x/${n}`, statusCode: 200, credits: 1 });
+    let err = "";
+    const bars = new ProgressBars({ stdout: () => {}, stderr: (t: string) => (err += t), isTTY: true, color: false } as never, tally);
+    bars.stop();
+    expect(err).toContain(`${"█".repeat(24)} ${"3/1".padStart(9)}`);
   });
 });
