@@ -138,22 +138,25 @@ export class JobRunner {
     return failure?.error ?? step?.error ?? undefined;
   }
 
-  /** A crawl's engine whose frontier the job keeps, to report how many pages it expects. */
+  /**
+   * A crawl's engine whose frontier the job keeps, to report how many pages it expects: the
+   * server's engine in every other respect (threat checks, kept pages, search…), never closed by the job.
+   */
   private observeCrawl(job: RunningJob): Engine {
     const engine = this.engine;
     if (job.kind !== "crawl" || !engine.startCrawl) return engine;
     const startCrawl = engine.startCrawl.bind(engine);
-    return {
-      name: engine.name,
-      scrape: (url, options, signal, extras) => engine.scrape(url, options, signal, extras),
-      ...(engine.map ? { map: engine.map.bind(engine) } : {}),
-      startCrawl: async (request, options) => {
-        const frontier = await startCrawl(request, options);
-        job.frontier = frontier;
-        return frontier;
+    const observed: Engine = Object.create(engine, {
+      startCrawl: {
+        value: async (...args: Parameters<typeof startCrawl>) => {
+          const frontier = await startCrawl(...args);
+          job.frontier = frontier;
+          return frontier;
+        },
       },
-      close: async () => {},
-    };
+      close: { value: async () => {} },
+    });
+    return observed;
   }
 
   /** The job of a team, of one of the kinds; another team's job is not found. */

@@ -154,6 +154,11 @@ export interface Engine {
   login?(spec: SessionSpec, signal?: AbortSignal): Promise<SessionState>;
   /** A browser page kept open for calls (serve's /v2/browser), optionally logged in and first brought to where a scrape left it. */
   openLivePage?(start: LivePageStart, signal?: AbortSignal): Promise<LivePage>;
+  /**
+   * Throws (kind "blocked") when the options' threat protection refuses `url`; what the page cache
+   * answers meets it too, as a fetch would (the cache is shared, the policy is the caller's).
+   */
+  checkTarget?(url: string, options: ScrapeOptions): void;
   /** Scrapes can hand over the browser page they loaded (ScrapeExtras.keepOpen), for interact steps to carry on from. */
   readonly keepsPages?: boolean;
   /** Whether `search` has a provider to ask (the local engine needs SearXNG configured). */

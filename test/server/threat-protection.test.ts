@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setThreatPolicy } from "../../src/app/index.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
-import { startServe, type Serve } from "./helpers.js";
+import { startServe, waitFor, type Serve } from "./helpers.js";
 
 let serve: Serve;
 let site: FixtureSite;
@@ -88,6 +88,29 @@ describe("rules", () => {
     expect((await serve.call("POST", "/v2/crawl", { key: serve.keys.lists!, body: { url: `${local}/` } })).status).toBe(403);
     expect((await serve.call("POST", "/v2/batch/scrape", { key: serve.keys.lists!, body: { urls: [`${local}/`] } })).status).toBe(403);
     expect((await serve.call("POST", "/v2/map", { key: serve.keys.lists!, body: { url: `${local}/` } })).status).toBe(403);
+  });
+});
+
+describe("the page cache", () => {
+  it("never answers a crawl with a page its team's policy refuses, though another team's crawl cached it", async () => {
+    site.page("/links", htmlPage("Links", `<p>Links out</p><a href="${local}/cached">the cached page</a>`));
+    site.page("/cached", htmlPage("Cached", "<p>Cached by another team</p>"));
+    // Team "off" has no policy: its crawl stores the page (with its links) in the shared page cache.
+    const warm = await serve.call("POST", "/v2/crawl", { key: serve.keys.off!, body: { url: `${local}/cached`, sitemap: "skip", limit: 1 } });
+    expect(warm.status).toBe(200);
+    const warmed = await waitFor(() => serve.call("GET", `/v2/crawl/${warm.body.id}`, { key: serve.keys.off! }), (r) => r.body.status !== "scraping");
+    expect(warmed.body.data).toHaveLength(1);
+    const hits = site.hits.get("/cached");
+    // Team "lists" blacklists localhost; its crawl finds the page by a link, and the cache must not answer it.
+    const start = await serve.call("POST", "/v2/crawl", { key: serve.keys.lists!, body: { url: `${site.url}/links`, allowExternalLinks: true, sitemap: "skip", limit: 5 } });
+    expect(start.status).toBe(200);
+    const done = await waitFor(() => serve.call("GET", `/v2/crawl/${start.body.id}`, { key: serve.keys.lists! }), (r) => r.body.status !== "scraping");
+    const urls = (done.body.data as Array<{ metadata: { sourceURL: string } }>).map((d) => d.metadata.sourceURL);
+    expect(urls).toContain(`${site.url}/links`);
+    expect(urls).not.toContain(`${local}/cached`);
+    const errors = await serve.call("GET", `/v2/crawl/${start.body.id}/errors`, { key: serve.keys.lists! });
+    expect(JSON.stringify(errors.body)).toContain("blacklist");
+    expect(site.hits.get("/cached")).toBe(hits);
   });
 });
 

@@ -217,6 +217,11 @@ export class LocalEngine implements Engine {
     });
   }
 
+  /** Threat protection of `options` on `url`, without fetching it. */
+  checkTarget(url: string, options: ScrapeOptions): void {
+    checkThreatProtection(url, options.threatProtection, this.riskClassifier);
+  }
+
   /** Browser pages can be kept open after a scrape, unless the browser is off. */
   get keepsPages(): boolean {
     return this.browserMode !== "never";
