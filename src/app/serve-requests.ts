@@ -140,7 +140,11 @@ export function readBatchCall(raw: unknown): BatchCall {
     body.urls = body.urls.filter(isHttpUrl);
     if ((body.urls as string[]).length === 0) throw new ScrapelineError("invalid-input", "Bad request: no valid URL in urls");
   }
+  // A URL listed twice is scraped once (a job keeps one page per URL), and the answer says so.
+  const repeated = Array.isArray(body.urls) ? body.urls.length - new Set(body.urls).size : 0;
+  if (repeated > 0) body.urls = [...new Set(body.urls as unknown[])];
   const { step, pipeline, warnings } = read("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline; warnings: string[] };
+  if (repeated > 0) warnings.push(`${repeated} URL(s) were listed more than once in urls and are scraped once`);
   const { urls, ...options } = step.body;
   return { urls: urls as string[], ...(invalidURLs ? { invalidURLs } : {}), options, ...(maxConcurrency ? { maxConcurrency } : {}), ...warningOf(warnings), pipeline };
 }

@@ -148,7 +148,11 @@ export function schemaDiagnostics(source: SourceDoc, data: unknown, errors: read
         emit(path, "value", "bad-format", `${JSON.stringify(error.data)} is not a valid ${p.format === "uri" ? "absolute URL" : p.format} (${what})`, p.format === "uri" ? "write the full URL, e.g. https://example.com/page" : undefined);
         break;
       case "uniqueItems":
-        emit([...path, Number(p.i)], "value", "duplicate-item", `${what} lists ${JSON.stringify((error.data as unknown[])[Number(p.i)])} twice`);
+      {
+        // ajv names the two places in either order (by the items' type): point at the repeat.
+        const at = Math.max(Number(p.i), Number(p.j));
+        emit([...path, at], "value", "duplicate-item", `${what} lists ${JSON.stringify((error.data as unknown[])[at])} twice`);
+      }
         break;
       default:
         emit(path, "value", "schema", `${what} ${error.message ?? "is invalid"}`);

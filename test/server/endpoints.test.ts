@@ -149,6 +149,14 @@ describe("crawl and batch jobs", () => {
     expect((await serve.call("GET", `/v2/crawl/${start.body.id}`)).status).toBe(404);
   });
 
+  it("a batch that lists a URL twice scrapes it once, is billed once, and says so", async () => {
+    const start = await serve.call("POST", "/v2/batch/scrape", { body: { urls: [`${site.url}/p/2`, `${site.url}/p/3`, `${site.url}/p/2`] } });
+    expect(start.status).toBe(200);
+    expect(start.body.warning).toContain("1 URL(s) were listed more than once in urls and are scraped once");
+    const done = await waitFor(() => serve.call("GET", `/v2/batch/scrape/${start.body.id}`), (r) => r.body.status !== "scraping");
+    expect(done.body).toMatchObject({ status: "completed", completed: 2, total: 2, creditsUsed: 2 });
+  });
+
   it("lists a batch's failed pages under /errors", async () => {
     const start = await serve.call("POST", "/v2/batch/scrape", { body: { urls: [`${site.url}/p/0`, "http://127.0.0.1:1/gone"], timeout: 2000 } });
     const done = await waitFor(() => serve.call("GET", `/v2/batch/scrape/${start.body.id}`), (r) => r.body.status !== "scraping");
