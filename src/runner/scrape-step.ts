@@ -11,7 +11,8 @@ type ScrapeStep = Extract<Step, { kind: "scrape" }>;
 
 /** Scrapes every URL of a scrape step through the run's pool, storing each page as it finishes. */
 export async function runScrapeStep(ctx: RunContext, step: ScrapeStep, timeout: AbortSignal): Promise<StepTally> {
-  const urls = Array.isArray(step.body.urls) ? step.body.urls : selectUrls(urlsFromStep(ctx, step.body.urls.from), step.body.urls);
+  // Each page once (a file is checked for repeats; a request built in code may still hold one).
+  const urls = Array.isArray(step.body.urls) ? [...new Set(step.body.urls)] : selectUrls(urlsFromStep(ctx, step.body.urls.from), step.body.urls);
   // On the service, several URLs are one batch job rather than one request each.
   if (ctx.ports.engine.startBatchJob && urls.length > 1) return runRemoteBatchStep(ctx, step, urls, timeout);
   const done = ctx.ports.store.storedUrls(ctx.runId, step.id);
