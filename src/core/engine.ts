@@ -126,9 +126,9 @@ export interface Engine {
   readonly tracksChanges?: boolean;
   scrape(url: string, options: ScrapeOptions, signal?: AbortSignal, extras?: ScrapeExtras): Promise<Document>;
   /** Local crawls: robots.txt and sitemaps read (with the session's cookies, when given), the frontier seeded (or restored). */
-  startCrawl?(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown; session?: SessionHandle }): Promise<CrawlFrontierPort>;
+  startCrawl?(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown; session?: SessionHandle; watch?: DiscoveryWatch }): Promise<CrawlFrontierPort>;
   /** A map of the site; with a session its robots.txt, sitemaps and pages are read logged in. */
-  map?(request: MapRequest, signal?: AbortSignal, extras?: { session?: SessionHandle }): Promise<MapResult>;
+  map?(request: MapRequest, signal?: AbortSignal, extras?: { session?: SessionHandle; watch?: DiscoveryWatch }): Promise<MapResult>;
   /**
    * Local extract steps: the pages' data (each page scraped with a json format) merged in the
    * order given, with the sources of each field and the places the result breaks the schema.
@@ -185,4 +185,24 @@ export type LivePageMethod = (typeof LIVE_PAGE_METHODS)[number];
 export interface LivePage {
   call(method: LivePageMethod, args: readonly unknown[]): Promise<unknown>;
   close(): Promise<void>;
+}
+
+/**
+ * A request a session's discovery made (robots.txt, a sitemap, a page a map read), as it ended:
+ * the runner judges from these whether the session's login had expired on the site.
+ */
+export interface DiscoveryResponse {
+  /** The URL asked for. */
+  url: string;
+  /** Where it ended, after redirects. */
+  finalUrl: string;
+  status: number;
+  /** An HTML answer showed the watch's `expiredWhen` check. */
+  expiredShown: boolean;
+}
+
+/** Told of every request a logged-in discovery (a crawl's start, a map) makes, each judged by `expiredWhen` when given. */
+export interface DiscoveryWatch {
+  expiredWhen?: SessionCheck;
+  seen(response: DiscoveryResponse): void;
 }

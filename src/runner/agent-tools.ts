@@ -2,7 +2,7 @@ import type { AgentToolName, AgentToolOutput, AgentTools, Document, JsonSchema, 
 import { agentTokenCredits, ScrapelineError, searchCredits } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type StepTally } from "./page.js";
-import { runSessions } from "./session-page.js";
+import { discoverInSession, type DiscoveryExtras } from "./session-discovery.js";
 
 type AgentStep = Extract<Step, { kind: "agent" }>;
 
@@ -114,9 +114,11 @@ export class RunnerAgentTools implements AgentTools {
 
   private async map(url: string, search: string | undefined, limit: number, signal: AbortSignal): Promise<AgentToolOutput> {
     const { ctx, step } = this;
-    // With the step's session, the site's robots.txt, sitemaps and pages are read logged in.
-    const session = step.session === undefined ? undefined : await runSessions(ctx).open(step.session, signal);
-    const result = await this.billed(MAP_CREDITS, () => ctx.ports.engine.map!({ url, ...(search ? { search } : {}), sitemap: "include", includeSubdomains: false, ignoreQueryParameters: true, limit, ...(this.options.threatProtection ? { threatProtection: this.options.threatProtection } : {}) }, signal, session ? { session } : undefined), () => MAP_CREDITS);
+    const request = { url, ...(search ? { search } : {}), sitemap: "include", includeSubdomains: false, ignoreQueryParameters: true, limit, ...(this.options.threatProtection ? { threatProtection: this.options.threatProtection } : {}) } as const;
+    const map = (extras?: DiscoveryExtras) => ctx.ports.engine.map!(request, signal, extras);
+    // With the step's session, the site's robots.txt, sitemaps and pages are read logged in (logging in again when the kept login expired).
+    const name = step.session;
+    const result = await this.billed(MAP_CREDITS, () => (name === undefined ? map() : discoverInSession(ctx, name, signal, map)), () => MAP_CREDITS);
     ctx.ports.store.recordCredits({ runId: ctx.runId, stepId: step.id, credits: MAP_CREDITS, reason: `agent map: ${url}`, url });
     const lines = result.links.slice(0, limit).map((l) => `- ${l.url}${l.title ? ` (${l.title})` : ""}`);
     return { content: `${result.links.length} URL(s) of ${url}:\n${lines.join("\n")}${result.warning ? `\nwarning: ${result.warning}` : ""}`, credits: MAP_CREDITS };

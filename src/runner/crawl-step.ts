@@ -3,7 +3,7 @@ import { ScrapelineError } from "../core/index.js";
 import { cacheKey, mayWriteCache } from "./cache.js";
 import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type PageOutcome, type StepTally, type StoredPage } from "./page.js";
-import { runSessions } from "./session-page.js";
+import { discoverInSession, type DiscoveryExtras } from "./session-discovery.js";
 
 type CrawlStep = Extract<Step, { kind: "crawl" }>;
 
@@ -33,9 +33,9 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   // Started before its start URL is checked, so a crawl that cannot start is in the summary as failed.
   ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind });
   const saved = store.stepState(ctx.runId, step.id);
-  // A members' area's robots.txt and sitemaps are read logged in too.
-  const session = step.session === undefined ? undefined : await runSessions(ctx).open(step.session, AbortSignal.any([timeout, ctx.abort]));
-  const frontier = await engine.startCrawl(step.body, { signal: timeout, ...(saved ? { restore: JSON.parse(saved) } : {}), ...(session ? { session } : {}) });
+  const start = (extras: Partial<DiscoveryExtras> = {}) => engine.startCrawl!(step.body, { signal: timeout, ...(saved ? { restore: JSON.parse(saved) } : {}), ...extras });
+  // A members' area's robots.txt and sitemaps are read logged in too (logging in again when the kept login expired).
+  const frontier = step.session === undefined ? await start() : await discoverInSession(ctx, step.session, AbortSignal.any([timeout, ctx.abort]), start);
   const already = store.storedUrls(ctx.runId, step.id);
   const options = step.body.scrapeOptions;
   // The engine also returns every link of each page (pageLinks): what the crawl follows, whatever

@@ -4,8 +4,8 @@ import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type StepTally } from "./page.js";
 import { urlsFromStep } from "./scrape-step.js";
 import { selectUrls } from "./url-source.js";
-import { expandUrlGlobs, isGlob } from "./extract-urls.js";
-import { runSessions } from "./session-page.js";
+import { expandUrlGlobs, type MapInSession } from "./extract-urls.js";
+import { discoverInSession } from "./session-discovery.js";
 
 type ExtractStep = Extract<Step, { kind: "extract" }>;
 
@@ -36,8 +36,9 @@ export async function runExtractStep(ctx: RunContext, step: ExtractStep, timeout
   } else entries = selectUrls([...urlsFromStep(ctx, body.urls.from)].filter(selectable), body.urls);
   const discovery = AbortSignal.any([timeout, ctx.abort]);
   // Globs are expanded by a map read logged in: a members' area's sitemap and links.
-  const session = step.session !== undefined && entries.some(isGlob) ? await runSessions(ctx).open(step.session, discovery) : undefined;
-  const expanded = await expandUrlGlobs(entries, body, engine, discovery, session);
+  const name = step.session;
+  const inSession: MapInSession | undefined = name === undefined ? undefined : (map) => discoverInSession(ctx, name, discovery, map);
+  const expanded = await expandUrlGlobs(entries, body, engine, discovery, inSession);
   const urls = expanded.urls;
   for (const message of expanded.warnings) ctx.emit({ type: "step-warning", stepId: step.id, message });
   ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind, total: urls.length });

@@ -1,4 +1,8 @@
-import type { Engine, ExtractRequest, SessionHandle } from "../core/index.js";
+import type { Engine, ExtractRequest, MapResult } from "../core/index.js";
+import type { DiscoveryExtras } from "./session-discovery.js";
+
+/** Runs a map logged in (the step's session), giving it the session and the watch of its requests. */
+export type MapInSession = (map: (extras: DiscoveryExtras) => Promise<MapResult>) => Promise<MapResult>;
 
 export function isGlob(entry: string): boolean {
   return entry.includes("*");
@@ -15,7 +19,7 @@ export function extractGlobRegExp(glob: string): RegExp {
  * subdomains unless includeSubdomains is false), keeps entry order, removes duplicates and stops
  * at the request's limit, saying so when URLs were left out.
  */
-export async function expandUrlGlobs(entries: readonly string[], request: ExtractRequest, engine: Engine, signal: AbortSignal, session?: SessionHandle): Promise<{ urls: string[]; warnings: string[] }> {
+export async function expandUrlGlobs(entries: readonly string[], request: ExtractRequest, engine: Engine, signal: AbortSignal, inSession?: MapInSession): Promise<{ urls: string[]; warnings: string[] }> {
   const urls: string[] = [];
   const seen = new Set<string>();
   const warnings: string[] = [];
@@ -37,7 +41,8 @@ export async function expandUrlGlobs(entries: readonly string[], request: Extrac
     }
     const base = entry.slice(0, entry.indexOf("*"));
     const start = base.slice(0, base.lastIndexOf("/") + 1) || base;
-    const map = await engine.map({ url: start, sitemap: request.ignoreSitemap ? "skip" : "include", includeSubdomains: request.includeSubdomains, ignoreQueryParameters: true, limit: Math.max(request.limit * 10, 5000) }, signal, session ? { session } : undefined);
+    const mapRequest = { url: start, sitemap: request.ignoreSitemap ? "skip" : "include", includeSubdomains: request.includeSubdomains, ignoreQueryParameters: true, limit: Math.max(request.limit * 10, 5000) } as const;
+    const map = inSession ? await inSession((extras) => engine.map!(mapRequest, signal, extras)) : await engine.map(mapRequest, signal);
     if (map.warning) warnings.push(`${entry}: ${map.warning}`);
     const pattern = extractGlobRegExp(entry);
     let matched = 0;

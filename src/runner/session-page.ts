@@ -1,7 +1,8 @@
-import type { Document, ScrapeExtras, ScrapeOptions, SessionCheck, SessionHandle, SessionSpec, Step } from "../core/index.js";
+import type { Document, ScrapeExtras, ScrapeOptions, SessionHandle, SessionSpec, Step } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { RunSessions } from "./session.js";
+import { describeExpiry, expiryOf } from "./session-expiry.js";
 
 const bySession = new WeakMap<RunContext, { sessions: RunSessions; notes: string[] }>();
 
@@ -63,8 +64,7 @@ export async function scrapeInSession(ctx: RunContext, name: string, url: string
   const again = await ctx.ports.engine.scrape(url, options, signal, { ...judged, session: renewed });
   const still = expiry(again, url, spec, renewed);
   if (still !== undefined) {
-    const what = still === "shown" ? `still showed expiredWhen ${describeCheck(spec.expiredWhen!)} of session "${name}"` : `still led to the login page of session "${name}"`;
-    throw new ScrapelineError("bad-content", `${url} ${what} right after a fresh login: the login does not give access to it`, { url });
+    throw new ScrapelineError("bad-content", `${url} ${describeExpiry(still, spec)} right after a fresh login: the login does not give access to it`, { url });
   }
   return again;
 }
@@ -75,52 +75,11 @@ export function sessionPageOptions(options: ScrapeOptions): ScrapeOptions {
 }
 
 /**
- * Why a page shows its session expired: it showed expiredWhen on the session's own site ("shown"),
- * or answered 401 or landed on the login page ("login"); undefined when it did not. The engine's
- * `expiredShown` flag is taken off the page here, so it is never stored.
+ * Why a page shows its session expired (see expiryOf). The engine's `expiredShown` flag is taken
+ * off the page here, so it is never stored.
  */
 function expiry(page: Document, url: string, spec: SessionSpec, session: SessionHandle): "shown" | "login" | undefined {
   const shown = page.expiredShown === true;
   delete page.expiredShown;
-  const finalUrl = page.metadata.url || url;
-  const login = where(spec.url);
-  // The login page itself, asked for on purpose, shows the sign-in form: that is no expiry.
-  const asked = where(url) !== login;
-  if (shown && asked && onSessionSite(finalUrl, spec, session)) return "shown";
-  if (page.metadata.statusCode === 401) return "login";
-  return login !== undefined && where(finalUrl) === login && asked ? "login" : undefined;
-}
-
-/**
- * A page of the session's own site: on the login page's host, or on a host the session's cookies
- * go to. Pages elsewhere (a link to another site) are never judged by expiredWhen.
- */
-function onSessionSite(url: string, spec: SessionSpec, session: SessionHandle): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  if (host === new URL(spec.url).hostname.toLowerCase()) return true;
-  return session.state().cookies.some((c) => {
-    const domain = c.domain.toLowerCase();
-    if (!domain.startsWith(".")) return host === domain;
-    return host === domain.slice(1) || host.endsWith(domain);
-  });
-}
-
-/** `{selector: "form#login"}` as written in the file. */
-function describeCheck(check: SessionCheck): string {
-  const [key, value] = Object.entries(check)[0] ?? ["", ""];
-  return `{${key}: ${JSON.stringify(value)}}`;
-}
-
-function where(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return undefined;
-  }
+  return expiryOf({ url, finalUrl: page.metadata.url || url, status: page.metadata.statusCode, expiredShown: shown }, spec, session);
 }

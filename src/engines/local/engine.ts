@@ -1,4 +1,4 @@
-import type { AgentModel, ExtractionPage, ExtractionSpec, PageExtraction, CrawlFrontierPort, CrawlRequest, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest, SessionHandle, SessionSpec, SessionState, LivePage, LivePageStart, KeptPage } from "../../core/index.js";
+import type { AgentModel, ExtractionPage, ExtractionSpec, PageExtraction, CrawlFrontierPort, CrawlRequest, DiscoveryWatch, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest, SessionHandle, SessionSpec, SessionState, LivePage, LivePageStart, KeptPage } from "../../core/index.js";
 import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
@@ -13,6 +13,7 @@ import { checkThreatProtection, type RiskClassifier } from "./threat-protection.
 import { assertSupported } from "./unsupported.js";
 import { searchSearxng, SEARXNG_VARIABLE } from "./search/index.js";
 import { pageShows } from "./session-check.js";
+import { gateWithWatch } from "./discovery-watch.js";
 
 /** Statuses the runner retries; the engine reports them as errors rather than as documents. */
 const RETRY_STATUSES = new Set([408, 425, 429]);
@@ -187,13 +188,13 @@ export class LocalEngine implements Engine {
     };
   }
 
-  startCrawl(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown; session?: SessionHandle }): Promise<CrawlFrontierPort> {
-    const { session, ...rest } = options;
-    return openCrawl(gateWithSession(this.gate, session), request, rest);
+  startCrawl(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown; session?: SessionHandle; watch?: DiscoveryWatch }): Promise<CrawlFrontierPort> {
+    const { session, watch, ...rest } = options;
+    return openCrawl(gateWithWatch(gateWithSession(this.gate, session), watch), request, rest);
   }
 
-  map(request: MapRequest, signal?: AbortSignal, extras: { session?: SessionHandle } = {}): Promise<MapResult> {
-    const gate = gateWithSession(this.gate, extras.session);
+  map(request: MapRequest, signal?: AbortSignal, extras: { session?: SessionHandle; watch?: DiscoveryWatch } = {}): Promise<MapResult> {
+    const gate = gateWithWatch(gateWithSession(this.gate, extras.session), extras.watch);
     if (request.threatProtection) {
       checkThreatProtection(request.url, request.threatProtection, this.riskClassifier);
       const { threatProtection: _policy, ...rest } = request;
