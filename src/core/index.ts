@@ -21,3 +21,4 @@ export type * from "./notify.js";
 export type * from "./agent.js";
 export { agentTokenCredits } from "./agent.js";
 export { parseJson } from "./model-json.js";
+export { isSignOutUrl } from "./sign-out.js";

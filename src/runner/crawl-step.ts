@@ -1,5 +1,5 @@
 import type { ScrapeOptions, Step } from "../core/index.js";
-import { ScrapelineError } from "../core/index.js";
+import { isSignOutUrl, ScrapelineError } from "../core/index.js";
 import { cacheKey, mayWriteCache } from "./cache.js";
 import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type PageOutcome, type StepTally, type StoredPage } from "./page.js";
@@ -55,6 +55,14 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   for (const message of frontier.warnings) ctx.emit({ type: "step-warning", stepId: step.id, message });
 
   const tally: StepTally = { documents: 0, failures: 0, cancelled: false };
+  // A logged-in crawl does not follow the links that would sign it out (a "Log out" link in every page's menu).
+  const signOuts = new Set<string>();
+  const follow = (links: readonly string[]): readonly string[] => {
+    if (step.session === undefined) return links;
+    const kept = links.filter((link) => !isSignOutUrl(link));
+    if (kept.length < links.length) for (const link of links) if (isSignOutUrl(link)) signOuts.add(link);
+    return kept;
+  };
   const inFlight = new Set<Promise<void>>();
   const maxInFlight = Math.max(2, ctx.plan.pipeline.concurrency * 2);
   let sinceSnapshot = 0;
@@ -75,7 +83,7 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
     if (already.has(next.url)) {
       const page = storedPage(next.url);
       if (page) {
-        frontier.discover(page.url, page.links ?? [], next.depth);
+        frontier.discover(page.url, follow(page.links ?? []), next.depth);
         frontier.done(next.url);
         continue;
       }
@@ -84,7 +92,7 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
     const task: Promise<void> = runPage(ctx, job(next.url), timeout, tally).then((outcome: PageOutcome) => {
       // A page the stop reached before it was stored stays active: the saved frontier queues it again for --resume.
       if (outcome === "cancelled") return;
-      if (outcome !== "failed") frontier.discover(outcome.url, outcome.links ?? [], next.depth);
+      if (outcome !== "failed") frontier.discover(outcome.url, follow(outcome.links ?? []), next.depth);
       frontier.done(next.url);
       if (++sinceSnapshot >= Math.max(SNAPSHOT_EVERY, frontier.stats.found / SNAPSHOT_SHARE)) snapshot();
     });
@@ -97,6 +105,10 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
     await revisitHidden(ctx, step, visited, (url) => ({ ...job(url), visibility: "hidden" }), timeout, tally);
   }
   snapshot();
+  if (signOuts.size > 0) {
+    const shown = [...signOuts].slice(0, 3).join(", ");
+    ctx.emit({ type: "step-warning", stepId: step.id, message: `${signOuts.size} link(s) that would sign session "${step.session}" out were not followed: ${shown}${signOuts.size > 3 ? ", …" : ""}` });
+  }
   const blocked = frontier.robotsBlocked;
   if (blocked.length > 0) {
     const shown = blocked.slice(0, 5).join(", ");

@@ -94,6 +94,8 @@ describe("discovery renews an expired login", () => {
     expect(paths).toEqual(expect.arrayContaining(["/members/1", "/members/2"]));
     expect(paths).not.toContain("/login");
     expect(site.logins).toBe(2);
+    // Every member page links to /logout: the logged-in walk never follows it.
+    expect(site.signOuts).toBe(0);
   });
 
   it("a crawl whose fresh login still cannot reach the sitemap fails, naming the sitemap and the session", async () => {

@@ -39,6 +39,22 @@ describe("sessions over plain HTTP", () => {
     expect(events.some((e) => e.type === "step-warning" && e.message.includes("not kept"))).toBe(false);
   });
 
+  it("a logged-in crawl does not follow the link that signs it out, and says so", async () => {
+    const site = await members();
+    const steps = `  - id: everything
+    session: members
+    crawl: { url: ${site.url}/members, limit: 20, sitemap: skip }
+`;
+    const { result, db, events } = await runYaml(sessionPipeline(site, steps), { env: env() });
+    expect(result.ok && result.status).toBe("succeeded");
+    if (!result.ok) return;
+    expect(site.signOuts).toBe(0);
+    expect(site.logins).toBe(1);
+    expect(readDocuments(db, result.runId, "everything").map((d) => new URL(d.url).pathname)).not.toContain("/logout");
+    const warning = events.find((e) => e.type === "step-warning" && e.message.includes("sign session"));
+    expect(warning && "message" in warning ? warning.message : "").toBe(`1 link(s) that would sign session "members" out were not followed: ${site.url}/logout`);
+  });
+
   it("loads an extract step's pages logged in", async () => {
     const site = await members();
     const steps = `  - id: figures

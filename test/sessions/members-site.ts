@@ -14,6 +14,8 @@ export class MembersSite {
   /** Successful logins, and every POST to /login. */
   logins = 0;
   attempts = 0;
+  /** Visits of /logout (which ends the session it is asked with). */
+  signOuts = 0;
   /** Session ids given out, so tests can look for them where they must not be. */
   readonly issued: string[] = [];
   /** The Cookie header of every members' request, in order. */
@@ -44,6 +46,13 @@ export class MembersSite {
     // What the login left in local storage, rendered by script (only a browser with the session's storage shows it).
     this.site.route("/members/storage", (req, res) => this.member(req, res, "Storage", `<p id="note">none</p><script>document.getElementById("note").textContent = localStorage.getItem("note") || "no note"</script>`));
     this.site.page("/public", htmlPage("Public", "<p>Anyone can read this.</p>"));
+    // Signing out is a plain link, as on many sites: following it ends the session.
+    this.site.route("/logout", (req, res) => {
+      this.signOuts++;
+      const sid = /(?:^|;\s*)sid=([0-9a-f]+)/.exec(req.headers.cookie ?? "")?.[1];
+      if (sid !== undefined) this.sessions.delete(sid);
+      res.writeHead(302, { location: "/login" }).end();
+    });
     await this.site.start();
     return this;
   }

@@ -1,4 +1,5 @@
 import type { SessionHandle } from "../../../core/index.js";
+import { isSignOutUrl, ScrapelineError } from "../../../core/index.js";
 import { sessionJar } from "./cookies.js";
 import type { FetchGate } from "./types.js";
 
@@ -11,7 +12,11 @@ export function gateWithSession(gate: FetchGate, session: SessionHandle | undefi
   if (!session) return gate;
   const cookies = sessionJar(session);
   return {
-    fetch: (request) => gate.fetch({ ...request, cookies: request.cookies ?? cookies }),
+    fetch: (request) => {
+      // Discovery never follows a link that would end the login it reads the site with.
+      if (isSignOutUrl(request.url)) return Promise.reject(new ScrapelineError("blocked", `not read logged in: ${request.url} would sign the session out`, { url: request.url }));
+      return gate.fetch({ ...request, cookies: request.cookies ?? cookies });
+    },
     close: () => Promise.resolve(),
   };
 }
