@@ -1,5 +1,5 @@
 import type { AgentToolName, AgentToolOutput, AgentTools, Document, JsonSchema, ScrapeOptions, Step } from "../core/index.js";
-import { agentTokenCredits, ScrapelineError, searchCredits } from "../core/index.js";
+import { agentTokenCredits, isSignOutUrl, ScrapelineError, searchCredits } from "../core/index.js";
 import type { RunContext } from "./context.js";
 import { runPage, type PageJob, type StepTally } from "./page.js";
 import { discoverInSession, type DiscoveryExtras } from "./session-discovery.js";
@@ -96,6 +96,8 @@ export class RunnerAgentTools implements AgentTools {
   /** A page through the run's pool, stored as the step's document; the model gets `render` of it. */
   private async scrape(url: string, options: ScrapeOptions, shape: Pick<PageJob, "billAs" | "toStored">, render: (doc: { metadata?: Record<string, unknown>; markdown?: string; links?: string[]; json?: unknown }) => string): Promise<AgentToolOutput> {
     const { ctx, step } = this;
+    // Logged in, a link that signs out is not followed: it would end the login the step works in.
+    if (step.session !== undefined && isSignOutUrl(url)) return { content: `Not read: ${url} would sign session "${step.session}" out. Choose another page.`, credits: 0 };
     // A page read again (scraped, then extracted) replaces its stored document: the earlier read stays billed, in the ledger.
     const earlier = this.storedCredits(url);
     const outcome = await runPage(ctx, { stepId: step.id, url, options, ...shape, retry: step.retry, ...(step.timeoutMs !== undefined ? { stepTimeoutMs: step.timeoutMs } : {}), ...(step.session !== undefined ? { session: step.session } : {}) }, this.timeout, this.tally);

@@ -61,6 +61,24 @@ describe("agent step with a session", () => {
     for (const cookie of site.cookiesSeen) expect(cookie).toMatch(/sid=[0-9a-f]{32}/);
   });
 
+  it("does not follow a link that would sign its session out, and tells the model so", async () => {
+    llm.requests.length = 0;
+    const signOuts = site.signOuts;
+    llm.answer(
+      { toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/logout` } }] },
+      { toolCalls: [{ name: "scrape", arguments: { url: `${site.url}/members/widget` } }] },
+      { content: JSON.stringify({ data: { price: 37.25 }, sources: { price: [`${site.url}/members/widget`] } }) },
+    );
+    const yaml = sessionPipeline(site, agentStep("    session: members\n", `prompt: What do members pay for the widget?\nschema: ${schema}`));
+    const { result } = await runYaml(yaml, { env: env() });
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+    expect(result.status).toBe("succeeded");
+    expect(site.signOuts).toBe(signOuts);
+    const tools = [...new Set(toolMessages())];
+    expect(tools[0]).toBe(`Not read: ${site.url}/logout would sign session "members" out. Choose another page.`);
+    expect(tools[1]).toContain("$37.25");
+  });
+
   it("without the session the same page shows only the sign-in form", async () => {
     llm.requests.length = 0;
     llm.answer(
