@@ -13,5 +13,7 @@ export { MAX_PROMPT_LENGTH, previewCrawlParams, previewCrawlParamsLocally, type 
 export { pageDiff, pageHistory, runChanges, type HistoryEntry, type PageChange, type PageDiff, type RunChanges } from "./changes.js";
 export { DEFAULT_API_URL, previewCrawlRemote, serviceUsage, type UsageReport } from "./remote.js";
 export { createKey, listKeys, listTeams, revokeKey, setThreatPolicy, TEAM_DEFAULTS, updateTeam, type TeamSettings } from "./keys.js";
-export { PAGE_BYTES, PAGE_DOCUMENTS, ServeService, type JobStatusPage, type ServeOptions, type TokenUsage } from "./serve.js";
+export { ServeService, type ServeOptions } from "./serve.js";
+export type { TokenUsage } from "./serve-usage.js";
+export { PAGE_BYTES, PAGE_DOCUMENTS, type JobStatusPage } from "./serve-job-status.js";
 export { MAX_UPLOAD_BYTES, type Upload } from "./serve-parse.js";

@@ -227,3 +227,15 @@ function withV1Defaults(body: Body): void {
 function warningOf(warnings: readonly string[]): { warning?: string } {
   return warnings.length > 0 ? { warning: warnings.join("; ") } : {};
 }
+
+/** POST /v2/crawl/params-preview: a url and a prompt, nothing else (origin and integration are dropped). */
+export function readPreviewCall(body: unknown): { url: string; prompt: string } {
+  const raw = body !== null && typeof body === "object" && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : undefined;
+  if (!raw) throw new ScrapelineError("invalid-input", "Bad request: the body must be a JSON object");
+  delete raw.origin;
+  delete raw.integration;
+  const unknown = Object.keys(raw).filter((k) => k !== "url" && k !== "prompt");
+  if (unknown.length > 0) throw new ScrapelineError("invalid-input", `Unrecognized key in body -- ${unknown.join(", ")} (params-preview takes url and prompt)`);
+  if (typeof raw.url !== "string" || typeof raw.prompt !== "string") throw new ScrapelineError("invalid-input", "Bad request: url and prompt are required strings");
+  return { url: raw.url, prompt: raw.prompt };
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type { ChangeTrackingFormat, Document, Engine, ExtractResult, MapLink, Pipeline, ScrapeOptions, ServeJobKind, Step, Team, ThreatProtectionOverride } from "../core/index.js";
+import type { ChangeTrackingFormat, Document, Engine, MapLink, Pipeline, ScrapeOptions, ServeJobKind, Step, Team, ThreatProtectionOverride } from "../core/index.js";
 import { ScrapelineError, type ErrorKind } from "../core/index.js";
 import { TOKENS_PER_CREDIT } from "../credits/index.js";
 import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassifier } from "../engines/local/index.js";
@@ -11,8 +11,10 @@ import { ServeTables, type SqliteStore } from "../store/index.js";
 import { previewCrawlParams, type CrawlPreview } from "./crawl-preview.js";
 import { hashKey } from "./keys.js";
 import { JOB_STEP_ID, JobRunner } from "./serve-jobs.js";
+import { expiresAt, extractReply, jobCredits, jobErrors, statusPage, type JobStatusPage } from "./serve-job-status.js";
 import { checkConcurrency, RateLimiter } from "./serve-limits.js";
-import { readBatchCall, readCrawlCall, readExtractCall, readMapCall, readScrapeCall } from "./serve-requests.js";
+import { readBatchCall, readCrawlCall, readExtractCall, readMapCall, readPreviewCall, readScrapeCall } from "./serve-requests.js";
+import { teamUsage, type TokenUsage } from "./serve-usage.js";
 import { readSearchCall, searchReply } from "./serve-search.js";
 import { agentReply, readAgentCall, type AgentStatusReply } from "./serve-agent.js";
 import { effectiveThreatPolicy } from "./serve-threat.js";
@@ -42,32 +44,7 @@ export interface ServeOptions {
   codeMemoryMb?: number;
 }
 
-/** A page of a crawl or batch scrape's status (GET /v2/crawl/{id}). */
-export interface JobStatusPage {
-  status: "scraping" | "completed" | "failed" | "cancelled";
-  completed: number;
-  total: number;
-  creditsUsed: number;
-  expiresAt: string;
-  data: Document[];
-  /** The skip of the next page, when there is one. */
-  nextSkip?: number;
-  error?: string;
-}
 
-export interface TokenUsage {
-  billingPeriodStart: string;
-  billingPeriodEnd: string;
-  planTokens: number;
-  remainingTokens: number;
-}
-
-/** Status pages hold at most this many documents, and stop at about this much JSON. */
-export const PAGE_DOCUMENTS = 100;
-export const PAGE_BYTES = 10 * 1024 * 1024;
-/** Job results are kept readable this long (reported as expiresAt). */
-const EXPIRES_MS = 24 * 3600_000;
-const DAY_MS = 24 * 3600_000;
 
 const BACKGROUND: readonly ServeJobKind[] = ["crawl", "batch", "extract", "agent"];
 
@@ -244,23 +221,9 @@ export class ServeService {
     return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}), ...(call.warning ? { warning: call.warning } : {}) };
   }
 
-  /**
-   * GET /v1/extract/{id}, /v2/extract/{id}: processing while it runs, then the finished extract.
-   * The status is the job's stored status, and creditsUsed what the team was charged for the job
-   * (its pages and its model tokens), the same figure token usage counts.
-   */
-  extractStatus(team: Team, id: string): ExtractResult & { expiresAt: string } | { success: boolean; status: "processing"; data: unknown[]; expiresAt: string } {
-    const job = this.jobs.job(team.id, id, ["extract"], "Extract job");
-    const expiresAt = new Date(Date.parse(job.createdAt) + EXPIRES_MS).toISOString();
-    if (job.status === "scraping") return { success: true, status: "processing", data: [], expiresAt };
-    const raw = job.runId === null ? undefined : this.store.stepResult(job.runId, JOB_STEP_ID);
-    const stored = raw === undefined ? undefined : (JSON.parse(raw) as ExtractResult);
-    const creditsUsed = job.runId === null ? 0 : (this.store.getRun(job.runId)?.creditsUsed ?? 0);
-    const tokensUsed = stored?.tokensUsed ?? 0;
-    if (job.status === "completed" && stored) return { ...stored, success: true, status: "completed", creditsUsed, expiresAt };
-    const error = job.status === "cancelled" ? "the extract was cancelled" : (stored?.error ?? job.error ?? (job.runId === null ? undefined : this.store.getSteps(job.runId)[0]?.error) ?? "the extract failed");
-    const { success: _s, status: _st, error: _e, ...rest } = stored ?? { data: [] };
-    return { ...rest, success: false, status: job.status === "cancelled" ? "cancelled" : "failed", data: stored?.data ?? [], error, tokensUsed, creditsUsed, expiresAt };
+  /** GET /v1/extract/{id}, /v2/extract/{id}: processing while it runs, then the finished extract. */
+  extractStatus(team: Team, id: string): ReturnType<typeof extractReply> {
+    return extractReply(this.store, this.jobs.job(team.id, id, ["extract"], "Extract job"));
   }
 
   /**
@@ -283,8 +246,7 @@ export class ServeService {
   /** GET /v2/agent/{id}: processing while it runs, then its data, sources and transcript; creditsUsed as the team was charged. */
   agentStatus(team: Team, id: string): AgentStatusReply {
     const job = this.jobs.job(team.id, id, ["agent"], "Agent job");
-    const creditsUsed = job.runId === null ? 0 : (this.store.getRun(job.runId)?.creditsUsed ?? 0);
-    return agentReply(this.store, job, JOB_STEP_ID, creditsUsed, new Date(Date.parse(job.createdAt) + EXPIRES_MS).toISOString());
+    return agentReply(this.store, job, JOB_STEP_ID, jobCredits(this.store, job), expiresAt(job));
   }
 
   /** DELETE /v2/agent/{id}: stops the agent (what it stored stays readable). */
@@ -294,18 +256,7 @@ export class ServeService {
 
   /** GET /v2/crawl/{id} and /v2/batch/scrape/{id}: one page of the job's status. */
   jobStatus(team: Team, kind: "crawl" | "batch", id: string, page: { skip?: number; limit?: number } = {}): JobStatusPage {
-    const job = this.jobs.job(team.id, id, [kind], "Job");
-    const skip = Math.max(0, Math.floor(page.skip ?? 0));
-    const limit = Math.min(PAGE_DOCUMENTS, Math.max(1, Math.floor(page.limit ?? PAGE_DOCUMENTS)));
-    const { completed, total } = this.jobs.progress(job);
-    const data = this.jobs.documents(job, skip, limit, PAGE_BYTES);
-    const run = job.runId === null ? undefined : this.store.getRun(job.runId);
-    const out: JobStatusPage = { status: job.status, completed, total, creditsUsed: run?.creditsUsed ?? 0, expiresAt: new Date(Date.parse(job.createdAt) + EXPIRES_MS).toISOString(), data };
-    // Another page exists while more pages are expected than this one reaches; an empty page ends
-    // the chain, so a client following `next` while the job runs does not spin on the same page.
-    if (total > skip + data.length && data.length > 0) out.nextSkip = skip + data.length;
-    if (job.status === "failed" && job.error) out.error = job.error;
-    return out;
+    return statusPage(this.jobs, this.store, this.jobs.job(team.id, id, [kind], "Job"), page);
   }
 
   /** GET /v2/crawl/active: the team's crawls that are running. */
@@ -314,10 +265,8 @@ export class ServeService {
   }
 
   /** GET /v2/crawl/{id}/errors, /v2/batch/scrape/{id}/errors: the pages that failed. */
-  jobErrors(team: Team, kind: "crawl" | "batch", id: string): { errors: Array<{ id: string; timestamp: string; url: string; code: string; error: string }>; robotsBlocked: string[] } {
-    const job = this.jobs.job(team.id, id, [kind], "Job");
-    const failures = job.runId === null ? [] : this.store.failures(job.runId);
-    return { errors: failures.map((f, i) => ({ id: `${job.id}-${i}`, timestamp: f.failedAt, url: f.url, code: f.kind, error: f.error })), robotsBlocked: [] };
+  jobErrors(team: Team, kind: "crawl" | "batch", id: string): ReturnType<typeof jobErrors> {
+    return jobErrors(this.store, this.jobs.job(team.id, id, [kind], "Job"));
   }
 
   /** DELETE /v1|v2/crawl/{id}, /v2/batch/scrape/{id}. */
@@ -328,14 +277,8 @@ export class ServeService {
 
   /** POST /v2/crawl/params-preview. */
   previewCrawl(body: unknown): CrawlPreview["data"] {
-    const raw = body !== null && typeof body === "object" && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : undefined;
-    if (!raw) throw new ScrapelineError("invalid-input", "Bad request: the body must be a JSON object");
-    delete raw.origin;
-    delete raw.integration;
-    const unknown = Object.keys(raw).filter((k) => k !== "url" && k !== "prompt");
-    if (unknown.length > 0) throw new ScrapelineError("invalid-input", `Unrecognized key in body -- ${unknown.join(", ")} (params-preview takes url and prompt)`);
-    if (typeof raw.url !== "string" || typeof raw.prompt !== "string") throw new ScrapelineError("invalid-input", "Bad request: url and prompt are required strings");
-    return previewCrawlParams(raw.url, raw.prompt).data;
+    const call = readPreviewCall(body);
+    return previewCrawlParams(call.url, call.prompt).data;
   }
 
   /**
@@ -344,13 +287,7 @@ export class ServeService {
    * and the credit check of work-starting requests).
    */
   tokenUsage(team: Team, scope: "all" | "extract" = "all"): TokenUsage {
-    const periodMs = team.periodDays * DAY_MS;
-    const origin = Date.parse(team.periodStart);
-    const now = this.clock();
-    const start = origin + Math.max(0, Math.floor((now - origin) / periodMs)) * periodMs;
-    const startIso = new Date(start).toISOString();
-    const credits = this.tables.creditsUsedSince(team.id, startIso, scope === "extract" ? ["extract"] : undefined);
-    return { billingPeriodStart: startIso, billingPeriodEnd: new Date(start + periodMs).toISOString(), planTokens: team.planTokens, remainingTokens: Math.max(0, team.planTokens - TOKENS_PER_CREDIT * credits) };
+    return teamUsage(this.tables, team, this.clock(), scope);
   }
 
   /** Stops taking work, lets requests in flight finish, stops jobs (pages in flight are stored), closes the store. */
