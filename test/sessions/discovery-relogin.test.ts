@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readDocuments, runYaml, workdir } from "../run/helpers.js";
-import { credentials, MembersSite, SECRET_KEY, sessionPipeline } from "./members-site.js";
+import { addMembersSitemap, credentials, expectSitemapCrawl, MembersSite, SECRET_KEY, sessionPipeline, sitemapCrawlStep } from "./members-site.js";
 import { join } from "node:path";
 
 const sites: MembersSite[] = [];
@@ -11,20 +11,11 @@ afterEach(async () => {
 // The key keeps the login in the database, so the second run reuses it (until the site forgets it).
 const env = { ...process.env, ...credentials, SCRAPELINE_SECRET_KEY: SECRET_KEY };
 
-/**
- * A members' area whose robots.txt and sitemap are behind the login: the sitemap lists a report
- * no page links to, robots.txt keeps crawlers out of /members/drafts (linked from that report).
- */
+/** A members' area whose robots.txt and sitemap are behind the login (see addMembersSitemap). */
 async function membersWithSitemap(options: ConstructorParameters<typeof MembersSite>[0] = {}): Promise<{ site: MembersSite; sitemapSeen: string[] }> {
   const site = await new MembersSite(options).start();
   sites.push(site);
-  const sitemapSeen: string[] = [];
-  site
-    .addMemberFile("/robots.txt", "text/plain", () => `User-agent: *\nDisallow: /members/drafts\nSitemap: ${site.url}/members/sitemap.xml\n`)
-    .addMemberFile("/members/sitemap.xml", "application/xml", () => `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.url}/members/annual</loc></url></urlset>`, sitemapSeen)
-    .addMemberPage("/members/annual", "Annual report", `<p>Annual figure 9999</p><a href="/members/drafts">Drafts</a>`)
-    .addMemberPage("/members/drafts", "Drafts", "<p>Not for crawlers</p>");
-  return { site, sitemapSeen };
+  return { site, sitemapSeen: addMembersSitemap(site).sitemapSeen };
 }
 
 /** Runs `yaml` twice on one database: the first run logs in and keeps the login, then the site forgets every session. */
@@ -45,18 +36,11 @@ const stepError = (events: Awaited<ReturnType<typeof runYaml>>["events"], stepId
 describe("discovery renews an expired login", () => {
   it("a crawl whose kept login expired logs in again once and is seeded by the members' sitemap", async () => {
     const { site, sitemapSeen } = await membersWithSitemap();
-    const steps = `  - id: reports
-    session: members
-    crawl: { url: ${site.url}/members, includePaths: ["^/members"], limit: 20, sitemap: include }
-`;
-    const { result, db } = await runAfterExpiry(site, sessionPipeline(site, steps));
+    const { result, db } = await runAfterExpiry(site, sessionPipeline(site, sitemapCrawlStep(site)));
     expect(result.ok && result.status).toBe("succeeded");
     if (!result.ok) return;
-    const paths = readDocuments(db, result.runId, "reports").map((d) => new URL(d.url).pathname).sort();
     // Only the sitemap leads to the annual report; robots.txt (read with the new login) keeps the drafts out.
-    expect(paths).toContain("/members/annual");
-    expect(paths).not.toContain("/members/drafts");
-    expect(site.site.hits.get("/members/drafts")).toBeUndefined();
+    expectSitemapCrawl(site, readDocuments(db, result.runId, "reports"));
     expect(site.logins).toBe(2);
     // The sitemap was last read with the second login's cookie.
     expect(sitemapSeen.at(-1)).toContain(`sid=${site.issued[1]}`);

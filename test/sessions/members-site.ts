@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
@@ -165,4 +166,34 @@ export function addPagedList(site: MembersSite, pages = 3): void {
     const next = n < pages ? `<button id="next" onclick="location.href='/list/${n + 1}'">Next</button>` : "";
     site.site.page(`/list/${n}`, htmlPage(`List page ${n}`, `<ul id="items"><li>Item ${n}-a</li><li>Item ${n}-b</li></ul><button id="more" onclick="document.getElementById('items').insertAdjacentHTML('beforeend', '<li>Extra on page ${n}</li>')">More</button>${next}`));
   }
+}
+
+/**
+ * Puts the robots.txt and sitemap of `site`'s members' area behind its login: the sitemap lists a
+ * report no page links to, robots.txt keeps crawlers out of /members/drafts (linked from that
+ * report). The Cookie header each of them was read with is recorded.
+ */
+export function addMembersSitemap(site: MembersSite): { robotsSeen: string[]; sitemapSeen: string[] } {
+  const robotsSeen: string[] = [];
+  const sitemapSeen: string[] = [];
+  site
+    .addMemberFile("/robots.txt", "text/plain", () => `User-agent: *\nDisallow: /members/drafts\nSitemap: ${site.url}/members/sitemap.xml\n`, robotsSeen)
+    .addMemberFile("/members/sitemap.xml", "application/xml", () => `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.url}/members/annual</loc></url></urlset>`, sitemapSeen)
+    .addMemberPage("/members/annual", "Annual report", `<p>Annual figure 9999</p><a href="/members/drafts">Drafts</a>`)
+    .addMemberPage("/members/drafts", "Drafts", "<p>Not for crawlers</p>");
+  return { robotsSeen, sitemapSeen };
+}
+
+/** A logged-in crawl of the members' area that reads its sitemap. */
+export const sitemapCrawlStep = (site: MembersSite) => `  - id: reports
+    session: members
+    crawl: { url: ${site.url}/members, includePaths: ["^/members"], limit: 20, sitemap: include }
+`;
+
+/** Checks what such a crawl stored: the sitemap's report, and not the drafts robots.txt keeps it out of. */
+export function expectSitemapCrawl(site: MembersSite, docs: ReadonlyArray<{ url: string }>): void {
+  const paths = docs.map((d) => new URL(d.url).pathname);
+  expect(paths).toContain("/members/annual");
+  expect(paths).not.toContain("/members/drafts");
+  expect(site.site.hits.get("/members/drafts")).toBeUndefined();
 }
