@@ -2,27 +2,39 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { basename, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Document, ParseOptions, Step } from "../core/index.js";
+import type { Document, Engine, ParseOptions, Step } from "../core/index.js";
 import { isScrapelineError, ScrapelineError } from "../core/index.js";
 import { LocalEngine } from "../engines/local/index.js";
 import { readRequestBody } from "../pipeline/index.js";
+import { createRemoteEngine } from "./remote.js";
 
 export interface ParseFilesOptions {
   format: "markdown" | "json";
   /** Write one file per document here (NAME.md or NAME.json) instead of answering the text. */
   out?: string;
+  /** Where the files are converted: here (default), or uploaded to the service (POST /v2/parse). */
+  engine?: "local" | "firecrawl";
+  /** Where FIRECRAWL_API_KEY and FIRECRAWL_API_URL are read (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The engine that converts the files; the service's needs its key, checked before any file is read. */
+export function parseEngine(options: Pick<ParseFilesOptions, "engine" | "env">): Engine {
+  if (options.engine === "firecrawl") return createRemoteEngine({ apiKeyEnv: "FIRECRAWL_API_KEY" }, options.env ?? process.env);
+  return new LocalEngine({ allowPrivateNetwork: false });
 }
 
 /** What became of one file: its document and what was written, or why it failed. */
 export type ParsedFileResult = { file: string; document: Document; written?: string } | { file: string; error: string };
 
 /**
- * `scrapeline parse FILE..`: each file converted on the local engine with a parse step's
- * defaults (no pipeline, no store, no credits); a file that fails does not stop the others.
+ * `scrapeline parse FILE..`: each file converted with a parse step's defaults (no pipeline, no
+ * store), on the local engine or uploaded to the service; a file that fails does not stop the others.
  */
 export async function parseFiles(files: readonly string[], options: ParseFilesOptions): Promise<ParsedFileResult[]> {
   const parseOptions = defaultParseOptions(options.format);
-  const engine = new LocalEngine({ allowPrivateNetwork: false });
+  const engine = parseEngine(options);
+  if (!engine.parse) throw new ScrapelineError("unsupported", `the ${engine.name} engine cannot parse files`);
   const results: ParsedFileResult[] = [];
   const used = new Set<string>();
   try {
@@ -35,7 +47,7 @@ export async function parseFiles(files: readonly string[], options: ParseFilesOp
         });
         if (!info.isFile()) throw new ScrapelineError("bad-content", `${file} is not a file`);
         if (info.size > parseOptions.maxFileSize) throw new ScrapelineError("too-large", `${file} is over the ${Math.floor(parseOptions.maxFileSize / 1048576)} MB limit of a parsed file`);
-        const document = await engine.parse({ name: file, bytes: await readFile(path), url: pathToFileURL(path).href, modifiedTime: info.mtime.toISOString() }, parseOptions);
+        const document = await engine.parse!({ name: file, bytes: await readFile(path), url: pathToFileURL(path).href, modifiedTime: info.mtime.toISOString() }, parseOptions);
         document.metadata.sourceFile = file;
         const result: ParsedFileResult = { file, document };
         if (options.out) {

@@ -1,6 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeService, type Multipart } from "../helpers/fake-service.js";
+import { parseRoute } from "../helpers/fake-parse.js";
 import { makeDocx, makeWorkbook } from "../engines/parse/fixtures.js";
 import { cliChild, finish, workdir } from "../run/helpers.js";
 
@@ -41,3 +44,37 @@ describe("scrapeline parse (the built CLI)", () => {
     expect(bad.err).toContain("Invalid values");
   });
 });
+
+describe("scrapeline parse --engine firecrawl", () => {
+  const service = new FakeService();
+  const uploads: Multipart[] = [];
+  beforeAll(async () => {
+    await service.start();
+    service.on("POST /v2/parse", parseRoute((u) => uploads.push(u)));
+  });
+  afterAll(async () => service.stop());
+  const child = (args: string[], env: Record<string, string>) => {
+    const { FIRECRAWL_API_KEY: _key, ...inherited } = process.env;
+    return spawn(process.execPath, ["dist/cli/main.js", "parse", ...args, "--engine", "firecrawl"], { stdio: ["ignore", "pipe", "pipe"], env: { ...inherited, ...env } });
+  };
+
+  it("uploads each file to the service and prints what it answers", async () => {
+    const dir = workdir();
+    writeFileSync(join(dir, "prices.csv"), "item,price\napple,2\n");
+    const { code, out, err } = await finish(child([join(dir, "prices.csv")], { FIRECRAWL_API_URL: service.url, FIRECRAWL_API_KEY: "fc-cli-parse" }));
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    expect(out).toBe("| item | price |\n| --- | --- |\n| apple | 2 |\n");
+    expect(uploads.map((u) => u.files[0]?.filename)).toEqual(["prices.csv"]);
+    expect(service.calls.find((c) => c.path === "/v2/parse")?.headers.authorization).toBe("Bearer fc-cli-parse");
+  });
+
+  it("without the service's key, says so and reads no file", async () => {
+    const before = uploads.length;
+    const { code, err } = await finish(child(["/nonexistent/report.pdf"], { FIRECRAWL_API_URL: service.url }));
+    expect(code).toBe(2);
+    expect(err).toBe("error: the firecrawl engine needs the service's API key in the environment: FIRECRAWL_API_KEY is not set\n");
+    expect(uploads.length).toBe(before);
+  });
+});
+

@@ -6,6 +6,7 @@ interface Args {
   files: string[];
   format: "markdown" | "json";
   out?: string;
+  engine: "local" | "firecrawl";
 }
 
 export function parseCommand(io: Io, setExit: (code: number) => void): CommandModule<object, Args> {
@@ -17,11 +18,12 @@ export function parseCommand(io: Io, setExit: (code: number) => void): CommandMo
         .positional("files", { type: "string", array: true, demandOption: true, describe: "document files (the format is read from the content)" })
         .option("format", { choices: ["markdown", "json"], default: "markdown", describe: "markdown text, or the whole document (metadata, links) as JSON" })
         .option("out", { type: "string", describe: "write NAME.md / NAME.json per file into this directory instead of printing" })
+        .option("engine", { choices: ["local", "firecrawl"] as const, default: "local" as const, describe: "convert here, or upload each file to the service (FIRECRAWL_API_URL, FIRECRAWL_API_KEY; billed by it)" })
         .example("$0 parse report.docx", "print the markdown of a document")
         .example("$0 parse docs/*.xlsx --format json --out parsed/", "one JSON document per file") as never,
     handler: async (args) => {
       const { parseFiles } = await import("../../app/parse.js");
-      const results = await parseFiles(args.files, { format: args.format, ...(args.out !== undefined ? { out: args.out } : {}) });
+      const results = await parseFiles(args.files, { format: args.format, engine: args.engine, ...(args.out !== undefined ? { out: args.out } : {}) });
       const documents = [];
       let failed = 0;
       for (const result of results) {
