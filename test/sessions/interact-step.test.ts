@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { loadPipelineText } from "../../src/pipeline/index.js";
-import { pipeline, readDocuments, runYaml } from "../run/helpers.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cliChild, finish, pipeline, readDocuments, runYaml, workdir } from "../run/helpers.js";
 import { addPagedList, credentials, MembersSite, SECRET_KEY, sessionPipeline } from "./members-site.js";
 
 const sites: MembersSite[] = [];
@@ -189,3 +191,34 @@ describe("interact tabs and the firecrawl engine", () => {
     await expect(run).rejects.toMatchObject({ kind: "invalid-input", message: expect.stringContaining('interact step "open" opens tabs, which the firecrawl engine cannot do') });
   });
 });
+
+describe("interact and Ctrl-C (the built CLI)", () => {
+  it("a run stopped while the scrape's page is kept open exits 130, and --resume stores what an uninterrupted run does", async () => {
+    const site = await members();
+    addWizard(site);
+    site.site.route("/slow", (_req, res) => void setTimeout(() => res.writeHead(200, { "content-type": "text/html" }).end("<html><body><main><p>Slow page</p></main></body></html>"), 1500));
+    const dir = workdir();
+    const file = join(dir, "p.yaml");
+    writeFileSync(file, pipeline(`${wizardScrape(site)}  - id: slow\n    needs: [wizard]\n    scrape: { url: ${site.url}/slow }\n  - id: carry\n    needs: [slow]\n    interact: { from: wizard, actions: [{ type: click, selector: "#two" }], tabs: { selector: "li.card a", limit: 2 } }\n`));
+    const interrupted = join(dir, "interrupted.db");
+    const child = cliChild(["run", file, "--db", interrupted, "--allow-private-network"]);
+    let sent = false;
+    const first = await finish(child, (err) => {
+      if (!sent && err.includes("[slow] scrape started")) {
+        sent = true;
+        child.kill("SIGINT");
+      }
+    });
+    expect(first.code).toBe(130);
+    expect(first.err).toContain("--resume");
+    const resumed = await finish(cliChild(["run", file, "--db", interrupted, "--allow-private-network", "--resume"]));
+    expect(resumed.code).toBe(0);
+    expect(resumed.err).toContain('1 of 1 page(s) of "wizard" were loaded again');
+    const whole = join(dir, "whole.db");
+    expect((await finish(cliChild(["run", file, "--db", whole, "--allow-private-network"]))).code).toBe(0);
+    const stored = (db: string) => readDocuments(db, 1, "carry").map((d) => [d.url, d.document.markdown?.replace(/Load number \d+/, "")]).sort();
+    expect(stored(interrupted)).toEqual(stored(whole));
+    expect(stored(whole)).toHaveLength(3);
+  });
+});
+
