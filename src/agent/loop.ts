@@ -44,6 +44,20 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
     return { status, data, sources, creditsUsed: credits(), tokensUsed: tokens, ...(reason ? { error: reason } : {}), ...(kind ? { errorKind: kind } : {}), transcript };
   };
   const creditsReached = (turn: number) => closing(turn, `maxCredits reached: ${credits()} of ${request.maxCredits} credit(s) spent`, true);
+  /** Credits one closing turn would cost now (the conversation as it stands, and a bounded answer). */
+  const closingCost = () => agentTokenCredits(tokens + closingTurnTokens(messages, request.schema)) - agentTokenCredits(tokens);
+  /**
+   * Whether spending `next` more credits would leave too little for a closing answer that still
+   * fits now: then the answer is asked for now, while it can be paid, rather than never.
+   */
+  const keepsRoomToAnswer = (next: number): boolean => {
+    // With nothing read yet there is nothing to answer from: the agent goes on.
+    if (read.size === 0) return true;
+    const left = request.maxCredits - credits();
+    const answer = closingCost();
+    return answer > left || next + answer <= left;
+  };
+  const answerWhileAffordable = (turn: number, what: string) => closing(turn, `maxCredits nearly reached: ${credits()} of ${request.maxCredits} credit(s) spent, and ${what} would leave too little for the closing answer`, true);
 
   if (resumed?.pending.length) {
     const stopped = await runCalls(resumed.lastTurn, resumed.pending);
@@ -53,6 +67,8 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
     if (signal.aborted) return stoppedBySignal(signal, turn, end);
     if (credits() >= request.maxCredits) return creditsReached(turn);
     for (const id of fitConversation(messages, model.contextTokens)) shortened.add(keyOfCall.get(id) ?? "");
+    // A turn that may call tools costs about what a closing turn does (the same conversation is sent).
+    if (turn > 1 && !keepsRoomToAnswer(closingCost())) return answerWhileAffordable(turn, "another turn with tools");
     let answer: AgentTurn;
     try {
       answer = await model.turn(messages, specs, signal);
@@ -111,7 +127,9 @@ export async function runAgent(input: AgentLoopInput): Promise<AgentResult> {
         refuse(`${url} is outside the allowed URLs (${request.urls.join(", ")}): only those and pages under them may be used`);
         continue;
       }
-      if (credits() + tools.estimate(name, parsed.args) > request.maxCredits) return creditsReached(turn);
+      const estimate = tools.estimate(name, parsed.args);
+      if (credits() + estimate > request.maxCredits) return creditsReached(turn);
+      if (!keepsRoomToAnswer(estimate)) return answerWhileAffordable(turn, `the call ${name} (about ${estimate} credit(s))`);
       try {
         const output = await tools.call(name, parsed.args, signal);
         toolCredits += output.credits;

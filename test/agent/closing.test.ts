@@ -80,4 +80,25 @@ describe("the agent at maxCredits", () => {
     expect(model.seen).toHaveLength(1);
     expect(result.error).toMatch(/^maxCredits reached: 20 of 10 credit\(s\) spent; no closing answer: .* does not fit in the 0 credit\(s\) left$/);
   });
+
+  it("asks for the answer while it can still be paid, rather than spending on until it cannot", async () => {
+    // A model that reads one cheap page after another while it has tools, and answers when it has none.
+    const reader = (): AgentModel => {
+      let n = 0;
+      return {
+        async turn(_messages, offered) {
+          if (offered.length === 0) return { content: '{"data": {"price": 42.5}, "sources": {"price": ["https://shop.test/a1"]}}', toolCalls: [], tokens: 30 };
+          n++;
+          return { content: "", toolCalls: [{ id: `c${n}`, name: "scrape", arguments: JSON.stringify({ url: `https://shop.test/a${n}` }) }], tokens: 30 };
+        },
+      };
+    };
+    const kit = tools();
+    const result = await runAgent({ request: request(60), model: reader(), tools: kit, signal: new AbortController().signal });
+    expect(result).toMatchObject({ status: "partial", data: { price: 42.5 } });
+    expect(result.error).toMatch(/^maxCredits nearly reached: \d+ of 60 credit\(s\) spent, and another turn with tools would leave too little for the closing answer; asked once, without tools/);
+    expect(kit.called).toEqual(["https://shop.test/a1"]);
+    expect(result.creditsUsed).toBeLessThanOrEqual(60);
+  });
 });
+
