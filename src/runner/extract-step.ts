@@ -6,6 +6,7 @@ import { urlsFromStep } from "./scrape-step.js";
 import { selectUrls } from "./url-source.js";
 import { expandUrlGlobs, type MapInSession } from "./extract-urls.js";
 import { discoverInSession } from "./session-discovery.js";
+import { webSearchPages } from "./extract-web-search.js";
 
 type ExtractStep = Extract<Step, { kind: "extract" }>;
 
@@ -19,7 +20,8 @@ export async function runExtractStep(ctx: RunContext, step: ExtractStep, timeout
   const { engine, store } = ctx.ports;
   const body = step.body;
   if (body.enableWebSearch && !engine.searchesWeb) {
-    throw new ScrapelineError("unsupported", `enableWebSearch needs web search, which the ${engine.name} engine does not have: use engine: firecrawl (the hosted or self-hosted service), or set enableWebSearch: false`);
+    const how = engine.name === "local" ? "set SCRAPELINE_SEARXNG_URL to a SearXNG instance (see the README, Web search), use engine: firecrawl" : "use engine: firecrawl (the hosted or self-hosted service)";
+    throw new ScrapelineError("unsupported", `enableWebSearch needs web search, which the ${engine.name} engine does not have here: ${how}, or set enableWebSearch: false`);
   }
   if (engine.extractJob) return runRemoteExtract(ctx, step, timeout);
   if (!engine.combineExtractions) throw new ScrapelineError("unsupported", `the ${engine.name} engine cannot run extract steps here`);
@@ -39,7 +41,9 @@ export async function runExtractStep(ctx: RunContext, step: ExtractStep, timeout
   const name = step.session;
   const inSession: MapInSession | undefined = name === undefined ? undefined : (map) => discoverInSession(ctx, name, discovery, map);
   const expanded = await expandUrlGlobs(entries, body, engine, discovery, inSession);
-  const urls = expanded.urls;
+  // The web search's results are pages to extract from as well, after the step's own.
+  const searched = body.enableWebSearch ? await webSearchPages(ctx, step, discovery) : [];
+  const urls = [...new Set([...expanded.urls, ...searched])];
   for (const message of expanded.warnings) ctx.emit({ type: "step-warning", stepId: step.id, message });
   ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind, total: urls.length });
 

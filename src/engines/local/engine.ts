@@ -228,6 +228,11 @@ export class LocalEngine implements Engine {
     return this.browserMode !== "never";
   }
 
+  /** An extract's enableWebSearch searches on the operator's SearXNG, when one is configured. */
+  get searchesWeb(): boolean {
+    return this.canSearch;
+  }
+
   /** Whether a SearXNG instance is configured for search. */
   get canSearch(): boolean {
     return this.searxngUrl !== undefined;
