@@ -59,7 +59,9 @@ export function estimateStep(step: Step): { credits: number; exact: boolean; not
       const per = serviceCreditRules.estimatePage(step.body.scrapeOptions);
       const pages = Array.isArray(step.body.urls) ? step.body.urls.length : step.body.urls.limit;
       const note = `ceil(tokens / ${TOKENS_PER_CREDIT}) for the extraction, known after it runs`;
-      return pages ? { credits: per * pages, exact: false, note: `${pages} page(s) × ${per} + ${note}` } : { credits: 0, exact: false, note: `pages × ${per} + ${note}` };
+      // enableWebSearch: one search of up to 5 results (2 credits), and those pages.
+      const searched = step.body.enableWebSearch ? { credits: searchCredits(5) + 5 * per, note: ` + web search ${searchCredits(5)} + up to 5 page(s) × ${per}` } : { credits: 0, note: "" };
+      return pages ? { credits: per * pages + searched.credits, exact: false, note: `${pages} page(s) × ${per}${searched.note} + ${note}` } : { credits: searched.credits, exact: false, note: `pages × ${per}${searched.note} + ${note}` };
     }
     case "parse": {
       const per = serviceCreditRules.estimatePage(step.body);

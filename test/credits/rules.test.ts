@@ -42,4 +42,12 @@ describe("credits per document (DESIGN.md §6)", () => {
     const steps = loadPipelineText("e.yaml", yaml).pipeline!.steps;
     expect(steps.map((s) => estimateStep(s).credits)).toEqual([1, 40, 2]);
   });
+
+  it("estimates an extract's web search: one search and up to 5 more pages", () => {
+    const yaml = (web: boolean) => `version: 1\nname: e\nsteps:\n  - id: x\n    extract: { urls: [https://e.com/a, https://e.com/b], prompt: kettles, enableWebSearch: ${web} }\n`;
+    const [plain] = loadPipelineText("e.yaml", yaml(false)).pipeline!.steps;
+    const [web] = loadPipelineText("e.yaml", yaml(true)).pipeline!.steps;
+    expect(estimateStep(plain!).credits).toBe(2);
+    expect(estimateStep(web!)).toMatchObject({ credits: 2 + 2 + 5, note: expect.stringContaining("web search 2 + up to 5 page(s) × 1") });
+  });
 });
