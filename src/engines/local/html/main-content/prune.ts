@@ -2,6 +2,7 @@ import { collapseSpace, decodeText, textContent, type El, type Node } from "../d
 import { narrowToBody } from "./body.js";
 import { trimmedLength } from "./score.js";
 import { classAndId, isAroundName, isBylineText, isCredit, isDateLine, isLabel, isSmallPrintName } from "./boilerplate.js";
+import { isLegalBlock, isNoticeText, isPrintOnly, NOTICE_MAX } from "./notices.js";
 
 /** Inline elements: a class on them says less about a block than on the block itself. */
 const PHRASING = new Set(["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "img", "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr", "br", "big", "tt", "strike", "del", "ins", "label", "abbr", "picture", "source"]);
@@ -142,8 +143,10 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
     const names = classAndId(el);
     // An embedded post (a tweet in a "social-embed" box) is quoted content, not a share bar.
     if (names !== "" && isAroundName(names) && !EMBED.test(names)) return Verdict.Drop;
+    if (isPrintOnly(el) || isLegalBlock(names, text)) return Verdict.Drop;
   }
   if (text === 0) return Verdict.Keep;
+  if (!inline && text <= NOTICE_MAX && isNotice(el)) return Verdict.Drop;
   if (!inline && text <= SMALL && (smallOf.get(el) ?? 0) >= text * 0.8) return Verdict.Drop;
   if (LISTS.has(tag) && el.linkLen / text > 0.7 && text < total * MAJOR_SHARE && !hasSentences(el)) return Verdict.Drop;
   if (inline) return Verdict.Keep;
@@ -161,6 +164,12 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
   const lines = linesOf(el);
   if (lines.length === 1 && isLabel(lines[0]!)) return HEADINGS.has(tag) || tag === "div" || tag === "p" || tag === "span" ? Verdict.DropWithList : Verdict.Drop;
   return lines.length > 0 && lines.every(isSmallPrintLine) ? Verdict.Drop : Verdict.Keep;
+}
+
+/** A block whose lines are the site's notices (citation, copyright, "requires JavaScript"), with at most small print beside them. */
+function isNotice(el: El): boolean {
+  const lines = linesOf(el);
+  return lines.some(isNoticeText) && lines.every((line) => isNoticeText(line) || isSmallPrintLine(line));
 }
 
 /** The lines of a short block's text: broken at `<br>` and at blocks, whitespace collapsed, empty ones left out. */
