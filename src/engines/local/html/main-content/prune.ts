@@ -1,7 +1,7 @@
 import { collapseSpace, decodeText, textContent, type El, type Node } from "../dom.js";
 import { narrowToBody } from "./body.js";
 import { trimmedLength } from "./score.js";
-import { classAndId, isAroundName, isBylineText, isCredit, isDateLine, isLabel, isSmallPrintName } from "./boilerplate.js";
+import { classAndId, isAroundName, isBylineText, isCredit, isDateLine, isLabel, isPopupName, isSmallPrintName } from "./boilerplate.js";
 import { isLegalBlock, isNoticeText, isPrintOnly, NOTICE_MAX } from "./notices.js";
 
 /** Inline elements: a class on them says less about a block than on the block itself. */
@@ -146,6 +146,7 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
     if (isPrintOnly(el) || isLegalBlock(names, text)) return Verdict.Drop;
   }
   if (text === 0) return Verdict.Keep;
+  if (el.attrs.length > 0 && text < total * MAJOR_SHARE && isPopupName(classAndId(el)) && isPopupCard(el)) return Verdict.Drop;
   if (!inline && text <= NOTICE_MAX && isNotice(el)) return Verdict.Drop;
   if (!inline && text <= SMALL && (smallOf.get(el) ?? 0) >= text * 0.8) return Verdict.Drop;
   if (LISTS.has(tag) && el.linkLen / text > 0.7 && text < total * MAJOR_SHARE && !hasSentences(el)) return Verdict.Drop;
@@ -164,6 +165,21 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
   const lines = linesOf(el);
   if (lines.length === 1 && isLabel(lines[0]!)) return HEADINGS.has(tag) || tag === "div" || tag === "p" || tag === "span" ? Verdict.DropWithList : Verdict.Drop;
   return lines.length > 0 && lines.every(isSmallPrintLine) ? Verdict.Drop : Verdict.Keep;
+}
+
+/**
+ * A card that pops up over a link (a person's photo and latest stories): it holds a picture or
+ * blocks and neither text nor a link of its own, which would be the words the sentence shows.
+ */
+function isPopupCard(el: El): boolean {
+  let card = false;
+  for (const child of el.children) {
+    if (typeof child === "string") {
+      if (trimmedLength(child) > 0) return false;
+    } else if (child.tag === "a") return false;
+    else if (child.tag === "img" || child.tag === "picture" || !PHRASING.has(child.tag) || child.children.some((c) => typeof c !== "string" && (c.tag === "img" || c.tag === "a"))) card = true;
+  }
+  return card;
 }
 
 /** A block whose lines are the site's notices (citation, copyright, "requires JavaScript"), with at most small print beside them. */
