@@ -154,7 +154,7 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
   if (tag === "figcaption" || /caption/i.test(classAndId(el))) {
     // The same caption again is a slideshow's (each slide repeats it, or shows it in full and cut short).
     const line = collapseSpace(textContent(el));
-    if (seen.has(line)) return Verdict.Drop;
+    if (seen.has(line) || isCutShortAgain(line, seen)) return Verdict.Drop;
     seen.add(line);
   }
   if (text <= LINK_LINE && tag === "p" && (el.linkLen >= text * 0.9 || (el.linkLen >= text * 0.5 && READ_MORE.test(collapseSpace(textContent(el)))))) {
@@ -180,6 +180,20 @@ function isPopupCard(el: El): boolean {
     else if (child.tag === "img" || child.tag === "picture" || !PHRASING.has(child.tag) || child.children.some((c) => typeof c !== "string" && (c.tag === "img" || c.tag === "a"))) card = true;
   }
   return card;
+}
+
+/** The toggle a cut-short caption ends with ("… more") and the full one ("less"), in several languages. */
+const TOGGLE = /\s*(\.\.\.|…)?\s*(read more|show more|show less|more|less|mehr|weniger|plus|moins|más|menos|mais|altro)?\s*$/i;
+/** A stem this long is a sentence of its own, not a common opening ("Photo of"). */
+const STEM = 40;
+
+/** A caption that is one already kept, cut short and ended with a toggle ("… more") or an ellipsis. */
+function isCutShortAgain(line: string, seen: Set<string>): boolean {
+  const stem = line.replace(TOGGLE, "");
+  if (stem.length < STEM || stem.length === line.length) return false;
+  // An earlier caption that holds this whole line is the block around it (a caption box with both versions), not another caption.
+  for (const earlier of seen) if (earlier.length > stem.length && earlier.startsWith(stem) && !earlier.includes(line)) return true;
+  return false;
 }
 
 /** A block whose lines are the site's notices (citation, copyright, "requires JavaScript"), with at most small print beside them. */
