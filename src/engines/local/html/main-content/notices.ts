@@ -32,6 +32,14 @@ const SHOWN_AT_BREAKPOINT = /(^| )d-(sm|md|lg|xl|xxl)-(block|inline|inline-block
 /** Class and id words for the site's legal block: copyright, imprint (an editorial disclaimer is part of the story). */
 const LEGAL = /copyright|(^|[-_ ])(legal|imprint|impressum|mentions-?legales|aviso-?legal)($|[-_ ])/i;
 
+/** Words every notice holds one of: a cheap test before a block's lines are read. */
+const CUE = /©|&copy;|&#169;|\(c\)|copyright|urheber|droits|derechos|direitos|diritti|cit|zitier|retrieved|accessed|javascript/i;
+
+/** Whether a block's raw text may hold a notice (false: it holds none). */
+export function mayBeNotice(rawText: string): boolean {
+  return CUE.test(rawText);
+}
+
 /** Text of a block that is a notice of the site rather than part of the story. */
 export function isNoticeText(text: string): boolean {
   if (text.length > NOTICE_MAX) return false;

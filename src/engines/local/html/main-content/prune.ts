@@ -2,7 +2,7 @@ import { collapseSpace, decodeText, textContent, type El, type Node } from "../d
 import { narrowToBody } from "./body.js";
 import { trimmedLength } from "./score.js";
 import { classAndId, isAroundName, isBylineText, isCredit, isDateLine, isLabel, isPopupName, isSmallPrintName } from "./boilerplate.js";
-import { isLegalBlock, isNoticeText, isPrintOnly, NOTICE_MAX } from "./notices.js";
+import { isLegalBlock, isNoticeText, isPrintOnly, mayBeNotice, NOTICE_MAX } from "./notices.js";
 
 /** Inline elements: a class on them says less about a block than on the block itself. */
 const PHRASING = new Set(["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "img", "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr", "br", "big", "tt", "strike", "del", "ins", "label", "abbr", "picture", "source"]);
@@ -198,6 +198,7 @@ function isCutShortAgain(line: string, seen: Set<string>): boolean {
 
 /** A block whose lines are the site's notices (citation, copyright, "requires JavaScript"), with at most small print beside them. */
 function isNotice(el: El): boolean {
+  if (!mayBeNotice(textContent(el))) return false;
   const lines = linesOf(el);
   return lines.some(isNoticeText) && lines.every((line) => isNoticeText(line) || isSmallPrintLine(line));
 }
