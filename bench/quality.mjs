@@ -10,7 +10,7 @@ import { corpusDir } from "./corpus.mjs";
 const HTML_DIST = new URL("../dist/engines/local/html/", import.meta.url);
 const WORST = Number(process.env.BENCH_WORST ?? 10);
 
-async function load() {
+export async function load() {
   const { processHtml } = await import(new URL("index.js", HTML_DIST).href);
   const quality = await import(new URL("quality.js", HTML_DIST).href);
   const mainText = (source, url) => {
@@ -20,19 +20,19 @@ async function load() {
   return { mainText, ...quality };
 }
 
-function articleBenchmark(lib) {
+export function articleBenchmark(lib) {
   const dir = corpusDir("article-benchmark");
   const truth = JSON.parse(readFileSync(`${dir}ground-truth.json`, "utf8"));
   const pages = [];
   for (const [key, entry] of Object.entries(truth)) {
     const source = gunzipSync(readFileSync(`${dir}html/${key}.html.gz`)).toString("utf8");
     const { text } = lib.mainText(source, entry.url);
-    pages.push({ name: `${key.slice(0, 8)} ${hostOf(entry.url)}`, text, reference: entry.articleBody ?? "", counts: lib.shingleCounts(text, entry.articleBody ?? "") });
+    pages.push({ key, name: `${key.slice(0, 8)} ${hostOf(entry.url)}`, text, reference: entry.articleBody ?? "", counts: lib.shingleCounts(text, entry.articleBody ?? "") });
   }
   return pages;
 }
 
-function readability(lib) {
+export function readability(lib) {
   const dir = corpusDir("main-content");
   const pages = [];
   let tokenSum = 0;

@@ -18,6 +18,13 @@ const CREDIT = /^\(?\s*((photo|image|picture|photograph|foto|bild|illustration|v
 /** Dates, times and the words that announce them, in the languages the templates use. */
 const DATE_WORDS = /\b(updated?|published|posted|modified|last|on|at|by|am|pm|a\.m|p\.m|est|edt|cst|cdt|pst|pdt|gmt|utc|bst|cet|cest|ist|aest|ago|mins?|minutes?|hours?|hrs?|days?|jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|nov(ember)?|dec(ember)?|mon(day)?|tue(s(day)?)?|wed(nesday)?|thu(rs(day)?)?|fri(day)?|sat(urday)?|sun(day)?|de|às|um|am|le|à|el|il|den|der|publicado|publié|veröffentlicht|aktualisiert|atualizado|actualizado|mis à jour|segunda|terça|quarta|quinta|sexta|sábado|domingo|feira|janeiro|fevereiro|março|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro|enero|febrero|marzo|mayo|junio|julio|septiembre|octubre|noviembre|diciembre|januar|februar|märz|juni|juli|oktober|dezember|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre)\b|\d+(st|nd|rd|th|am|pm|h)?|[^\p{L}\p{N}]+/giu;
 
+/** Class and id words for what pops up over a link on hover: a person's card, a tooltip, a preview. */
+const POPUP = /(^|[-_ ])(tooltip|popover|pop-?up|hover-?card|hover-?box|rollover|flyout|preview-?card)s?($|[-_ ])/i;
+
+export function isPopupName(value: string): boolean {
+  return POPUP.test(value);
+}
+
 export function isAroundName(value: string): boolean {
   return AROUND.test(value);
 }

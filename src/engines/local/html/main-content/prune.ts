@@ -1,7 +1,8 @@
 import { collapseSpace, decodeText, textContent, type El, type Node } from "../dom.js";
 import { narrowToBody } from "./body.js";
 import { trimmedLength } from "./score.js";
-import { classAndId, isAroundName, isBylineText, isCredit, isDateLine, isLabel, isSmallPrintName } from "./boilerplate.js";
+import { classAndId, isAroundName, isBylineText, isCredit, isDateLine, isLabel, isPopupName, isSmallPrintName } from "./boilerplate.js";
+import { isLegalBlock, isNoticeText, isPrintOnly, mayBeNotice, NOTICE_MAX } from "./notices.js";
 
 /** Inline elements: a class on them says less about a block than on the block itself. */
 const PHRASING = new Set(["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "img", "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr", "br", "big", "tt", "strike", "del", "ins", "label", "abbr", "picture", "source"]);
@@ -142,15 +143,18 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
     const names = classAndId(el);
     // An embedded post (a tweet in a "social-embed" box) is quoted content, not a share bar.
     if (names !== "" && isAroundName(names) && !EMBED.test(names)) return Verdict.Drop;
+    if (isPrintOnly(el) || isLegalBlock(names, text)) return Verdict.Drop;
   }
   if (text === 0) return Verdict.Keep;
+  if (el.attrs.length > 0 && text < total * MAJOR_SHARE && isPopupName(classAndId(el)) && isPopupCard(el)) return Verdict.Drop;
+  if (!inline && text <= NOTICE_MAX && isNotice(el)) return Verdict.Drop;
   if (!inline && text <= SMALL && (smallOf.get(el) ?? 0) >= text * 0.8) return Verdict.Drop;
   if (LISTS.has(tag) && el.linkLen / text > 0.7 && text < total * MAJOR_SHARE && !hasSentences(el)) return Verdict.Drop;
   if (inline) return Verdict.Keep;
   if (tag === "figcaption" || /caption/i.test(classAndId(el))) {
     // The same caption again is a slideshow's (each slide repeats it, or shows it in full and cut short).
     const line = collapseSpace(textContent(el));
-    if (seen.has(line)) return Verdict.Drop;
+    if (seen.has(line) || isCutShortAgain(line, seen)) return Verdict.Drop;
     seen.add(line);
   }
   if (text <= LINK_LINE && tag === "p" && (el.linkLen >= text * 0.9 || (el.linkLen >= text * 0.5 && READ_MORE.test(collapseSpace(textContent(el)))))) {
@@ -161,6 +165,42 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
   const lines = linesOf(el);
   if (lines.length === 1 && isLabel(lines[0]!)) return HEADINGS.has(tag) || tag === "div" || tag === "p" || tag === "span" ? Verdict.DropWithList : Verdict.Drop;
   return lines.length > 0 && lines.every(isSmallPrintLine) ? Verdict.Drop : Verdict.Keep;
+}
+
+/**
+ * A card that pops up over a link (a person's photo and latest stories): it holds a picture or
+ * blocks and neither text nor a link of its own, which would be the words the sentence shows.
+ */
+function isPopupCard(el: El): boolean {
+  let card = false;
+  for (const child of el.children) {
+    if (typeof child === "string") {
+      if (trimmedLength(child) > 0) return false;
+    } else if (child.tag === "a") return false;
+    else if (child.tag === "img" || child.tag === "picture" || !PHRASING.has(child.tag) || child.children.some((c) => typeof c !== "string" && (c.tag === "img" || c.tag === "a"))) card = true;
+  }
+  return card;
+}
+
+/** The toggle a cut-short caption ends with ("… more") and the full one ("less"), in several languages. */
+const TOGGLE = /\s*(\.\.\.|…)?\s*(read more|show more|show less|more|less|mehr|weniger|plus|moins|más|menos|mais|altro)?\s*$/i;
+/** A stem this long is a sentence of its own, not a common opening ("Photo of"). */
+const STEM = 40;
+
+/** A caption that is one already kept, cut short and ended with a toggle ("… more") or an ellipsis. */
+function isCutShortAgain(line: string, seen: Set<string>): boolean {
+  const stem = line.replace(TOGGLE, "");
+  if (stem.length < STEM || stem.length === line.length) return false;
+  // An earlier caption that holds this whole line is the block around it (a caption box with both versions), not another caption.
+  for (const earlier of seen) if (earlier.length > stem.length && earlier.startsWith(stem) && !earlier.includes(line)) return true;
+  return false;
+}
+
+/** A block whose lines are the site's notices (citation, copyright, "requires JavaScript"), with at most small print beside them. */
+function isNotice(el: El): boolean {
+  if (!mayBeNotice(textContent(el))) return false;
+  const lines = linesOf(el);
+  return lines.some(isNoticeText) && lines.every((line) => isNoticeText(line) || isSmallPrintLine(line));
 }
 
 /** The lines of a short block's text: broken at `<br>` and at blocks, whitespace collapsed, empty ones left out. */
