@@ -36,7 +36,7 @@ describe.skipIf(!corpus)(title, () => {
 });
 
 describe.skipIf(!corpus)(`${title}: article-extraction benchmark, development half`, () => {
-  it("keeps the article bodies: F1 ≥ 0.97 by the benchmark's metric", () => {
+  it("keeps the article bodies: F1 ≥ 0.973 by the benchmark's metric", () => {
     const dir = resolve(corpus!, "article-benchmark");
     const truth = JSON.parse(readFileSync(resolve(dir, "ground-truth.json"), "utf8")) as Record<string, { articleBody?: string; url: string }>;
     const pages = Object.entries(truth).map(([key, entry]) => {
@@ -46,8 +46,8 @@ describe.skipIf(!corpus)(`${title}: article-extraction benchmark, development ha
     });
     expect(pages.length).toBe(91);
     const { f1, precision, recall } = shingleScores(pages);
-    expect(f1).toBeGreaterThanOrEqual(0.97);
-    expect(precision).toBeGreaterThanOrEqual(0.95);
+    expect(f1).toBeGreaterThanOrEqual(0.973);
+    expect(precision).toBeGreaterThanOrEqual(0.955);
     expect(recall).toBeGreaterThanOrEqual(0.985);
   });
 });
