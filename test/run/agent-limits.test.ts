@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteStore } from "../../src/store/index.js";
 import { FakeLlm } from "../helpers/llm-server.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
-import { pipeline, readDocuments, runYaml } from "./helpers.js";
+import { pipeline, readDocuments, runYaml, readStepResult } from "./helpers.js";
 
 const site = new FixtureSite();
 const llm = new FakeLlm();
@@ -24,14 +23,7 @@ afterAll(async () => {
   await llm.stop();
 });
 
-function stepResult(db: string, runId: number) {
-  const store = new SqliteStore(db);
-  try {
-    return JSON.parse(store.stepResult(runId, "find") ?? "null");
-  } finally {
-    store.close();
-  }
-}
+const stepResult = (db: string, runId: number) => readStepResult(db, runId, "find");
 
 const toolMessages = (i: number) => llm.requests[i]!.body.messages.filter((m) => m.role === "tool").map((m) => m.content);
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteStore } from "../../src/store/index.js";
 import { loadPipelineText } from "../../src/pipeline/index.js";
 import { FakeLlm } from "../helpers/llm-server.js";
 import { credentials, MembersSite, SECRET_KEY, sessionPipeline } from "../sessions/members-site.js";
-import { readDocuments, runYaml } from "./helpers.js";
+import { readDocuments, runYaml, readStepResult } from "./helpers.js";
 
 const llm = new FakeLlm();
 let site: MembersSite;
@@ -23,14 +22,7 @@ afterAll(async () => {
   await llm.stop();
 });
 
-function stepResult(db: string, runId: number) {
-  const store = new SqliteStore(db);
-  try {
-    return JSON.parse(store.stepResult(runId, "find") ?? "null");
-  } finally {
-    store.close();
-  }
-}
+const stepResult = (db: string, runId: number) => readStepResult(db, runId, "find");
 
 const toolMessages = () => llm.requests.flatMap((r) => r.body.messages.filter((m) => m.role === "tool").map((m) => m.content));
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteStore } from "../../src/store/index.js";
 import { FakeLlm } from "../helpers/llm-server.js";
 import { FakeSearxng } from "../helpers/searxng.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
-import { pipeline, readDocuments, runYaml } from "./helpers.js";
+import { pipeline, readDocuments, runYaml, readStepResult } from "./helpers.js";
 
 const site = new FixtureSite();
 const llm = new FakeLlm();
@@ -26,14 +25,7 @@ afterAll(async () => {
   await searx.stop();
 });
 
-function stepResult(db: string, runId: number) {
-  const store = new SqliteStore(db);
-  try {
-    return JSON.parse(store.stepResult(runId, "find") ?? "null");
-  } finally {
-    store.close();
-  }
-}
+const stepResult = (db: string, runId: number) => readStepResult(db, runId, "find");
 
 describe("the agent's search and map tools", () => {
   it("searches on the configured SearXNG, then scrapes a result; the search is billed like a search step", async () => {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteStore } from "../../src/store/index.js";
 import { searchQuery } from "../../src/runner/extract-web-search.js";
 import { FakeSearxng } from "../helpers/searxng.js";
 import { FixtureSite } from "../helpers/site.js";
-import { pipeline, readDocuments, runYaml } from "./helpers.js";
+import { pipeline, readDocuments, readStepResult, runYaml } from "./helpers.js";
 
 const site = new FixtureSite();
 let searx: FakeSearxng;
@@ -24,14 +23,6 @@ afterAll(async () => {
 const schema = `{ type: object, properties: { products: { type: array, items: { type: object, properties: { name: { type: string }, price: { type: number } }, required: [name] } } } }`;
 const extract = (body: string) => pipeline(`  - id: kettles\n    extract:\n${body.replace(/^/gm, "      ")}\n`);
 
-function stepResult(db: string, runId: number) {
-  const store = new SqliteStore(db);
-  try {
-    return JSON.parse(store.stepResult(runId, "kettles") ?? "null");
-  } finally {
-    store.close();
-  }
-}
 
 describe("extract's enableWebSearch on the local engine (SearXNG)", () => {
   it("searches the web for the prompt and extracts from the results too, billed like a search", async () => {
@@ -41,7 +32,7 @@ describe("extract's enableWebSearch on the local engine (SearXNG)", () => {
     expect(result.status).toBe("succeeded");
     expect(searx.requests.at(-1)?.get("q")).toBe("Prices of electric kettles");
     expect(readDocuments(db, result.runId, "kettles").map((d) => d.url).sort()).toEqual([1, 2, 3].map((i) => `${site.url}/kettles/${i}`));
-    const extracted = stepResult(db, result.runId);
+    const extracted = readStepResult(db, result.runId, "kettles");
     expect(extracted.data.products.map((p: { name: string }) => p.name).sort()).toEqual(["Kettle 1", "Kettle 2", "Kettle 3"]);
     // Three pages as scrapes, and the search: 2 credits for up to 10 results.
     expect(result.credits).toBe(3 + 2);

@@ -28,6 +28,16 @@ export function readDocuments(db: string, runId: number, stepId?: string) {
   }
 }
 
+/** A step's stored result (an extract's or agent's answer, a search's results), parsed; null when it has none. */
+export function readStepResult(db: string, runId: number, stepId: string) {
+  const store = new SqliteStore(db);
+  try {
+    return JSON.parse(store.stepResult(runId, stepId) ?? "null");
+  } finally {
+    store.close();
+  }
+}
+
 export function pipeline(steps: string, extra = ""): string {
   return `version: 1\nname: test\nretry: { attempts: 3, initialDelayMs: 10, maxDelayMs: 50 }\n${extra}steps:\n${steps}`;
 }
