@@ -145,6 +145,25 @@ describe("the interact step on the live page", () => {
     expect(site.logins).toBe(1);
   });
 
+  it("a tab that runs out of time fails alone: the next tab still opens in the page's own context", async () => {
+    const site = await members();
+    site.site.route("/tabs", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(`<html><body><main><p>Tabs page</p><a class="t" href="/tab-slow">slow</a><a class="t" href="/tab-ok">ok</a></main></body></html>`));
+    site.site.route("/tab-slow", (_req, res) => void setTimeout(() => res.writeHead(200, { "content-type": "text/html" }).end("<p>late</p>"), 4000));
+    // The cookie the carried-on page sets is sent only by a tab of the same context.
+    site.site.route("/tab-ok", (req, res) => res.writeHead(200, { "content-type": "text/html" }).end(`<html><body><main><p>${/seen=yes/.test(req.headers.cookie ?? "") ? "Opened beside the page" : "Opened on its own"}</p></main></body></html>`));
+    const steps = `  - id: page
+    scrape: { url: ${site.url}/tabs, timeout: 1500, actions: [{ type: wait, milliseconds: 1 }] }
+  - id: tabs
+    interact: { from: page, actions: [{ type: executeJavascript, script: "document.cookie = 'seen=yes; path=/'" }], tabs: { selector: "a.t" } }
+`;
+    const { result, db, events } = await runYaml(pipeline(steps, "concurrency: 1\n").replace("attempts: 3", "attempts: 1"));
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+    expect(events.filter((e) => e.type === "document-failed").map((e) => ("url" in e ? e.url : ""))).toEqual([`${site.url}/tab-slow`]);
+    const docs = readDocuments(db, result.runId, "tabs");
+    expect(docs.map((d) => d.url).sort()).toEqual([`${site.url}/tab-ok`, `${site.url}/tabs`]);
+    expect(docs.find((d) => d.url.endsWith("/tab-ok"))?.document.markdown).toContain("Opened beside the page");
+  });
+
   it("a run resumed after its scrape loads the page again, says so, and stores what an uninterrupted run does", async () => {
     const site = await members();
     addWizard(site);

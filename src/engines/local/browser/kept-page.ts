@@ -30,7 +30,7 @@ export class OpenPageWork {
   /** Runs `actions` on the page and reads what they leave; with `tabs`, also the links to open. */
   carryOn(actions: readonly Action[], options: ScrapeOptions, signal: AbortSignal | undefined, tabs: TabLinks | undefined): Promise<{ page: BrowserPage; tabUrls: string[] }> {
     const url = this.open.page.url();
-    return this.bounded(url, options.timeout, signal, "carry-on", async (remainingMs) => {
+    return this.bounded(url, options.timeout, signal, "carry-on", () => this.close(), async (remainingMs) => {
       const page = await settle(this.open.page, this.last, { ...options, actions: [...actions] }, this.open.gate, remainingMs, true);
       return { page, tabUrls: tabs ? await linksOf(this.open.page, tabs) : [] };
     });
@@ -40,7 +40,8 @@ export class OpenPageWork {
   async openTab(url: string, options: ScrapeOptions, signal: AbortSignal | undefined): Promise<BrowserPage> {
     let tab: Page | undefined;
     try {
-      return await this.bounded(url, options.timeout, signal, "load", async (remainingMs) => {
+      // A tab that runs out of time is closed alone: the page it was opened from stays as it was.
+      return await this.bounded(url, options.timeout, signal, "load", () => void tab?.close().catch(() => undefined), async (remainingMs) => {
         tab = await this.open.context.newPage();
         tab.setDefaultTimeout(options.timeout);
         const response = await navigate(tab.goto(url, { waitUntil: "load", timeout: options.timeout }), url, this.open.gate);
@@ -67,12 +68,11 @@ export class OpenPageWork {
     await this.open.gate.close();
   }
 
-  /** Runs `work` before the deadline; running out or being stopped closes the page (its state is then unknown). */
-  private async bounded<T>(url: string, timeoutMs: number, signal: AbortSignal | undefined, what: "carry-on" | "load", work: (remainingMs: () => number) => Promise<T>): Promise<T> {
+  /** Runs `work` before the deadline; running out or being stopped calls `stop` (the page's state is then unknown). */
+  private async bounded<T>(url: string, timeoutMs: number, signal: AbortSignal | undefined, what: "carry-on" | "load", stop: () => void, work: (remainingMs: () => number) => Promise<T>): Promise<T> {
     if (this.closed) throw new ScrapelineError("internal", "the kept page was already closed");
     const started = Date.now();
     let timedOut = false;
-    const stop = () => void this.close();
     const timer = setTimeout(() => {
       timedOut = true;
       stop();
