@@ -100,10 +100,11 @@ export interface TabLinks {
 export interface KeptPage {
   /**
    * Runs `actions` on the page as it stands and converts the page they leave like a scrape with
-   * `options` (whose own actions are not run again). With `tabs`, also gives the absolute URLs of
-   * the links to open in tabs (http(s) only, without duplicates).
+   * `options` (whose own actions are not run again). Each `scrape` action's snapshot is converted
+   * too (`snapshots`, in order, each under the URL the page had then). With `tabs`, also gives the
+   * absolute URLs of the links to open in tabs (http(s) only, without duplicates).
    */
-  carryOn(actions: readonly Action[], options: ScrapeOptions, signal?: AbortSignal, tabs?: TabLinks): Promise<{ document: Document; tabUrls: string[] }>;
+  carryOn(actions: readonly Action[], options: ScrapeOptions, signal?: AbortSignal, tabs?: TabLinks): Promise<{ document: Document; snapshots: Document[]; tabUrls: string[] }>;
   /** Loads `url` in a new tab of the page's context (its cookies and storage), runs `options.actions` there, converts it and closes the tab. */
   openTab(url: string, options: ScrapeOptions, signal?: AbortSignal): Promise<Document>;
   close(): Promise<void>;

@@ -71,7 +71,8 @@ export function estimateStep(step: Step): { credits: number; exact: boolean; not
     case "search":
       return estimateSearch(step.body);
     case "interact":
-      return { credits: 0, exact: false, note: `one page per page of ${step.body.from}${step.body.tabs ? ` and up to ${step.body.tabs.limit} tab(s) each` : ""}, billed as a scrape with actions (count known at run time)` };
+      const snapshots = step.body.actions.filter((a) => a.type === "scrape").length;
+      return { credits: 0, exact: false, note: `one page per page of ${step.body.from}${snapshots ? ` and ${snapshots} per page for its scrape action(s)` : ""}${step.body.tabs ? ` and up to ${step.body.tabs.limit} tab(s) each` : ""}, billed as a scrape with actions (count known at run time)` };
     case "agent":
       return { credits: step.body.maxCredits, exact: false, note: `at most maxCredits: its tool calls as billed + ceil(model tokens / ${TOKENS_PER_CREDIT})` };
   }

@@ -27,8 +27,9 @@ export async function runInteractStep(ctx: RunContext, step: InteractStep, timeo
   ctx.emit({ type: "step-started", stepId: step.id, kind: step.kind, ...(step.body.tabs ? {} : { total: urls.length }) });
   if (!ctx.ports.engine.keepsPages) return replayEach(ctx, step, from, urls.filter((u) => !done.has(u)), timeout);
   const work = new CarryOn(ctx, step, from, done, timeout);
-  // A page whose tabs may not all be stored yet is visited again to find them.
-  const todo = step.body.tabs ? urls : urls.filter((u) => !done.has(u));
+  // A page whose tabs or snapshots may not all be stored yet is visited again to find them.
+  const revisit = step.body.tabs !== undefined || step.body.actions.some((a) => a.type === "scrape");
+  const todo = revisit ? urls : urls.filter((u) => !done.has(u));
   await Promise.all(todo.map((url) => work.page(url, urls)));
   work.warnReplays(todo.length);
   return work.tally;
@@ -68,8 +69,8 @@ class CarryOn {
   private readonly session: string | undefined;
   /** The step carries on in the scrape's own session, so the scrape's open pages are its to use. */
   private readonly sameSession: boolean;
-  /** Tab URLs this step has taken on, so a link several pages share is stored once. */
-  private readonly tabsTaken = new Set<string>();
+  /** Tab URLs and snapshot keys this step has taken on, so a page several pages lead to is stored once. */
+  private readonly claimed = new Set<string>();
 
   constructor(
     private readonly ctx: RunContext,
@@ -92,6 +93,7 @@ class CarryOn {
     let used = false;
     let healthy = false;
     let tabUrls: string[] = [];
+    let snapshots: Document[] = [];
     const options = interactOptions(this.from.body, this.step.body.actions);
     const carry = async (engineOptions: ScrapeOptions, signal: AbortSignal): Promise<Document> => {
       // A page that was already carried on from (a retry) is in a state nobody knows: load it again.
@@ -105,19 +107,21 @@ class CarryOn {
       const carried = await open.carryOn(this.step.body.actions, engineOptions, signal, this.step.body.tabs);
       healthy = true;
       tabUrls = carried.tabUrls;
+      snapshots = carried.snapshots;
       return carried.document;
     };
     try {
       if (this.done.has(url)) {
-        // Stored before an interruption: only its tabs are left to find.
+        // Stored before an interruption: only its snapshots and tabs are left to store.
         await carry(this.session === undefined ? options : sessionPageOptions(options), AbortSignal.any([this.timeout, this.ctx.abort]));
       } else {
         const outcome = await runPage(this.ctx, this.job(url, options, carry), this.timeout, this.tally);
         if (typeof outcome !== "object") return;
       }
+      await this.snapshots(url, snapshots, pages);
       await this.tabs(tabUrls, pages, () => open);
     } catch (error) {
-      // Only a revisit for tabs reaches here: its page is recorded as a failure of the step.
+      // Only a revisit for tabs and snapshots reaches here: its page is recorded as a failure of the step.
       this.failed(url, error);
     } finally {
       // A page left where this step's actions took it goes on to the next interact step from the same scrape.
@@ -127,14 +131,32 @@ class CarryOn {
     }
   }
 
+  /**
+   * What each `scrape` action of the step captured on the way, stored as a page of the step: under
+   * the URL the page had then (a next page of a list), or, when that URL is the carried-on page's
+   * or another's of the step, under `URL#scrape-N` (N counting the scrape actions from 1).
+   */
+  private async snapshots(url: string, snapshots: readonly Document[], pages: readonly string[]): Promise<void> {
+    const { urls: _urls, ...scrape } = this.from.body;
+    const options: ScrapeOptions = { ...scrape, actions: [], maxAge: 0, storeInCache: false };
+    const keyed = snapshots.map((document, i) => {
+      const at = document.metadata.url || document.metadata.sourceURL || url;
+      const taken = at === url || pages.includes(at) || this.claimed.has(at);
+      return { key: taken ? `${at}#scrape-${i + 1}` : at, document };
+    });
+    const fresh = keyed.filter(({ key }) => !this.done.has(key) && !this.claimed.has(key));
+    for (const { key } of fresh) this.claimed.add(key);
+    await Promise.all(fresh.map(({ key, document }) => runPage(this.ctx, this.job(key, options, async () => structuredClone(document)), this.timeout, this.tally)));
+  }
+
   /** The tabs of a page, each stored under its URL; a tab is loaded on its own with the session when the page had to be closed. */
   private async tabs(tabUrls: readonly string[], pages: readonly string[], open: () => KeptPage | undefined): Promise<void> {
     const spec = this.step.body.tabs;
     if (!spec) return;
     const { urls: _urls, ...scrape } = this.from.body;
     const options: ScrapeOptions = { ...scrape, actions: spec.actions, maxAge: 0, storeInCache: false };
-    const fresh = tabUrls.filter((u) => !pages.includes(u) && !this.done.has(u) && !this.tabsTaken.has(u));
-    for (const u of fresh) this.tabsTaken.add(u);
+    const fresh = tabUrls.filter((u) => !pages.includes(u) && !this.done.has(u) && !this.claimed.has(u));
+    for (const u of fresh) this.claimed.add(u);
     await Promise.all(
       fresh.map((tabUrl) => {
         const load = async (engineOptions: ScrapeOptions, signal: AbortSignal): Promise<Document> => {

@@ -35,13 +35,46 @@ describe("the interact step", () => {
     const { result, db } = await runYaml(pipeline(steps));
     expect(result.ok && result.status).toBe("succeeded");
     if (!result.ok) return;
-    const [moved] = readDocuments(db, result.runId, "next");
-    expect(moved?.url).toBe(`${site.url}/list/1`);
+    const docs = readDocuments(db, result.runId, "next");
+    // The page where the actions ended, and the snapshot the scrape action took on the way (same URL: numbered).
+    expect(docs.map((d) => d.url).sort()).toEqual([`${site.url}/list/1`, `${site.url}/list/1#scrape-1`]);
+    const snapshot = docs.find((d) => d.url.endsWith("#scrape-1"));
+    expect(snapshot?.document.markdown).toContain("Extra on page 1");
+    expect(snapshot?.document.markdown).not.toContain("Item 2-a");
+    const moved = docs.find((d) => d.url === `${site.url}/list/1`);
     expect(moved?.document.metadata.url).toBe(`${site.url}/list/2`);
     expect(moved?.document.markdown).toContain("Item 2-a");
     expect(moved?.document.markdown).toContain("Extra on page 2");
     expect(moved?.document.markdown).not.toContain("Item 1-a");
     expect(moved?.document.actions?.scrapes?.[0]?.html).toContain("Extra on page 1");
+  });
+
+  it("paginates: each scrape action stores the page it sees under that page's URL", async () => {
+    const site = await members();
+    const steps = `  - id: list
+    scrape: { url: ${site.url}/list/1 }
+  - id: pages
+    interact:
+      from: list
+      actions:
+        - { type: click, selector: "#next" }
+        - { type: wait, selector: "#more" }
+        - { type: scrape }
+        - { type: click, selector: "#next" }
+        - { type: wait, selector: "#more" }
+        - { type: scrape }
+`;
+    const { result, db } = await runYaml(pipeline(steps));
+    expect(result.ok && result.status).toBe("succeeded");
+    if (!result.ok) return;
+    const docs = readDocuments(db, result.runId, "pages");
+    expect(docs.map((d) => d.url).sort()).toEqual([1, 2, 3].map((n) => `${site.url}/list/${n}`));
+    for (const n of [2, 3]) {
+      const page = docs.find((d) => d.url === `${site.url}/list/${n}`);
+      expect(page?.document.markdown).toContain(`Item ${n}-a`);
+      expect(page?.document.metadata.url).toBe(`${site.url}/list/${n}`);
+      expect(page?.creditsUsed).toBe(1);
+    }
   });
 
   it("carries on logged in, with the scrape's session", async () => {

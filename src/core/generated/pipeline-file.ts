@@ -1495,7 +1495,7 @@ export interface InteractBody {
  */
 from: string
 /**
- * What to do next on each page: click through pages, load more, fill forms. A scrape action keeps the page as it is at that point.
+ * What to do next on each page: click through pages, load more, fill forms. A scrape action stores the page as it is at that point as a document of the step too (under the URL it has then, or URL#scrape-N when that is the carried-on page's).
  * 
  * @minItems 1
  * @maxItems 50

@@ -175,7 +175,12 @@ export class LocalEngine implements Engine {
         this.browser.withBrowser(async () => {
           const { page, tabUrls } = await work.carryOn(actions, options, signal, tabs);
           if (session) session.update(await work.cookies());
-          return { document: await this.fromBrowserPage(url, page, { ...options, actions: [...actions] }, {}, signal), tabUrls };
+          // Each snapshot is the page as it was then: converted like the page, with the status it ended on.
+          const snapshots: Document[] = [];
+          for (const snapshot of page.actions?.scrapes ?? []) {
+            snapshots.push(await this.fromBrowserPage(snapshot.url, { url: snapshot.url, status: page.status, headers: page.headers, html: snapshot.html, blocked: [] }, { ...options, actions: [] }, {}, signal));
+          }
+          return { document: await this.fromBrowserPage(url, page, { ...options, actions: [...actions] }, {}, signal), snapshots, tabUrls };
         }, signal),
       openTab: (tabUrl, options, signal) => {
         // A page closed by a deadline has no context left to open tabs in: the link is loaded on its own, with the session.
