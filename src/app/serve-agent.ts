@@ -1,9 +1,6 @@
-import { asBody } from "./serve-requests.js";
+import { asBody, readStep, warningOf } from "./serve-requests.js";
 import type { AgentRequest, AgentResult, Pipeline, ServeJob, Step, Store } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
-import { readRequestBody } from "../pipeline/index.js";
-
-/** Keys the service's SDKs add to every POST body; accepted and ignored. */
 
 export interface AgentCall {
   request: AgentRequest;
@@ -15,16 +12,8 @@ export interface AgentCall {
 export function readAgentCall(raw: unknown): AgentCall {
   const body: Record<string, unknown> = asBody(raw);
   if (body.webhook !== undefined) throw new ScrapelineError("unsupported", "Bad request: webhook is not supported by this server: poll GET /v2/agent/{id}");
-  const reading = readRequestBody("agent", body);
-  const errors = reading.diagnostics.filter((d) => d.severity === "error");
-  if (!reading.step || !reading.pipeline || errors.length > 0) {
-    const text = errors.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`).join("; ");
-    const unknown = errors.some((d) => d.code === "unknown-key");
-    throw new ScrapelineError("invalid-input", `${unknown ? "Unrecognized key in body -- " : "Bad request: "}${text || "invalid request body"}`);
-  }
-  const warnings = reading.diagnostics.filter((d) => d.severity === "warning").map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`);
-  const step = reading.step as Extract<Step, { kind: "agent" }>;
-  return { request: step.body, pipeline: reading.pipeline, ...(warnings.length ? { warning: warnings.join("; ") } : {}) };
+  const { step, pipeline, warnings } = readStep("agent", body);
+  return { request: (step as Extract<Step, { kind: "agent" }>).body, pipeline, ...warningOf(warnings) };
 }
 
 /** GET /v2/agent/{id}: processing while it runs; then completed (a partial result too, with its reason) or failed. */

@@ -63,7 +63,7 @@ const isBool = (v: unknown): v is boolean => typeof v === "boolean";
  * body (a v1 form mapped, storeInCache forced off, a crawl prompt not understood) are returned
  * in `warnings`, for the answer's `warning` field.
  */
-function read(kind: RequestKind, body: Body, version: "v1" | "v2" = "v2"): { step: Step; pipeline: Pipeline; warnings: string[] } {
+export function readStep(kind: RequestKind, body: Body, version: "v1" | "v2" = "v2"): { step: Step; pipeline: Pipeline; warnings: string[] } {
   const reading = readRequestBody(kind, body);
   const errors = reading.diagnostics.filter((d) => d.severity === "error");
   if (!reading.step || !reading.pipeline || errors.length > 0) {
@@ -123,7 +123,7 @@ function refuseV2Only(options: unknown): void {
 export function readScrapeCall(raw: unknown): ScrapeCall {
   const body = asBody(raw);
   if ("urls" in body) throw new ScrapelineError("invalid-input", "Unrecognized key in body -- urls (scrape takes one url; use /v2/batch/scrape for several)");
-  const { step, pipeline } = read("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline };
+  const { step, pipeline } = readStep("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline };
   const { urls, ...options } = step.body;
   return { url: (urls as string[])[0]!, options, pipeline };
 }
@@ -143,7 +143,7 @@ export function readBatchCall(raw: unknown): BatchCall {
   // A URL listed twice is scraped once (a job keeps one page per URL), and the answer says so.
   const repeated = Array.isArray(body.urls) ? body.urls.length - new Set(body.urls).size : 0;
   if (repeated > 0) body.urls = [...new Set(body.urls as unknown[])];
-  const { step, pipeline, warnings } = read("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline; warnings: string[] };
+  const { step, pipeline, warnings } = readStep("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline; warnings: string[] };
   if (repeated > 0) warnings.push(`${repeated} URL(s) were listed more than once in urls and are scraped once`);
   const { urls, ...options } = step.body;
   return { urls: urls as string[], ...(invalidURLs ? { invalidURLs } : {}), options, ...(maxConcurrency ? { maxConcurrency } : {}), ...warningOf(warnings), pipeline };
@@ -153,7 +153,7 @@ export function readBatchCall(raw: unknown): BatchCall {
 export function readCrawlCall(raw: unknown): CrawlCall {
   const body = asBody(raw);
   const maxConcurrency = take(body, "maxConcurrency", isPositiveInt, "a positive integer");
-  const { step, pipeline, warnings } = read("crawl", body) as { step: Extract<Step, { kind: "crawl" }>; pipeline: Pipeline; warnings: string[] };
+  const { step, pipeline, warnings } = readStep("crawl", body) as { step: Extract<Step, { kind: "crawl" }>; pipeline: Pipeline; warnings: string[] };
   return { request: step.body, ...(maxConcurrency ? { maxConcurrency } : {}), ...warningOf(warnings), pipeline };
 }
 
@@ -162,9 +162,9 @@ export function readMapCall(raw: unknown): MapCall {
   const body = asBody(raw);
   const override = body.threatProtection;
   delete body.threatProtection;
-  const { step, pipeline } = read("map", body) as { step: Extract<Step, { kind: "map" }>; pipeline: Pipeline };
+  const { step, pipeline } = readStep("map", body) as { step: Extract<Step, { kind: "map" }>; pipeline: Pipeline };
   if (override === undefined) return { request: step.body, pipeline };
-  const checked = read("scrape", { url: step.body.url, threatProtection: override }).step as Extract<Step, { kind: "scrape" }>;
+  const checked = readStep("scrape", { url: step.body.url, threatProtection: override }).step as Extract<Step, { kind: "scrape" }>;
   return { request: step.body, ...(checked.body.threatProtection ? { threatProtection: checked.body.threatProtection } : {}), pipeline };
 }
 
@@ -202,7 +202,7 @@ export function readExtractCall(raw: unknown, version: "v1" | "v2"): ExtractCall
       throw new ScrapelineError("invalid-input", `Bad request: invalid URL${sorted.invalid.length === 1 ? "" : "s"} in urls: ${listed}; write absolute http(s) URLs, with * globs only in the path, or set ignoreInvalidURLs: true to skip invalid entries`);
     }
   }
-  const { step, pipeline, warnings } = read("extract", body, version) as { step: Extract<Step, { kind: "extract" }>; pipeline: Pipeline; warnings: string[] };
+  const { step, pipeline, warnings } = readStep("extract", body, version) as { step: Extract<Step, { kind: "extract" }>; pipeline: Pipeline; warnings: string[] };
   return { request: step.body, urls: step.body.urls as string[], ...(invalidURLs ? { invalidURLs } : {}), ...warningOf(warnings), pipeline };
 }
 
@@ -224,7 +224,7 @@ function withV1Defaults(body: Body): void {
   body.scrapeOptions = options;
 }
 
-function warningOf(warnings: readonly string[]): { warning?: string } {
+export function warningOf(warnings: readonly string[]): { warning?: string } {
   return warnings.length > 0 ? { warning: warnings.join("; ") } : {};
 }
 

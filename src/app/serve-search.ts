@@ -1,10 +1,7 @@
-import { asBody } from "./serve-requests.js";
+import { asBody, readStep, warningOf } from "./serve-requests.js";
 import type { Document, Pipeline, SearchRequest, SearchResults, Step, Store, StoredSearchResult } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
-import { readRequestBody } from "../pipeline/index.js";
 import { inlineAssets } from "./assets.js";
-
-/** Keys the service's SDKs add to every POST body; accepted and ignored. */
 
 export interface SearchCall {
   request: SearchRequest;
@@ -15,16 +12,8 @@ export interface SearchCall {
 /** POST /v2/search: the body checked as a search step would be; errors are one 400 message. */
 export function readSearchCall(raw: unknown): SearchCall {
   const body: Record<string, unknown> = asBody(raw);
-  const reading = readRequestBody("search", body);
-  const errors = reading.diagnostics.filter((d) => d.severity === "error");
-  if (!reading.step || !reading.pipeline || errors.length > 0) {
-    const text = errors.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`).join("; ");
-    const unknown = errors.some((d) => d.code === "unknown-key");
-    throw new ScrapelineError("invalid-input", `${unknown ? "Unrecognized key in body -- " : "Bad request: "}${text || "invalid request body"}`);
-  }
-  const warnings = reading.diagnostics.filter((d) => d.severity === "warning").map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}`);
-  const step = reading.step as Extract<Step, { kind: "search" }>;
-  return { request: step.body, pipeline: reading.pipeline, ...(warnings.length ? { warning: warnings.join("; ") } : {}) };
+  const { step, pipeline, warnings } = readStep("search", body);
+  return { request: (step as Extract<Step, { kind: "search" }>).body, pipeline, ...warningOf(warnings) };
 }
 
 /** The service's answer to a search: results with each scraped result's Document merged in, as the service gives them. */
