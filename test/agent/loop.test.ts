@@ -1,23 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { runAgent, withinUrls } from "../../src/agent/index.js";
-import type { AgentMessage, AgentModel, AgentRequest, AgentToolName, AgentTools, AgentTurn } from "../../src/core/index.js";
+import type { AgentModel, AgentRequest, AgentToolName, AgentTools } from "../../src/core/index.js";
 import { ScrapelineError } from "../../src/core/index.js";
+import { scripted } from "./scripted.js";
 
-/** A model that plays turns in order and keeps what it was sent. */
-function scripted(...turns: Array<Partial<AgentTurn> & { calls?: Array<[string, unknown]> }>): AgentModel & { seen: AgentMessage[][] } {
-  const seen: AgentMessage[][] = [];
-  let n = 0;
-  return {
-    seen,
-    async turn(messages) {
-      seen.push(structuredClone([...messages]));
-      const next = turns.shift();
-      if (!next) throw new ScrapelineError("bad-content", "script ran out");
-      const toolCalls = (next.calls ?? []).map(([name, args]) => ({ id: `c${++n}`, name, arguments: typeof args === "string" ? args : JSON.stringify(args) }));
-      return { content: next.content ?? "", toolCalls, tokens: next.tokens ?? 30 };
-    },
-  };
-}
 
 /** Tools over a map of pages, each page 1 credit. */
 function pages(site: Record<string, string>, available: AgentToolName[] = ["map", "scrape"]): AgentTools & { called: string[] } {

@@ -1,22 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { runAgent } from "../../src/agent/index.js";
-import type { AgentMessage, AgentModel, AgentRequest, AgentTools, AgentTranscriptEntry, AgentTurn } from "../../src/core/index.js";
-import { ScrapelineError } from "../../src/core/index.js";
+import type { AgentRequest, AgentTools, AgentTranscriptEntry } from "../../src/core/index.js";
+import { scripted } from "./scripted.js";
 
-function scripted(...turns: Array<Partial<AgentTurn> & { calls?: Array<[string, unknown]> }>): AgentModel & { seen: AgentMessage[][] } {
-  const seen: AgentMessage[][] = [];
-  let n = 0;
-  return {
-    seen,
-    async turn(messages) {
-      seen.push(structuredClone([...messages]));
-      const next = turns.shift();
-      if (!next) throw new ScrapelineError("bad-content", "script ran out");
-      const toolCalls = (next.calls ?? []).map(([name, args]) => ({ id: `c${++n}`, name, arguments: JSON.stringify(args) }));
-      return { content: next.content ?? "", toolCalls, tokens: next.tokens ?? 30 };
-    },
-  };
-}
 
 function pages(site: Record<string, string>): AgentTools & { called: string[] } {
   const called: string[] = [];

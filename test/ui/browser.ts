@@ -54,3 +54,22 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
   await page.setViewportSize(DESKTOP);
   return files;
 }
+
+/**
+ * The UI served by the built CLI over a fixture's database, and a Chromium to look at it;
+ * `close` ends the browser, the server and the fixture's site (whichever were started).
+ */
+export async function openUi(fixture: { db: string; stop(): Promise<void> }): Promise<{ ui: Awaited<ReturnType<typeof startUiCli>>; browser: Browser; close(): Promise<void> }> {
+  const ui = await startUiCli(fixture.db);
+  const browser = await launchChromium();
+  return {
+    ui,
+    browser,
+    close: async () => {
+      await browser.close();
+      await ui.stop();
+      await fixture.stop();
+    },
+  };
+}
+

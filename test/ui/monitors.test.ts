@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openExistingStore } from "../../src/app/store.js";
 import { MonitorTables } from "../../src/store/index.js";
-import { launchChromium, screenshots, startUiCli } from "./browser.js";
+import { openUi, screenshots, startUiCli } from "./browser.js";
 import { UiFixture } from "./fixture.js";
 
 /**
@@ -13,6 +13,7 @@ import { UiFixture } from "./fixture.js";
 const fixture = new UiFixture();
 let ui: Awaited<ReturnType<typeof startUiCli>>;
 let browser: Browser;
+let opened: Awaited<ReturnType<typeof openUi>> | undefined;
 let runId: number;
 const ids = { file: 0, api: 0, check: 0 };
 
@@ -37,14 +38,12 @@ beforeAll(async () => {
   } finally {
     store.close();
   }
-  ui = await startUiCli(fixture.db);
-  browser = await launchChromium();
+  opened = await openUi(fixture);
+  ({ ui, browser } = opened);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
-  await fixture.stop();
+  await (opened ? opened.close() : fixture.stop());
 });
 
 async function open(path: string): Promise<Page> {

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, PHONE, screenshots, startUiCli } from "./browser.js";
+import { openUi, PHONE, screenshots, startUiCli } from "./browser.js";
 import { monitoredDatabase, UiFixture } from "./fixture.js";
 
 
@@ -18,6 +18,7 @@ declare function getComputedStyle(element: unknown): any;
 const fixture = new UiFixture();
 let ui: Awaited<ReturnType<typeof startUiCli>>;
 let browser: Browser;
+let opened: Awaited<ReturnType<typeof openUi>> | undefined;
 let runs: { first: number; second: number };
 let shotRun: number;
 const problems: string[] = [];
@@ -26,14 +27,12 @@ beforeAll(async () => {
   await fixture.start(["/pricing", "/about", "/team", "/broken"]);
   runs = await monitoredDatabase(fixture);
   shotRun = await fixture.run("shots", `version: 1\nname: shots\nsteps:\n  - id: shot\n    scrape: { url: "{site}/about", formats: [markdown, html, screenshot] }\n`);
-  ui = await startUiCli(fixture.db);
-  browser = await launchChromium();
+  opened = await openUi(fixture);
+  ({ ui, browser } = opened);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
-  await fixture.stop();
+  await (opened ? opened.close() : fixture.stop());
 });
 
 /** A new page that records console errors, page errors and CSP violations as problems. */

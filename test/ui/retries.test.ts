@@ -3,7 +3,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteStore } from "../../src/store/index.js";
 import { htmlPage } from "../helpers/site.js";
-import { launchChromium, startUiCli } from "./browser.js";
+import { openUi, startUiCli } from "./browser.js";
 import { UiFixture } from "./fixture.js";
 
 /**
@@ -13,6 +13,7 @@ import { UiFixture } from "./fixture.js";
 const fixture = new UiFixture();
 let ui: Awaited<ReturnType<typeof startUiCli>>;
 let browser: Browser;
+let opened: Awaited<ReturnType<typeof openUi>> | undefined;
 let runId: number;
 let flakyHits = 0;
 
@@ -28,14 +29,12 @@ beforeAll(async () => {
     "flaky",
     `version: 1\nname: flaky\nretry: { attempts: 3, initialDelayMs: 10, maxDelayMs: 20 }\nsteps:\n  - id: flaky\n    scrape: { url: "{site}/flaky" }\n  - id: steady\n    scrape: { url: "{site}/steady" }\n`,
   );
-  ui = await startUiCli(fixture.db);
-  browser = await launchChromium();
+  opened = await openUi(fixture);
+  ({ ui, browser } = opened);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
-  await fixture.stop();
+  await (opened ? opened.close() : fixture.stop());
 });
 
 describe("retries per step", () => {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, startUiCli } from "./browser.js";
+import { openUi, startUiCli } from "./browser.js";
 import { TRACKED, UiFixture } from "./fixture.js";
 import { PAYLOADS, storeHostileMonitor, storeHostileRun } from "./hostile.js";
 
@@ -21,6 +21,7 @@ declare function getComputedStyle(element: unknown): any;
 const fixture = new UiFixture();
 let ui: Awaited<ReturnType<typeof startUiCli>>;
 let browser: Browser;
+let opened: Awaited<ReturnType<typeof openUi>> | undefined;
 let hostile: { runId: number; url: string; stepId: string };
 let crawled: number;
 let monitor: number;
@@ -39,14 +40,12 @@ beforeAll(async () => {
   crawled = await fixture.run("evil", yaml);
   hostile = storeHostileRun(fixture.db);
   monitor = storeHostileMonitor(fixture.db, hostile.runId);
-  ui = await startUiCli(fixture.db);
-  browser = await launchChromium();
+  opened = await openUi(fixture);
+  ({ ui, browser } = opened);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
-  await fixture.stop();
+  await (opened ? opened.close() : fixture.stop());
 });
 
 function paths(): string[] {
