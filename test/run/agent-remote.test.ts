@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SqliteStore } from "../../src/store/index.js";
 import { FakeService, json } from "../helpers/fake-service.js";
 import { FakeLlm } from "../helpers/llm-server.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { startServe, type Serve } from "../server/helpers.js";
-import { pipeline, runYaml } from "./helpers.js";
+import { pipeline, runYaml, readStepResult } from "./helpers.js";
 
 const KEY = "fc-0123456789abcdef-secret";
 const service = new FakeService();
@@ -14,14 +13,7 @@ beforeEach(() => void (service.calls.length = 0));
 
 const remote = (steps: string, baseUrl = service.url) => pipeline(steps, `engine: { kind: firecrawl, baseUrl: "${baseUrl}" }\n`);
 
-function stepResult(db: string, runId: number, stepId = "find") {
-  const store = new SqliteStore(db);
-  try {
-    return JSON.parse(store.stepResult(runId, stepId) ?? "null");
-  } finally {
-    store.close();
-  }
-}
+const stepResult = (db: string, runId: number, stepId = "find") => readStepResult(db, runId, stepId);
 
 describe("agent steps on the firecrawl engine", () => {
   it("posts the step to /v2/agent, polls until it ends and stores the data and the credits the service billed", async () => {

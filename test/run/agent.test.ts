@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqliteStore } from "../../src/store/index.js";
 import { FakeLlm } from "../helpers/llm-server.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
-import { pipeline, readDocuments, runYaml } from "./helpers.js";
+import { pipeline, readDocuments, runYaml, readStepResult } from "./helpers.js";
 
 const site = new FixtureSite();
 const llm = new FakeLlm();
@@ -25,14 +24,7 @@ afterAll(async () => {
   await llm.stop();
 });
 
-function stepResult(db: string, runId: number, stepId = "find") {
-  const store = new SqliteStore(db);
-  try {
-    return JSON.parse(store.stepResult(runId, stepId) ?? "null");
-  } finally {
-    store.close();
-  }
-}
+const stepResult = (db: string, runId: number, stepId = "find") => readStepResult(db, runId, stepId);
 
 const agentStep = (body: string) => `  - id: find\n    agent:\n${body.split("\n").map((l) => `      ${l}`).join("\n")}\n`;
 

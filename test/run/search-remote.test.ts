@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SqliteStore } from "../../src/store/index.js";
 import { FakeService, json } from "../helpers/fake-service.js";
-import { pipeline, readDocuments, runYaml } from "./helpers.js";
+import { pipeline, readDocuments, runYaml, readStepResult } from "./helpers.js";
 
 const KEY = "fc-0123456789abcdef-secret";
 const service = new FakeService();
@@ -18,14 +17,7 @@ async function runOk(yaml: string) {
   return { ...run, result: run.result };
 }
 
-function stepResult(db: string, runId: number, stepId = "find") {
-  const store = new SqliteStore(db);
-  try {
-    return JSON.parse(store.stepResult(runId, stepId) ?? "null");
-  } finally {
-    store.close();
-  }
-}
+const stepResult = (db: string, runId: number, stepId = "find") => readStepResult(db, runId, stepId);
 
 describe("search steps on the firecrawl engine", () => {
   it("posts the v2 body to /v2/search, stores the results 1:1 and the credits the service billed", async () => {
