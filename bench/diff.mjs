@@ -5,24 +5,11 @@
 // Also one fully rewritten page, where plain Myers would take seconds. Prints; asserts nothing.
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import { compare, gitDiff } from "../dist/changes/index.js";
+import { random, sentence } from "./random-text.mjs";
 
 const PASSES = Number(process.env.BENCH_PASSES ?? 15);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const TARGET_BYTES = 1_000_000;
-
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
-const WORDS = "the of and to in price plan team support product update release feature customer data page service account billing monthly annual free trial contact docs api guide".split(" ");
-
-function sentence(rnd, words) {
-  return Array.from({ length: words }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(" ");
-}
 
 /** A markdown page of about `bytes`: headings, paragraphs, lists, links, blank lines between. */
 function page(seed, bytes) {

@@ -6,21 +6,11 @@
 // medians are compared. Prints; asserts nothing.
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { random, sentence } from "./random-text.mjs";
 
 const PASSES = Number(process.env.BENCH_PASSES ?? 7);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const require = createRequire(import.meta.url);
-
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
-const WORDS = "the of and to in price plan team support product update release feature customer data page service account billing monthly annual free trial contact docs api guide".split(" ");
-const sentence = (rnd, n) => Array.from({ length: n }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(" ");
 
 /** A report: `sections` × (heading, paragraphs with bold and links, a list, a 12-row table). */
 async function makeDocx(sections, seed) {
