@@ -1,41 +1,25 @@
 import { createHmac } from "node:crypto";
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalEngine } from "../../src/engines/local/index.js";
+import { HookServer } from "../helpers/hook.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { pipeline, runYaml, workdir } from "./helpers.js";
 
 const site = new FixtureSite();
 let body = "<p>v1</p>";
-const received: Array<{ headers: IncomingMessage["headers"]; body: string }> = [];
-let failFirst = 0;
-const hook = createServer((req, res) => {
-  let data = "";
-  req.on("data", (c) => (data += c));
-  req.on("end", () => {
-    if (failFirst > 0) {
-      failFirst--;
-      res.writeHead(503).end();
-      return;
-    }
-    received.push({ headers: req.headers, body: data });
-    res.writeHead(204).end();
-  });
-});
+const hook = new HookServer();
+const received = hook.received;
 let hookUrl = "";
 
 beforeAll(async () => {
   site.route("/page", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Page", body)));
   await site.start();
-  await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
-  hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook/s3cret-path`;
+  hookUrl = `${await hook.start()}/hook/s3cret-path`;
 });
 afterAll(async () => {
   await site.stop();
-  hook.closeAllConnections();
-  await new Promise((r) => hook.close(r));
+  await hook.stop();
 });
 
 const step = () => `  - id: page\n    scrape: { url: "${site.url}/page", formats: [markdown, { type: changeTracking, modes: [git-diff] }] }\n  - id: missing\n    continueOnError: true\n    retry: { attempts: 1 }\n    scrape: { url: "http://127.0.0.1:1/unreachable" }\n`;
@@ -62,7 +46,7 @@ describe("notify", () => {
     expect(received).toHaveLength(1);
 
     body = "<p>v2</p>";
-    failFirst = 1;
+    hook.failFirst = 1;
     const changed = await runYaml(yaml, { db });
     if (!changed.result.ok) throw new Error("invalid");
     expect(changed.result.notify).toMatchObject({ sent: true, attempts: 2 });

@@ -2,39 +2,29 @@ import { spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { hostname } from "node:os";
 import Database from "better-sqlite3";
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listMonitors, monitorChecks } from "../../src/app/monitors.js";
 import { watch } from "../../src/app/watch.js";
+import { HookServer } from "../helpers/hook.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { workdir } from "../run/helpers.js";
 
 const site = new FixtureSite();
 let body = "<p>price 10</p>";
-const received: Array<{ headers: IncomingMessage["headers"]; body: string }> = [];
-const hook = createServer((req, res) => {
-  let data = "";
-  req.on("data", (c) => (data += c));
-  req.on("end", () => {
-    received.push({ headers: req.headers, body: data });
-    res.writeHead(204).end();
-  });
-});
+const hook = new HookServer();
+const received = hook.received;
 let hookUrl = "";
 
 beforeAll(async () => {
   site.route("/page", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Page", body)));
   await site.start();
-  await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
-  hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+  hookUrl = `${await hook.start()}/hook`;
 });
 afterAll(async () => {
   await site.stop();
-  hook.closeAllConnections();
-  await new Promise((r) => hook.close(r));
+  await hook.stop();
 });
 
 const pipelineText = (name: string, schedule: string, notify = "") =>
