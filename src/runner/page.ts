@@ -217,11 +217,14 @@ async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions
   // A cached page has no open page behind it: an interact step loads it afresh, which for a page
   // the cache may answer (no actions, no waitFor) is the page as the scrape had it.
   if (local && mayReadCache(options) && cacheMayHold(ctx, key, url)) {
-    // The cache holds pages others fetched: a page this request's threat protection refuses is refused here too.
-    if (options.threatProtection) ctx.ports.engine.checkTarget?.(url, options);
     const cached = store.cacheGet(url, key, options.maxAge);
     // A crawl needs the page's links: an entry cached without them (by a scrape) does not answer it.
-    if (cached && (!pageLinks || cached.document.pageLinks)) return { page: fromCache(cached.document, cached.cachedAt) };
+    if (cached && (!pageLinks || cached.document.pageLinks)) {
+      // The cache holds pages others fetched: a page this request's threat protection refuses is refused here too
+      // (a page fetched instead meets it in the engine).
+      if (options.threatProtection) ctx.ports.engine.checkTarget?.(url, options);
+      return { page: fromCache(cached.document, cached.cachedAt) };
+    }
   }
   const extras: ScrapeExtras = { ...(pageLinks ? { pageLinks: true } : {}), ...(job.keepOpen ? { keepOpen: job.keepOpen } : {}) };
   const page = job.session === undefined ? await ctx.ports.engine.scrape(url, engineOptions, signal, extras) : await scrapeInSession(ctx, job.session, url, engineOptions, signal, extras);
