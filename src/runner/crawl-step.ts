@@ -59,9 +59,11 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   const signOuts = new Set<string>();
   const follow = (links: readonly string[]): readonly string[] => {
     if (step.session === undefined) return links;
-    const kept = links.filter((link) => !isSignOutUrl(link));
-    if (kept.length < links.length) for (const link of links) if (isSignOutUrl(link)) signOuts.add(link);
-    return kept;
+    return links.filter((link) => {
+      if (!isSignOutUrl(link)) return true;
+      signOuts.add(link);
+      return false;
+    });
   };
   const inFlight = new Set<Promise<void>>();
   const maxInFlight = Math.max(2, ctx.plan.pipeline.concurrency * 2);

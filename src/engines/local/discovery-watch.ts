@@ -13,8 +13,8 @@ export function gateWithWatch(gate: FetchGate, watch: DiscoveryWatch | undefined
     fetch: async (request) => {
       const response = await gate.fetch(request);
       const contentType = response.headers["content-type"];
-      const html = isHtml(contentType, response.body) ? decodeText(response.body, contentType) : undefined;
-      const expiredShown = watch.expiredWhen !== undefined && html !== undefined && pageShows(watch.expiredWhen, { url: response.url, html });
+      // The page is read for expiredWhen only when there is one to look for.
+      const expiredShown = watch.expiredWhen !== undefined && isHtml(contentType, response.body) && pageShows(watch.expiredWhen, { url: response.url, html: decodeText(response.body, contentType) });
       watch.seen({ url: request.url, finalUrl: response.url, status: response.status, expiredShown });
       return response;
     },
