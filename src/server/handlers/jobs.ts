@@ -97,7 +97,6 @@ export const jobRoutes: Route[] = [
     handle: ({ service, team }) => ({ status: 200, body: { success: true, crawls: service.activeCrawls(team) } }),
   },
   statusRoute("crawl"),
-  statusRoute("crawl", "/v1/crawl"),
   errorsRoute("crawl"),
   cancelRoute("crawl", "/v2/crawl"),
   cancelRoute("crawl", "/v1/crawl"),
@@ -114,4 +113,5 @@ export const jobRoutes: Route[] = [
   statusRoute("batch"),
   errorsRoute("batch"),
   cancelRoute("batch", "/v2/batch/scrape"),
+  cancelRoute("batch", "/v1/batch/scrape"),
 ];
