@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { JobWebhookEvent, NotificationSender, NotifyChannel, NotifyConfig, OutgoingNotification } from "../core/index.js";
+import type { Delivery, JobWebhookEvent, NotificationSender, NotifyChannel, NotifyConfig, OutgoingNotification } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { createNotificationSender } from "../engines/local/index.js";
-import type { SqliteStore } from "../store/index.js";
+import type { JobWebhookTables, PendingJobWebhook, SqliteStore } from "../store/index.js";
 import type { Document, ServeJob } from "../core/index.js";
 import { inlineAssets } from "./assets.js";
-import { sendQueued, type NotificationOutbox } from "./notify.js";
+import { sendQueued } from "./notify.js";
 import { extractReply } from "./serve-job-status.js";
 import { JOB_STEP_ID } from "./serve-jobs.js";
 
@@ -74,8 +74,8 @@ export interface JobWebhookOptions {
   allowPrivateNetwork: boolean;
   /** Signs every post (X-Firecrawl-Signature and X-Scrapeline-Signature: sha256 HMAC of the body). */
   secret?: string;
-  /** Where each message is recorded before it is sent and settled after. */
-  outbox?: (jobId: string) => NotificationOutbox;
+  /** Where each message is recorded before it is sent and settled after (the outbox). */
+  tables?: JobWebhookTables;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -102,22 +102,44 @@ export class JobWebhooks {
       ...(webhook.metadata ? { metadata: webhook.metadata } : {}),
       ...(webhook.headers ? { headers: webhook.headers } : {}),
     };
-    const config: NotifyConfig = { channels: [channel], on: [], rules: { addedOnly: false, keywords: [], ignore: [] } };
     let chain: Promise<void> = Promise.resolve();
     return {
       tell: (phase, data, error) => {
         if (!webhook.events.includes(phase)) return;
         const message = jobMessage(jobId, `${kind}.${phase}` as JobWebhookEvent, data, error);
-        const outbox = this.options.outbox?.(jobId);
-        const ids = outbox?.queue([{ channelIndex: 0, channel, message }]);
-        const next = chain.then(async () => {
-          await sendQueued(config, [{ id: ids?.[0] ?? -1, channelIndex: 0, message }], { allowPrivateNetwork: this.options.allowPrivateNetwork, sender: this.senderNow(), ...(outbox ? { outbox } : {}), ...(this.options.sleep ? { sleep: this.options.sleep } : {}) });
-        });
-        chain = next;
-        this.pending.add(next);
-        void next.finally(() => this.pending.delete(next));
+        const id = this.options.tables?.queue(jobId, channel, message) ?? -1;
+        chain = this.after(chain, channel, id, message);
       },
     };
+  }
+
+  /**
+   * Sends what a server that stopped had recorded and not delivered, each job's messages in their
+   * order (one in flight when it stopped may arrive twice, with the same webhookId).
+   */
+  resendLeftOver(): void {
+    const byJob = new Map<string, PendingJobWebhook[]>();
+    for (const item of this.options.tables?.pending() ?? []) byJob.set(item.jobId, [...(byJob.get(item.jobId) ?? []), item]);
+    for (const items of byJob.values()) {
+      let chain: Promise<void> = Promise.resolve();
+      for (const item of items) {
+        const channel = { ...item.channel, ...(this.options.secret ? { secret: this.options.secret } : {}) } as NotifyChannel;
+        chain = this.after(chain, channel, item.id, item.message);
+      }
+    }
+  }
+
+  /** Sends a message once the one before it is settled, and settles it in the outbox. */
+  private after(previous: Promise<void>, channel: NotifyChannel, id: number, message: OutgoingNotification): Promise<void> {
+    const config: NotifyConfig = { channels: [channel], on: [], rules: { addedOnly: false, keywords: [], ignore: [] } };
+    const tables = this.options.tables;
+    const outbox = tables ? { queue: () => [], settle: (outboxId: number, delivery: Delivery) => tables.settle(outboxId, delivery) } : undefined;
+    const next = previous.then(async () => {
+      await sendQueued(config, [{ id, channelIndex: 0, message }], { allowPrivateNetwork: this.options.allowPrivateNetwork, sender: this.senderNow(), ...(outbox ? { outbox } : {}), ...(this.options.sleep ? { sleep: this.options.sleep } : {}) });
+    });
+    this.pending.add(next);
+    void next.finally(() => this.pending.delete(next));
+    return next;
   }
 
   /** Waits for every message told so far to be delivered or given up, then closes the sender. */

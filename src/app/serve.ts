@@ -7,7 +7,7 @@ import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassi
 import { DEFAULT_LLM } from "../pipeline/index.js";
 import { inlineAssets } from "./assets.js";
 import { extractionSettings } from "./extraction.js";
-import { ServeTables, type SqliteStore } from "../store/index.js";
+import { JobWebhookTables, ServeTables, type SqliteStore } from "../store/index.js";
 import { previewCrawlParams, type CrawlPreview } from "./crawl-preview.js";
 import { hashKey } from "./keys.js";
 import { JOB_STEP_ID, JobRunner } from "./serve-jobs.js";
@@ -95,7 +95,8 @@ export class ServeService {
     this.jobs = new JobRunner(this.store, this.tables, this.engine);
     this.limiter = new RateLimiter(this.clock);
     const webhookSecret = (options.env ?? process.env).SCRAPELINE_WEBHOOK_SECRET;
-    this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), ...(webhookSecret ? { secret: webhookSecret } : {}) });
+    this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: new JobWebhookTables(this.store.db), ...(webhookSecret ? { secret: webhookSecret } : {}) });
+    this.webhooks.resendLeftOver();
     this.browser = new BrowserSessions({
       openPage: (start) => this.engine.openLivePage(start),
       allowCodeExecution: Boolean(options.allowCodeExecution),

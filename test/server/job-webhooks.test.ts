@@ -1,5 +1,11 @@
 import { createHmac } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey } from "../../src/app/index.js";
+import { startServer } from "../../src/server/index.js";
 import { HookServer } from "../helpers/hook.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { startServe, waitFor, type Serve } from "./helpers.js";
@@ -118,5 +124,63 @@ describe("job webhooks", () => {
     const extraKey = await serve.call("POST", "/v2/extract", { body: { urls: [site.url], prompt: "x", webhook: { url: hookUrl, secret: "s" } } });
     expect(extraKey.status).toBe(400);
     expect(extraKey.body.error).toMatch(/webhook.secret/);
+  });
+});
+
+/** How each message of a job's webhook went, once all `count` are settled (read from the database). */
+function settled(db: string, jobId: string, count: number) {
+  return waitFor(
+    async () => {
+      const conn = new Database(db, { readonly: true, fileMustExist: true });
+      try {
+        return conn.prepare("SELECT event, sent, attempts, error FROM serve_job_webhooks WHERE job_id = ? AND settled_at IS NOT NULL ORDER BY id").all(jobId) as Array<{ event: string; sent: number; attempts: number; error: string | null }>;
+      } finally {
+        conn.close();
+      }
+    },
+    (rows) => rows.length >= count,
+    2400,
+  );
+}
+
+describe("job webhooks: network policy and outbox", () => {
+  it("a loopback webhook is refused when serve does not allow the private network, and the refusal is recorded", async () => {
+    const strict = await startServe({ alpha: {} }, { allowPrivateNetwork: false });
+    try {
+      const start = await strict.call("POST", "/v2/batch/scrape", { body: { urls: ["https://127.0.0.1:1/"], webhook: { url: `${hookUrl}/strict`, headers: { "x-test-path": "strict" } } } });
+      expect(start.status).toBe(200);
+      const rows = await settled(strict.db, start.body.id, 2);
+      expect(rows.map((r) => r.event)).toEqual(["batch_scrape.started", "batch_scrape.failed"]);
+      for (const row of rows) {
+        expect(row).toMatchObject({ sent: 0, attempts: 1 });
+        expect(row.error).toMatch(/refused by the network policy/);
+      }
+      expect(at("strict")).toEqual([]);
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  it("a message recorded and not delivered when its server stopped is sent at the next start, signed, with its webhookId", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "scrapeline-outbox-"));
+    const db = join(dir, "serve.db");
+    createKey(db, "alpha");
+    const envelope = { success: true, type: "crawl.completed", id: "job-1", webhookId: "hook-1", data: [] };
+    const channel = { type: "webhook", url: `${hookUrl}/left`, events: ["crawl.completed"], format: "service", id: "job-1", headers: { "x-test-path": "left" }, metadata: { from: "before" } };
+    const message = { event: "crawl.completed", json: {}, subject: "s", text: "t", service: envelope };
+    const conn = new Database(db);
+    conn.prepare("INSERT INTO serve_job_webhooks (job_id, channel, event, message, queued_at) VALUES ('job-1', ?, 'crawl.completed', ?, ?)").run(JSON.stringify(channel), JSON.stringify(message), new Date().toISOString());
+    conn.close();
+    const server = await startServer({ db, port: 0, allowPrivateNetwork: true, env: { SCRAPELINE_WEBHOOK_SECRET: SECRET } });
+    try {
+      const got = await until("left", "crawl.completed");
+      expect(got).toHaveLength(1);
+      expect(got[0]!.body).toEqual({ ...envelope, metadata: { from: "before" } });
+      expect(got[0]!.headers["x-firecrawl-signature"]).toBe(`sha256=${createHmac("sha256", SECRET).update(got[0]!.raw).digest("hex")}`);
+      expect(await settled(db, "job-1", 1)).toMatchObject([{ event: "crawl.completed", sent: 1, attempts: 1 }]);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
