@@ -1,4 +1,4 @@
-import type { Document, MapLink, Team } from "../core/index.js";
+import type { Document, MapLink, SearchResults, Team } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { TOKENS_PER_CREDIT } from "../credits/index.js";
 import type { JobStatusPage } from "./serve-job-status.js";
@@ -16,7 +16,7 @@ type Body = Record<string, unknown>;
 export interface V2Service {
   scrape(team: Team, body: unknown, version: "v1"): Promise<Document>;
   map(team: Team, body: unknown, version: "v1"): Promise<{ links: MapLink[]; warning?: string }>;
-  search(team: Team, body: unknown, version: "v1"): Promise<{ data: { web?: Array<Record<string, unknown>> }; warning?: string }>;
+  search(team: Team, body: unknown, version: "v1"): Promise<{ data: SearchResults; warning?: string }>;
   startCrawl(team: Team, body: unknown, version: "v1"): { id: string; warning?: string };
   startBatch(team: Team, body: unknown, version: "v1"): { id: string; invalidURLs?: string[]; warning?: string };
   startExtract(team: Team, body: unknown, version: "v1"): { id: string; invalidURLs?: string[]; warning?: string };

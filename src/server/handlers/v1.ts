@@ -1,32 +1,10 @@
-import { creditUsageV1, jobStatusV1, mapV1, scrapeV1, searchV1, startBatchV1, startCrawlV1, startExtractV1, v1StatusPage, V1_RETIRED, type JobStatusPage, type V2Service } from "../../app/index.js";
+import { creditUsageV1, jobStatusV1, mapV1, scrapeV1, searchV1, startBatchV1, startCrawlV1, startExtractV1, v1StatusPage, V1_RETIRED, type V2Service } from "../../app/index.js";
 import type { Reply, RequestContext, Route } from "../router.js";
+import { page, statusBody } from "./jobs.js";
 
-/** The v1 API over the v2 use cases (src/app/serve-v1.ts translates); the extract and token-usage routes are in their own files. */
+/** The v1 API over the v2 use cases (src/app/serve-v1.ts translates); GET /v1/extract/{id} and /v1/team/token-usage are with their v2 routes. */
 
-const v2 = (ctx: RequestContext): V2Service => ctx.service as unknown as V2Service;
-
-function page(ctx: RequestContext): { skip?: number; limit?: number } {
-  const out: { skip?: number; limit?: number } = {};
-  for (const name of ["skip", "limit"] as const) {
-    const raw = ctx.query.get(name);
-    const value = raw === null ? NaN : Number(raw);
-    if (Number.isFinite(value) && value >= 0) out[name] = value;
-  }
-  return out;
-}
-
-/** The status body: `next` is the absolute URL of the following page on the path asked (v1 stays v1). */
-function statusBody(ctx: RequestContext, status: JobStatusPage): Record<string, unknown> {
-  const { nextSkip, error, ...rest } = status;
-  const body: Record<string, unknown> = { success: true, ...rest };
-  if (nextSkip !== undefined) {
-    const query = new URLSearchParams(ctx.query);
-    query.set("skip", String(nextSkip));
-    body.next = `${ctx.baseUrl}${ctx.path}?${query.toString()}`;
-  }
-  if (error) body.error = error;
-  return body;
-}
+const v2 = (ctx: RequestContext): V2Service => ctx.service;
 
 const warned = (warning: string | undefined) => (warning ? { warning } : {});
 
