@@ -29,8 +29,12 @@ async function pythonWithSdk(): Promise<{ python: string } | { skip: string }> {
     return { skip: `python3 -m venv failed (Debian needs python3-venv): ${(error as Error).message.split("\n")[0]}` };
   }
   // --retries 0: an index that cannot be reached is passed over at once for the others configured.
-  await run(join(VENV, "bin", "pip"), ["install", "--quiet", "--retries", "0", "--timeout", "30", SDK_DIR], { maxBuffer: 16 * 1024 * 1024 });
-  return (await ready()) ? { python } : { skip: "the SDK did not install" };
+  try {
+    await run(join(VENV, "bin", "pip"), ["install", "--quiet", "--retries", "0", "--timeout", "30", SDK_DIR], { maxBuffer: 16 * 1024 * 1024 });
+  } catch (error) {
+    return { skip: `pip could not install the SDK and its dependencies: ${String((error as { stderr?: string }).stderr ?? error).trim().split("\n").pop()}` };
+  }
+  return (await ready()) ? { python } : { skip: "the SDK installed but does not import (python -c 'import firecrawl.v1' fails)" };
 }
 
 let serve: Serve;
