@@ -114,8 +114,13 @@ export function jobStatusV1(service: V2Service, team: Team, id: string, page: { 
 
 /** A status page's documents with v1's names. */
 export function v1StatusPage(status: JobStatusPage, id: string): JobStatusPage {
-  if (!EXTRACT_NAMED.has(id)) return status;
-  return { ...status, data: status.data.map((d) => v1Document(d, true) as unknown as Document) };
+  return { ...status, data: jobDocuments(id, status.data) };
+}
+
+/** A job's documents (a status page's, a webhook's page event's) with the names of the version that started it. */
+export function jobDocuments(id: string, documents: Document[]): Document[] {
+  if (!EXTRACT_NAMED.has(id)) return documents;
+  return documents.map((d) => v1Document(d, true) as unknown as Document);
 }
 
 /**

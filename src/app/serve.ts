@@ -24,6 +24,7 @@ import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { BrowserSessions } from "./serve-browser.js";
 import { ServeMonitors } from "./serve-monitors.js";
+import { jobDocuments } from "./serve-v1.js";
 import { JobWebhooks, jobEnd, storedPage, takeWebhook, type JobNotifier, type JobWebhook, type WebhookJobKind } from "./serve-webhooks.js";
 
 export interface ServeOptions {
@@ -317,7 +318,7 @@ export class ServeService {
   private startWithWebhook(team: Team, kind: "crawl" | "batch" | "extract", pipeline: Pipeline, info: { url: string | null; total: number | null }, webhook: JobWebhook | undefined): { id: string } {
     let notifier: JobNotifier | undefined;
     let runId = 0;
-    const onPage = webhook && kind !== "extract" ? (url: string) => notifier?.tell("page", storedPage(this.store, runId, url)) : undefined;
+    const onPage = webhook && kind !== "extract" ? (url: string) => notifier?.tell("page", jobDocuments(job.id, storedPage(this.store, runId, url))) : undefined;
     const job = this.jobs.start(team.id, kind, pipeline, info, onPage);
     if (!webhook) {
       job.finished.catch(() => {});

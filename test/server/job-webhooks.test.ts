@@ -105,6 +105,16 @@ describe("job webhooks", () => {
     expect(got[1]!.body).toMatchObject({ success: true, id: start.body.id, data: { name: "Kettle", price: 24.5 }, metadata: { who: "x" } });
   });
 
+  it("a v1 batch scrape's page events name format extract's output as v1 does", async () => {
+    const schema = { type: "object", properties: { name: { type: "string" }, price: { type: "number" } } };
+    const webhook = { url: `${hookUrl}/v1batch`, headers: { "x-test-path": "v1batch" }, events: ["page"] };
+    const start = await serve.call("POST", "/v1/batch/scrape", { body: { urls: [`${site.url}/kettle`], formats: ["extract"], extract: { schema }, webhook } });
+    expect(start.status).toBe(200);
+    const got = await until("v1batch", "batch_scrape.page");
+    expect(got[0]!.body.data[0].extract).toEqual({ name: "Kettle", price: 24.5 });
+    expect(got[0]!.body.data[0]).not.toHaveProperty("json");
+  });
+
   it("a failed crawl tells failed with its error", async () => {
     const webhook = { url: `${hookUrl}/failed`, headers: { "x-test-path": "failed" } };
     const start = await serve.call("POST", "/v2/crawl", { body: { url: "http://127.0.0.1:1/", limit: 1, sitemap: "skip", webhook } });
