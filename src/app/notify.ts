@@ -1,4 +1,4 @@
-import type { Delivery, MonitorEvent, NotificationSender, NotifyChannel, NotifyConfig, OutgoingNotification, Store } from "../core/index.js";
+import type { Delivery, NotificationEvent, NotificationSender, NotifyChannel, NotifyConfig, OutgoingNotification, Store } from "../core/index.js";
 import { createNotificationSender } from "../engines/local/index.js";
 import { runSummary } from "./notify-summary.js";
 import type { RunSummaryPayload } from "./notify-payload.js";
@@ -65,7 +65,7 @@ export function notificationsFor(summary: RunSummaryPayload, config: NotifyConfi
 export async function notifyRun(store: Store, runId: number, config: NotifyConfig, options: NotifyOptions): Promise<NotifyOutcome> {
   const summary = runSummary(store, runId, config);
   const messages = notificationsFor(summary, config);
-  const due = config.channels.flatMap((channel, channelIndex) => messages.filter((m) => channel.events.includes(m.event)).map((message) => ({ channelIndex, channel, message })));
+  const due = config.channels.flatMap((channel, channelIndex) => messages.filter((m) => (channel.events as readonly string[]).includes(m.event)).map((message) => ({ channelIndex, channel, message })));
   if (due.length === 0) return { sent: false, skipped: `nothing ${config.on.join(", ")} worth telling in run ${runId}`, attempts: 0, deliveries: [] };
   const ids = options.outbox?.queue(due);
   return sendQueued(config, due.map(({ channelIndex, message }, i) => ({ id: ids?.[i] ?? -1, channelIndex, message })), options);
@@ -102,7 +102,7 @@ export async function sendQueued(config: NotifyConfig, queued: readonly QueuedNo
   return { sent: deliveries.every((d) => d.sent), ...(first.status !== undefined ? { status: first.status } : {}), attempts: first.attempts, ...(first.error ? { error: first.error } : {}), deliveries };
 }
 
-async function safely(deliver: () => Promise<Delivery>, channel: Delivery["channel"], event: MonitorEvent): Promise<Delivery> {
+async function safely(deliver: () => Promise<Delivery>, channel: Delivery["channel"], event: NotificationEvent): Promise<Delivery> {
   try {
     return await deliver();
   } catch (error) {

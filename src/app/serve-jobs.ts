@@ -73,7 +73,7 @@ export class JobRunner {
    * Starts a job; resolves when it has finished (status stored). The job row and its run exist
    * before this returns, so the job can be polled at once.
    */
-  start(teamId: number, kind: ServeJobKind, pipeline: Pipeline, info: { url: string | null; total: number | null }): { id: string; finished: Promise<JobOutcome> } {
+  start(teamId: number, kind: ServeJobKind, pipeline: Pipeline, info: { url: string | null; total: number | null }, onPage?: (url: string) => void): { id: string; finished: Promise<JobOutcome> } {
     const id = randomUUID();
     this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total });
     const stop = new AbortController();
@@ -97,6 +97,7 @@ export class JobRunner {
           } else if (event.type === "document-stored" && event.stepId === JOB_STEP_ID) {
             job.stored++;
             job.pages.push(event.url);
+            onPage?.(event.url);
           }
         },
       },

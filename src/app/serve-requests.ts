@@ -104,34 +104,37 @@ const V1_FORMATS = new Set(["markdown", "html", "rawHtml", "links", "screenshot"
  * (images, summary, …), any format written as an object (v1's formats are names; their options
  * have fields of their own, such as jsonOptions), or `parsers` (v1 has parsePDF).
  */
-function refuseV2Only(options: unknown): void {
+export function refuseV2Only(options: unknown): void {
   if (options === null || typeof options !== "object" || Array.isArray(options)) return;
-  if ("parsers" in options) throw new ScrapelineError("invalid-input", "Bad request: parsers is a v2 field; v1 has parsePDF (or use POST /v2/extract)");
+  if ("parsers" in options) throw new ScrapelineError("invalid-input", "Bad request: parsers is a v2 field; v1 has parsePDF (or use the v2 endpoint)");
   const formats = (options as Body).formats;
   if (!Array.isArray(formats)) return;
   for (const format of formats) {
     if (format !== null && typeof format === "object") {
       const type = (format as Body).type;
-      throw new ScrapelineError("invalid-input", `Bad request: v1 formats are names, not objects${typeof type === "string" ? ` (found {type: ${type}})` : ""}; use POST /v2/extract for format objects`);
+      throw new ScrapelineError("invalid-input", `Bad request: v1 formats are names, not objects${typeof type === "string" ? ` (found {type: ${type}})` : ""}; use the v2 endpoint for format objects`);
     }
     if (typeof format !== "string" || V1_FORMATS.has(format)) continue;
-    throw new ScrapelineError("invalid-input", `Bad request: format ${format} is not a v1 format (v1 formats: ${[...V1_FORMATS].join(", ")}); use POST /v2/extract for v2 formats`);
+    throw new ScrapelineError("invalid-input", `Bad request: format ${format} is not a v1 format (v1 formats: ${[...V1_FORMATS].join(", ")}); use the v2 endpoint for v2 formats`);
   }
 }
 
-/** POST /v2/scrape: url plus scrape options. */
-export function readScrapeCall(raw: unknown): ScrapeCall {
+/** POST /v2/scrape (and /v1/scrape, with v1's forms and defaults): url plus scrape options. */
+export function readScrapeCall(raw: unknown, version: "v1" | "v2" = "v2"): ScrapeCall {
   const body = asBody(raw);
-  if ("urls" in body) throw new ScrapelineError("invalid-input", "Unrecognized key in body -- urls (scrape takes one url; use /v2/batch/scrape for several)");
-  const { step, pipeline } = readStep("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline };
+  if ("urls" in body) throw new ScrapelineError("invalid-input", `Unrecognized key in body -- urls (scrape takes one url; use /${version}/batch/scrape for several)`);
+  if (version === "v1") v1ScrapeOptions(body);
+  const { step, pipeline } = readStep("scrape", body, version) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline };
   const { urls, ...options } = step.body;
   return { url: (urls as string[])[0]!, options, pipeline };
 }
 
 /** POST /v2/batch/scrape: urls plus scrape options at the top level. */
-export function readBatchCall(raw: unknown): BatchCall {
+export function readBatchCall(raw: unknown, version: "v1" | "v2" = "v2"): BatchCall {
   const body = asBody(raw);
-  const ignoreInvalid = take(body, "ignoreInvalidURLs", isBool, "a boolean") ?? true;
+  // v1 fails a request with an invalid URL unless asked to skip them; v2 skips them.
+  const ignoreInvalid = take(body, "ignoreInvalidURLs", isBool, "a boolean") ?? version === "v2";
+  if (version === "v1") v1ScrapeOptions(body);
   const maxConcurrency = take(body, "maxConcurrency", isPositiveInt, "a positive integer");
   if ("url" in body) throw new ScrapelineError("invalid-input", "Unrecognized key in body -- url (batch scrape takes urls)");
   let invalidURLs: string[] | undefined;
@@ -143,26 +146,30 @@ export function readBatchCall(raw: unknown): BatchCall {
   // A URL listed twice is scraped once (a job keeps one page per URL), and the answer says so.
   const repeated = Array.isArray(body.urls) ? body.urls.length - new Set(body.urls).size : 0;
   if (repeated > 0) body.urls = [...new Set(body.urls as unknown[])];
-  const { step, pipeline, warnings } = readStep("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline; warnings: string[] };
+  const { step, pipeline, warnings } = readStep("scrape", body, version) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline; warnings: string[] };
   if (repeated > 0) warnings.push(`${repeated} URL(s) were listed more than once in urls and are scraped once`);
   const { urls, ...options } = step.body;
   return { urls: urls as string[], ...(invalidURLs ? { invalidURLs } : {}), options, ...(maxConcurrency ? { maxConcurrency } : {}), ...warningOf(warnings), pipeline };
 }
 
 /** POST /v2/crawl. */
-export function readCrawlCall(raw: unknown): CrawlCall {
+export function readCrawlCall(raw: unknown, version: "v1" | "v2" = "v2"): CrawlCall {
   const body = asBody(raw);
   const maxConcurrency = take(body, "maxConcurrency", isPositiveInt, "a positive integer");
-  const { step, pipeline, warnings } = readStep("crawl", body) as { step: Extract<Step, { kind: "crawl" }>; pipeline: Pipeline; warnings: string[] };
+  if (version === "v1") {
+    refuseV2Only(body.scrapeOptions);
+    withV1Defaults(body);
+  }
+  const { step, pipeline, warnings } = readStep("crawl", body, version) as { step: Extract<Step, { kind: "crawl" }>; pipeline: Pipeline; warnings: string[] };
   return { request: step.body, ...(maxConcurrency ? { maxConcurrency } : {}), ...warningOf(warnings), pipeline };
 }
 
 /** POST /v2/map; a threatProtection override is checked like a scrape's. */
-export function readMapCall(raw: unknown): MapCall {
+export function readMapCall(raw: unknown, version: "v1" | "v2" = "v2"): MapCall {
   const body = asBody(raw);
   const override = body.threatProtection;
   delete body.threatProtection;
-  const { step, pipeline } = readStep("map", body) as { step: Extract<Step, { kind: "map" }>; pipeline: Pipeline };
+  const { step, pipeline } = readStep("map", body, version) as { step: Extract<Step, { kind: "map" }>; pipeline: Pipeline };
   if (override === undefined) return { request: step.body, pipeline };
   const checked = readStep("scrape", { url: step.body.url, threatProtection: override }).step as Extract<Step, { kind: "scrape" }>;
   return { request: step.body, ...(checked.body.threatProtection ? { threatProtection: checked.body.threatProtection } : {}), pipeline };
@@ -216,8 +223,14 @@ function isHttpUrl(value: unknown): value is string {
   }
 }
 
+/** A v1 body whose scrape options are at its top level (scrape, batch scrape): v1 forms only, v1's defaults. */
+function v1ScrapeOptions(body: Body): void {
+  refuseV2Only(body);
+  for (const [key, value] of Object.entries(V1_SCRAPE_OPTION_DEFAULTS)) if (body[key] === undefined) body[key] = value;
+}
+
 /** A v1 request's scrape options get v1's defaults where they differ from v2's (the pipeline language's). */
-function withV1Defaults(body: Body): void {
+export function withV1Defaults(body: Body): void {
   if (body.scrapeOptions !== undefined && (body.scrapeOptions === null || typeof body.scrapeOptions !== "object" || Array.isArray(body.scrapeOptions))) return;
   const options: Body = { ...((body.scrapeOptions as Body | undefined) ?? {}) };
   for (const [key, value] of Object.entries(V1_SCRAPE_OPTION_DEFAULTS)) if (options[key] === undefined) options[key] = value;

@@ -1,4 +1,4 @@
-import { asBody, readStep, warningOf } from "./serve-requests.js";
+import { asBody, readStep, refuseV2Only, warningOf, withV1Defaults } from "./serve-requests.js";
 import type { Document, Pipeline, SearchRequest, SearchResults, Step, Store, StoredSearchResult } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { inlineAssets } from "./assets.js";
@@ -10,9 +10,13 @@ export interface SearchCall {
 }
 
 /** POST /v2/search: the body checked as a search step would be; errors are one 400 message. */
-export function readSearchCall(raw: unknown): SearchCall {
+export function readSearchCall(raw: unknown, version: "v1" | "v2" = "v2"): SearchCall {
   const body: Record<string, unknown> = asBody(raw);
-  const { step, pipeline, warnings } = readStep("search", body);
+  if (version === "v1") {
+    refuseV2Only(body.scrapeOptions);
+    if (body.scrapeOptions !== undefined) withV1Defaults(body);
+  }
+  const { step, pipeline, warnings } = readStep("search", body, version);
   return { request: (step as Extract<Step, { kind: "search" }>).body, pipeline, ...warningOf(warnings) };
 }
 

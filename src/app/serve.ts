@@ -7,7 +7,7 @@ import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassi
 import { DEFAULT_LLM } from "../pipeline/index.js";
 import { inlineAssets } from "./assets.js";
 import { extractionSettings } from "./extraction.js";
-import { ServeTables, type SqliteStore } from "../store/index.js";
+import { JobWebhookTables, ServeTables, type SqliteStore } from "../store/index.js";
 import { previewCrawlParams, type CrawlPreview } from "./crawl-preview.js";
 import { hashKey } from "./keys.js";
 import { JOB_STEP_ID, JobRunner } from "./serve-jobs.js";
@@ -24,6 +24,8 @@ import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { BrowserSessions } from "./serve-browser.js";
 import { ServeMonitors } from "./serve-monitors.js";
+import { jobDocuments } from "./serve-v1.js";
+import { JobWebhooks, jobEnd, storedPage, takeWebhook, type JobNotifier, type JobWebhook, type WebhookJobKind } from "./serve-webhooks.js";
 
 export interface ServeOptions {
   db: string;
@@ -69,6 +71,8 @@ export class ServeService {
   private closing = false;
   /** The team's monitors (/v2/monitor), run when due by this server. */
   readonly monitors: ServeMonitors;
+  /** What crawl, batch scrape and extract jobs tell their request's webhook. */
+  private readonly webhooks: JobWebhooks;
 
   constructor(private readonly options: ServeOptions) {
     this.clock = options.clock ?? Date.now;
@@ -91,6 +95,9 @@ export class ServeService {
     });
     this.jobs = new JobRunner(this.store, this.tables, this.engine);
     this.limiter = new RateLimiter(this.clock);
+    const webhookSecret = (options.env ?? process.env).SCRAPELINE_WEBHOOK_SECRET;
+    this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: new JobWebhookTables(this.store.db), ...(webhookSecret ? { secret: webhookSecret } : {}) });
+    this.webhooks.resendLeftOver();
     this.browser = new BrowserSessions({
       openPage: (start) => this.engine.openLivePage(start),
       allowCodeExecution: Boolean(options.allowCodeExecution),
@@ -128,8 +135,8 @@ export class ServeService {
   }
 
   /** POST /v2/scrape: the Document, with metadata.creditsUsed. */
-  async scrape(team: Team, body: unknown): Promise<Document> {
-    const call = readScrapeCall(body);
+  async scrape(team: Team, body: unknown, version: "v1" | "v2" = "v2"): Promise<Document> {
+    const call = readScrapeCall(body, version);
     const options = this.guard(team, call.options, call.options.threatProtection, [call.url]);
     const pipeline = this.jobPipeline(team, "scrape", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: [call.url], ...options } } as Step);
     const { runId } = await this.track(this.jobs.start(team.id, "scrape", pipeline, { url: call.url, total: 1 }).finished);
@@ -155,8 +162,8 @@ export class ServeService {
   }
 
   /** POST /v2/map: the links of a site. */
-  async map(team: Team, body: unknown): Promise<{ links: MapLink[]; warning?: string }> {
-    const call = readMapCall(body);
+  async map(team: Team, body: unknown, version: "v1" | "v2" = "v2"): Promise<{ links: MapLink[]; warning?: string }> {
+    const call = readMapCall(body, version);
     this.guard(team, undefined, call.threatProtection, [call.request.url]);
     const pipeline = this.jobPipeline(team, "map", call.pipeline, { ...call.pipeline.steps[0]!, kind: "map", body: call.request } as Step);
     const { runId } = await this.track(this.jobs.start(team.id, "map", pipeline, { url: call.request.url, total: 1 }).finished);
@@ -171,8 +178,8 @@ export class ServeService {
    * POST /v2/search: the search on the configured SearXNG, its results scraped when formats ask
    * (through threat protection like any scrape), answered in the service's shape.
    */
-  async search(team: Team, body: unknown): Promise<ReturnType<typeof searchReply>> {
-    const call = readSearchCall(body);
+  async search(team: Team, body: unknown, version: "v1" | "v2" = "v2"): Promise<ReturnType<typeof searchReply>> {
+    const call = readSearchCall(body, version);
     if (!this.engine.canSearch) throw new ScrapelineError("unsupported", "Bad request: this server has no search provider: start it with SCRAPELINE_SEARXNG_URL naming a SearXNG instance (see the README, Web search)");
     const scrapeOptions = call.request.scrapeOptions ? this.guard(team, call.request.scrapeOptions, call.request.scrapeOptions.threatProtection, []) : undefined;
     const request = { ...call.request, ...(scrapeOptions ? { scrapeOptions } : {}) };
@@ -184,29 +191,30 @@ export class ServeService {
   }
 
   /** POST /v2/crawl: starts a crawl job. */
-  startCrawl(team: Team, body: unknown): { id: string; warning?: string } {
-    const call = readCrawlCall(body);
+  startCrawl(team: Team, raw: unknown, version: "v1" | "v2" = "v2"): { id: string; warning?: string } {
+    const { body, webhook } = takeWebhook(raw);
+    const call = readCrawlCall(body, version);
     const request = { ...call.request, scrapeOptions: this.guard(team, call.request.scrapeOptions, call.request.scrapeOptions.threatProtection, [call.request.url]) };
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
     const pipeline = this.jobPipeline(team, "crawl", call.pipeline, { ...call.pipeline.steps[0]!, kind: "crawl", body: request } as Step, call.maxConcurrency);
-    const job = this.jobs.start(team.id, "crawl", pipeline, { url: request.url, total: null });
-    job.finished.catch(() => {});
+    const job = this.startWithWebhook(team, "crawl", pipeline, { url: request.url, total: null }, webhook);
     return { id: job.id, ...(call.warning ? { warning: call.warning } : {}) };
   }
 
   /** POST /v2/batch/scrape: starts a batch scrape job. */
-  startBatch(team: Team, body: unknown): { id: string; invalidURLs?: string[]; warning?: string } {
-    const call = readBatchCall(body);
+  startBatch(team: Team, raw: unknown, version: "v1" | "v2" = "v2"): { id: string; invalidURLs?: string[]; warning?: string } {
+    const { body, webhook } = takeWebhook(raw);
+    const call = readBatchCall(body, version);
     const options = this.guard(team, call.options, call.options.threatProtection, call.urls);
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
     const pipeline = this.jobPipeline(team, "batch", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: call.urls, ...options } } as Step, call.maxConcurrency);
-    const job = this.jobs.start(team.id, "batch", pipeline, { url: null, total: call.urls.length });
-    job.finished.catch(() => {});
+    const job = this.startWithWebhook(team, "batch", pipeline, { url: null, total: call.urls.length }, webhook);
     return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}), ...(call.warning ? { warning: call.warning } : {}) };
   }
 
   /** POST /v1/extract, /v2/extract: starts an extract job; invalidURLs only when ignoreInvalidURLs is true. */
-  startExtract(team: Team, body: unknown, version: "v1" | "v2"): { id: string; invalidURLs?: string[]; warning?: string } {
+  startExtract(team: Team, raw: unknown, version: "v1" | "v2"): { id: string; invalidURLs?: string[]; warning?: string } {
+    const { body, webhook } = takeWebhook(raw);
     const call = readExtractCall(body, version);
     if (call.request.enableWebSearch && !(this.engine as Engine).searchesWeb) {
       throw new ScrapelineError("invalid-input", "Bad request: enableWebSearch needs web search, which this server does not have (it has no search provider); set enableWebSearch: false and list the pages in urls");
@@ -216,8 +224,7 @@ export class ServeService {
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
     const { threatProtection: _override, ...request } = call.request;
     const pipeline = this.jobPipeline(team, "extract", call.pipeline, { ...call.pipeline.steps[0]!, kind: "extract", body: { ...request, scrapeOptions } } as Step);
-    const job = this.jobs.start(team.id, "extract", pipeline, { url: call.urls[0] ?? null, total: null });
-    job.finished.catch(() => {});
+    const job = this.startWithWebhook(team, "extract", pipeline, { url: call.urls[0] ?? null, total: null }, webhook);
     return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}), ...(call.warning ? { warning: call.warning } : {}) };
   }
 
@@ -297,10 +304,38 @@ export class ServeService {
     await Promise.allSettled([...this.inFlight]);
     await this.monitors.close();
     await this.jobs.stopAll();
+    await this.webhooks.close();
     await this.browser.closeAll();
     await this.engine.close();
     this.tables.releaseServer(this.token);
     this.store.close();
+  }
+
+  /**
+   * Starts a crawl, batch scrape or extract job; with a webhook, the job tells it when it starts,
+   * each page it stores (crawl, batch scrape) and how it ended, in that order.
+   */
+  private startWithWebhook(team: Team, kind: "crawl" | "batch" | "extract", pipeline: Pipeline, info: { url: string | null; total: number | null }, webhook: JobWebhook | undefined): { id: string } {
+    let notifier: JobNotifier | undefined;
+    let runId = 0;
+    const onPage = webhook && kind !== "extract" ? (url: string) => notifier?.tell("page", jobDocuments(job.id, storedPage(this.store, runId, url))) : undefined;
+    const job = this.jobs.start(team.id, kind, pipeline, info, onPage);
+    if (!webhook) {
+      job.finished.catch(() => {});
+      return job;
+    }
+    runId = this.tables.job(job.id)?.runId ?? 0;
+    notifier = this.webhooks.open(job.id, WEBHOOK_KIND[kind], webhook);
+    notifier.tell("started", []);
+    const told = notifier;
+    job.finished.then(
+      () => {
+        const row = this.tables.job(job.id);
+        if (row) told.tell(...jobEnd(this.store, row));
+      },
+      (error: unknown) => told.tell("failed", [], error instanceof Error ? error.message : String(error)),
+    );
+    return job;
   }
 
   private async track<T>(promise: Promise<T>): Promise<T> {
@@ -347,6 +382,8 @@ export class ServeService {
 function teamTag(format: ChangeTrackingFormat, team: Team): ChangeTrackingFormat {
   return { ...format, tag: `team-${team.id}${format.tag === null ? "" : `/${format.tag}`}` };
 }
+
+const WEBHOOK_KIND: Record<"crawl" | "batch" | "extract", WebhookJobKind> = { crawl: "crawl", batch: "batch_scrape", extract: "extract" };
 
 const KINDS = new Set<ErrorKind>(["invalid-input", "network", "timeout", "too-large", "blocked", "http-status", "bad-content", "unsupported", "rate-limited", "budget", "cancelled", "internal", "unauthorized", "not-found"]);
 function isKind(kind: string): kind is ErrorKind {

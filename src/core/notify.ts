@@ -1,8 +1,8 @@
-import type { MonitorEvent, NotifyChannel } from "./types.js";
+import type { NotificationEvent, NotifyChannel } from "./types.js";
 
 /** One notification, in the forms the channels need: JSON for webhooks, text for Slack and mail. */
 export interface OutgoingNotification {
-  event: MonitorEvent;
+  event: NotificationEvent;
   /** The JSON body a webhook receives. */
   json: unknown;
   /** A one-line title (the mail's subject). */
@@ -30,7 +30,7 @@ export interface ServiceWebhookParts {
 export interface Delivery {
   channel: NotifyChannel["type"];
   target: string;
-  event: MonitorEvent;
+  event: NotificationEvent;
   sent: boolean;
   status?: number;
   attempts: number;

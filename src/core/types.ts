@@ -163,9 +163,15 @@ export type NotifyEvent = "changed" | "new" | "removed" | "hidden" | "failed";
 /** The notifications a channel sends, named as the hosted service names its webhook events. */
 export type MonitorEvent = "monitor.page" | "monitor.check.completed" | "failed";
 
+/** What a crawl, batch scrape or extract job tells its request's webhook (the service's event names). */
+export type JobWebhookEvent = `${"crawl" | "batch_scrape" | "extract"}.${"started" | "page" | "completed" | "failed" | "cancelled"}`;
+
+/** Any event a notification is sent for. */
+export type NotificationEvent = MonitorEvent | JobWebhookEvent;
+
 /** One place notifications go. */
 export type NotifyChannel =
-  | { type: "webhook"; url: string; secret?: string; events: MonitorEvent[]; format?: "service"; id?: string; metadata?: Record<string, unknown> }
+  | { type: "webhook"; url: string; secret?: string; events: NotificationEvent[]; format?: "service"; id?: string; metadata?: Record<string, unknown>; /** Sent with every post (a job's webhook.headers). */ headers?: Record<string, string> }
   | { type: "slack"; url: string; events: MonitorEvent[] }
   | { type: "email"; host: string; port: number; secure: boolean; user?: string; password?: string; from: string; to: string[]; events: MonitorEvent[] };
 

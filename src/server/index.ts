@@ -11,6 +11,7 @@ import { agentRoutes } from "./handlers/agent.js";
 import { teamRoutes } from "./handlers/team.js";
 import { browserRoutes } from "./handlers/browser.js";
 import { monitorRoutes } from "./handlers/monitor.js";
+import { v1Routes } from "./handlers/v1.js";
 import { applyConnectionLimits, checkingIntervalMs, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./connections.js";
 import { BodyTooLarge, MAX_BODY_BYTES, MalformedJson, readJson, send } from "./http.js";
 import { IdempotencyKeys } from "./idempotency.js";
@@ -38,7 +39,7 @@ export interface RunningServer {
 
 /** Every route of the service. */
 export function serviceRouter(): Router {
-  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...parseRoutes, ...searchRoutes, ...browserRoutes, ...monitorRoutes, ...agentRoutes);
+  return new Router().add(...scrapeRoutes, ...jobRoutes, ...teamRoutes, ...extractRoutes, ...parseRoutes, ...searchRoutes, ...browserRoutes, ...monitorRoutes, ...agentRoutes, ...v1Routes);
 }
 
 /** Starts `scrapeline serve`: the service's HTTP interface over the local engine. */

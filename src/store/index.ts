@@ -4,3 +4,4 @@ export type { RunWarning } from "./warnings.js";
 export { UiReads, type ChangeCounts, type ReadScope, type RunListRow, type StepEntry } from "./ui-reads.js";
 export { SECRET_KEY_ENV, SessionTable } from "./sessions.js";
 export { MonitorTables, type CheckRecord, type MonitorRecord, type NotificationRecord } from "./monitors.js";
+export { JobWebhookTables, type JobWebhookDelivery, type PendingJobWebhook } from "./job-webhooks.js";

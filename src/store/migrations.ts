@@ -311,4 +311,23 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE step_runs ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
   `,
+  // What serve's jobs send their request's webhook (src/store/job-webhooks.ts): recorded before it
+  // is sent, settled with its delivery; unsettled rows are sent again when serve starts.
+  `
+  CREATE TABLE serve_job_webhooks (
+    id          INTEGER PRIMARY KEY,
+    job_id      TEXT NOT NULL,
+    channel     TEXT NOT NULL,
+    event       TEXT NOT NULL,
+    message     TEXT NOT NULL,
+    queued_at   TEXT NOT NULL,
+    sent        INTEGER,
+    status      INTEGER,
+    attempts    INTEGER,
+    error       TEXT,
+    settled_at  TEXT
+  );
+  CREATE INDEX serve_job_webhooks_by_job ON serve_job_webhooks (job_id, id);
+  CREATE INDEX serve_job_webhooks_unsettled ON serve_job_webhooks (settled_at) WHERE settled_at IS NULL;
+  `,
 ];

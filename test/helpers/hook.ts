@@ -9,18 +9,19 @@ export interface Received {
 
 /**
  * A webhook receiver on 127.0.0.1: answers 204 and keeps each request in `received`; the first
- * `failFirst` requests are answered 503 (and not kept), as a receiver that is restarting.
+ * `failFirst` requests are answered `failStatus` (503 unless set; not kept), as a receiver that is restarting.
  */
 export class HookServer {
   readonly received: Received[] = [];
   failFirst = 0;
+  failStatus = 503;
   private readonly server: Server = createServer((req, res) => {
     let data = "";
     req.on("data", (c) => (data += c));
     req.on("end", () => {
       if (this.failFirst > 0) {
         this.failFirst--;
-        res.writeHead(503).end();
+        res.writeHead(this.failStatus).end();
         return;
       }
       this.received.push({ headers: req.headers, body: data });

@@ -7,7 +7,7 @@ type JobKind = "crawl" | "batch";
 
 const PATH: Record<JobKind, string> = { crawl: "/v2/crawl", batch: "/v2/batch/scrape" };
 
-function page(ctx: RequestContext): { skip?: number; limit?: number } {
+export function page(ctx: RequestContext): { skip?: number; limit?: number } {
   const number = (name: string) => {
     const raw = ctx.query.get(name);
     const value = raw === null ? NaN : Number(raw);
@@ -19,7 +19,7 @@ function page(ctx: RequestContext): { skip?: number; limit?: number } {
 }
 
 /** The status body: `next` is the absolute URL of the following page, kept on the version asked. */
-function statusBody(ctx: RequestContext, status: JobStatusPage): Record<string, unknown> {
+export function statusBody(ctx: RequestContext, status: JobStatusPage): Record<string, unknown> {
   const { nextSkip, error, ...rest } = status;
   const body: Record<string, unknown> = { success: true, ...rest };
   if (nextSkip !== undefined) {
@@ -97,7 +97,6 @@ export const jobRoutes: Route[] = [
     handle: ({ service, team }) => ({ status: 200, body: { success: true, crawls: service.activeCrawls(team) } }),
   },
   statusRoute("crawl"),
-  statusRoute("crawl", "/v1/crawl"),
   errorsRoute("crawl"),
   cancelRoute("crawl", "/v2/crawl"),
   cancelRoute("crawl", "/v1/crawl"),
@@ -114,4 +113,5 @@ export const jobRoutes: Route[] = [
   statusRoute("batch"),
   errorsRoute("batch"),
   cancelRoute("batch", "/v2/batch/scrape"),
+  cancelRoute("batch", "/v1/batch/scrape"),
 ];

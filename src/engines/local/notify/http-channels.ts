@@ -43,7 +43,8 @@ export function withoutPath(message: string, url: string): string {
 export async function postChannel(gate: FetchGate, channel: Extract<NotifyChannel, { type: "webhook" | "slack" }>, message: OutgoingNotification, sleep: Sleep): Promise<Delivery> {
   const service = channel.type === "webhook" && channel.format === "service";
   const body = channel.type === "slack" ? JSON.stringify({ text: message.text }) : JSON.stringify(service ? serviceEnvelope(channel, message) : message.json);
-  const headers: Record<string, string> = { "content-type": "application/json", "user-agent": "scrapeline-notify" };
+  // The request's own headers first: the body's type and the signature are the sender's.
+  const headers: Record<string, string> = { ...(channel.type === "webhook" ? lowerCased(channel.headers) : {}), "content-type": "application/json", "user-agent": "scrapeline-notify" };
   if (channel.type === "webhook") {
     headers["x-scrapeline-event"] = message.event;
     if (channel.secret) headers["x-scrapeline-signature"] = signature(channel.secret, body);
@@ -64,6 +65,10 @@ export async function postChannel(gate: FetchGate, channel: Extract<NotifyChanne
   };
   const outcome = await withRetries(once, sleep);
   return { channel: channel.type, target: originOf(channel.url), event: message.event, ...outcome };
+}
+
+function lowerCased(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 /** The hosted service's webhook envelope: {success, type, id, webhookId, data, error?, metadata?}. */
