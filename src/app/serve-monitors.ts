@@ -6,6 +6,7 @@ import { MonitorTables, type CheckRecord, type MonitorRecord, type SqliteStore }
 import { bad, monitorPipeline, monitorTag, monitorVariables, readMonitorBody, type MonitorDefinition } from "./monitor-body.js";
 import { apiMonitorKey } from "./monitor-key.js";
 import { MonitorLoop, type LoopEntry } from "./monitor-loop.js";
+import { isSigned, MonitorSecrets, type StoredDefinition } from "./monitor-secret.js";
 import { openStore } from "./store.js";
 import { logLine } from "./watch.js";
 
@@ -61,9 +62,11 @@ export class ServeMonitors {
   private readonly stop = new AbortController();
   private readonly running: Promise<unknown>;
   private readonly now: () => Date;
+  private readonly secrets: MonitorSecrets;
 
   constructor(private readonly options: ServeMonitorOptions) {
     const clock = options.clock ?? Date.now;
+    this.secrets = new MonitorSecrets(options.env ?? process.env);
     this.now = () => new Date(clock());
     this.store = openStore(options.db);
     this.tables = new MonitorTables(this.store.db, this.now);
@@ -90,8 +93,10 @@ export class ServeMonitors {
   create(team: Team, body: unknown): MonitorAnswer {
     const definition = readMonitorBody(body);
     const id = randomUUID();
+    const key = apiMonitorKey(id);
     this.validate(id, definition);
-    const monitor = this.tables.upsert({ key: apiMonitorKey(id), source: "api", teamId: team.id, name: definition.name, schedule: scheduleOf(definition), definition });
+    const stored = this.secrets.toStored(key, definition);
+    const monitor = this.tables.upsert({ key, source: "api", teamId: team.id, name: definition.name, schedule: scheduleOf(definition), definition: stored });
     this.loop.wake();
     return this.answer(monitor);
   }
@@ -106,9 +111,12 @@ export class ServeMonitors {
 
   update(team: Team, id: string, body: unknown): MonitorAnswer {
     const monitor = this.find(team, id);
-    const definition = readMonitorBody(body, monitor.definition as MonitorDefinition);
+    const previous = monitor.definition as StoredDefinition;
+    const definition = readMonitorBody(body, this.secrets.open(monitor.key, previous).definition);
     this.validate(id, definition);
-    const updated = this.tables.upsert({ key: monitor.key, source: "api", teamId: team.id, name: definition.name, schedule: scheduleOf(definition), definition });
+    const keepsWebhook = typeof body === "object" && body !== null && (body as Record<string, unknown>).webhook === undefined;
+    const stored = this.secrets.toStored(monitor.key, definition, keepsWebhook ? previous.webhook : undefined);
+    const updated = this.tables.upsert({ key: monitor.key, source: "api", teamId: team.id, name: definition.name, schedule: scheduleOf(definition), definition: stored });
     this.loop.wake();
     return this.answer(updated);
   }
@@ -155,8 +163,8 @@ export class ServeMonitors {
 
   private entry(monitor: MonitorRecord): LoopEntry {
     const id = monitor.key.slice("api:".length);
-    const definition = monitor.definition as MonitorDefinition;
-    return { monitor, schedule: monitor.schedule, file: `monitor ${id}`, text: monitorPipeline(id, definition, { allowPrivateNetwork: Boolean(this.options.allowPrivateNetwork) }), env: monitorVariables(definition) };
+    const { definition, unreadable } = this.secrets.open(monitor.key, monitor.definition as StoredDefinition);
+    return { monitor, schedule: monitor.schedule, file: `monitor ${id}`, text: monitorPipeline(id, definition, { allowPrivateNetwork: Boolean(this.options.allowPrivateNetwork) }), env: monitorVariables(definition), ...(unreadable ? { refused: unreadable } : {}) };
   }
 
   /** Checks the pipeline a definition makes, naming the field of the first error. */
@@ -177,7 +185,7 @@ export class ServeMonitors {
   }
 
   private answer(monitor: MonitorRecord): MonitorAnswer {
-    const d = monitor.definition as MonitorDefinition;
+    const d = monitor.definition as StoredDefinition;
     const id = monitor.key.slice("api:".length);
     const last = this.tables.latestCheck(monitor.id);
     return {
@@ -185,7 +193,7 @@ export class ServeMonitors {
       name: d.name,
       schedule: d.schedule,
       targets: d.targets,
-      ...(d.webhook ? { webhook: { url: d.webhook.url, events: d.webhook.events, signed: Boolean(d.webhook.secret) } } : {}),
+      ...(d.webhook ? { webhook: { url: d.webhook.url, events: d.webhook.events, signed: isSigned(d) } } : {}),
       retentionDays: d.retentionDays,
       status: "active",
       nextRunAt: monitor.nextDue,
