@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ScheduleConfig, Team } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
+import { refusedNotifyTarget } from "../engines/local/index.js";
 import { loadPipelineText } from "../pipeline/index.js";
 import { MonitorTables, type CheckRecord, type MonitorRecord, type SqliteStore } from "../store/index.js";
 import { bad, monitorPipeline, monitorTag, monitorVariables, readMonitorBody, type MonitorDefinition } from "./monitor-body.js";
@@ -90,11 +91,12 @@ export class ServeMonitors {
     this.running = this.loop.run().catch(() => undefined);
   }
 
-  create(team: Team, body: unknown): MonitorAnswer {
+  async create(team: Team, body: unknown): Promise<MonitorAnswer> {
     const definition = readMonitorBody(body);
     const id = randomUUID();
     const key = apiMonitorKey(id);
     this.validate(id, definition);
+    await this.checkWebhook(definition);
     const stored = this.secrets.toStored(key, definition);
     const monitor = this.tables.upsert({ key, source: "api", teamId: team.id, name: definition.name, schedule: scheduleOf(definition), definition: stored });
     this.loop.wake();
@@ -109,12 +111,17 @@ export class ServeMonitors {
     return this.answer(this.find(team, id));
   }
 
-  update(team: Team, id: string, body: unknown): MonitorAnswer {
+  async update(team: Team, id: string, body: unknown): Promise<MonitorAnswer> {
     const monitor = this.find(team, id);
     const previous = monitor.definition as StoredDefinition;
     const definition = readMonitorBody(body, this.secrets.open(monitor.key, previous).definition);
     this.validate(id, definition);
     const keepsWebhook = typeof body === "object" && body !== null && (body as Record<string, unknown>).webhook === undefined;
+    if (!keepsWebhook) {
+      await this.checkWebhook(definition);
+      // Deleted while its webhook was checked: it stays deleted.
+      this.find(team, id);
+    }
     const stored = this.secrets.toStored(monitor.key, definition, keepsWebhook ? previous.webhook : undefined);
     const updated = this.tables.upsert({ key: monitor.key, source: "api", teamId: team.id, name: definition.name, schedule: scheduleOf(definition), definition: stored });
     this.loop.wake();
@@ -182,6 +189,13 @@ export class ServeMonitors {
       if (m) target = Number(m[1]) - 1;
     }
     throw bad(target >= 0 ? `targets[${target}]` : "body", error.message);
+  }
+
+  /** A webhook the network policy would refuse to send to is refused now, not at the first notification. */
+  private async checkWebhook(definition: MonitorDefinition): Promise<void> {
+    if (!definition.webhook) return;
+    const refused = await refusedNotifyTarget(definition.webhook.url, { allowPrivateNetwork: Boolean(this.options.allowPrivateNetwork) });
+    if (refused) throw bad("webhook.url", refused);
   }
 
   private answer(monitor: MonitorRecord): MonitorAnswer {
