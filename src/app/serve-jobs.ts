@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { CrawlFrontierPort, Document, Engine, Pipeline, ServeJob, ServeJobKind, ServeJobStatus } from "../core/index.js";
+import type { CrawlFrontierPort, Document, Engine, Pipeline, ServeJob, ServeJobKind, ServeJobStatus, Store } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { serviceCreditRules } from "../credits/index.js";
 import { planPipeline } from "../planner/index.js";
@@ -73,7 +73,7 @@ export class JobRunner {
    * Starts a job; resolves when it has finished (status stored). The job row and its run exist
    * before this returns, so the job can be polled at once.
    */
-  start(teamId: number, kind: ServeJobKind, pipeline: Pipeline, info: { url: string | null; total: number | null }): { id: string; finished: Promise<JobOutcome> } {
+  start(teamId: number, kind: ServeJobKind, pipeline: Pipeline, info: { url: string | null; total: number | null; store?: Store }): { id: string; finished: Promise<JobOutcome> } {
     const id = randomUUID();
     this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total });
     const stop = new AbortController();
@@ -84,7 +84,7 @@ export class JobRunner {
     const planJson = JSON.stringify({ ...pipeline, file: undefined });
     let runId = 0;
     const finished = runPlan(
-      { engine, store: this.store, credits: serviceCreditRules, changes: new StoreChangeTracker(this.store, pipeline.changeTracking), agent: runAgent },
+      { engine, store: info.store ?? this.store, credits: serviceCreditRules, changes: new StoreChangeTracker(this.store, pipeline.changeTracking), agent: runAgent },
       {
         plan,
         planJson,

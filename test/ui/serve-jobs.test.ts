@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FakeSearxng, webResults } from "../helpers/searxng.js";
+import { FixtureSite, htmlPage } from "../helpers/site.js";
+import { startServe, type Serve } from "../server/helpers.js";
+
+/** What serve's /ui shows of the runs its jobs made: parse uploads and searches. */
+
+let serve: Serve;
+let searx: FakeSearxng;
+const site = new FixtureSite();
+
+beforeAll(async () => {
+  for (let i = 1; i <= 2; i++) site.page(`/r${i}`, htmlPage(`Result ${i}`, `<p>Body of result ${i}.</p>`));
+  await site.start();
+  searx = await new FakeSearxng({ results: { general: webResults(site.url, 2) } }).start();
+  // The network policy on: the search results (on 127.0.0.1) cannot be scraped.
+  serve = await startServe({ a: { planTokens: 1_000_000 } }, { allowPrivateNetwork: false, env: { SCRAPELINE_SEARXNG_URL: searx.url } });
+});
+afterAll(async () => {
+  await serve?.stop();
+  await searx?.stop();
+  await site.stop();
+});
+
+const auth = () => ({ authorization: `Bearer ${serve.keys.a}` });
+
+async function get(path: string) {
+  const res = await fetch(`${serve.server.url}${path}`, { headers: auth() });
+  return { status: res.status, text: await res.text() };
+}
+
+/** The newest run the team's /ui lists. */
+async function newestRun(): Promise<number> {
+  const list = await get("/ui/");
+  return Math.max(...[...list.text.matchAll(/data-run="(\d+)"/g)].map((m) => Number(m[1])));
+}
+
+describe("serve's /ui and its jobs' runs", () => {
+  it("names a /v2/parse upload by the file name the client gave, never the temporary copy", async () => {
+    const form = new FormData();
+    form.append("file", new Blob([new TextEncoder().encode("name,qty\nbolt,4\n")]), "stock list.csv");
+    const res = await fetch(`${serve.server.url}/v2/parse`, { method: "POST", headers: auth(), body: form });
+    const answer = (await res.json()) as any;
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    expect(answer.data.metadata.sourceURL).toBe("stock list.csv");
+    const id = await newestRun();
+    const run = await get(`/ui/runs/${id}`);
+    expect(run.status).toBe(200);
+    expect(run.text).not.toMatch(/scrapeline-upload-|file:/);
+    expect(run.text).toContain(`href="/ui/runs/${id}/doc?step=request&amp;url=stock+list.csv"`);
+    const doc = await get(`/ui/runs/${id}/doc?step=request&url=${encodeURIComponent("stock list.csv")}`);
+    expect(doc.status).toBe(200);
+    expect(doc.text).toContain("bolt");
+    expect(doc.text).not.toMatch(/scrapeline-upload-|file:/);
+  });
+});
