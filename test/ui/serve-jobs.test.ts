@@ -53,4 +53,21 @@ describe("serve's /ui and its jobs' runs", () => {
     expect(doc.text).toContain("bolt");
     expect(doc.text).not.toMatch(/scrapeline-upload-|file:/);
   });
+
+  it("shows the run of a search whose result scrapes the network policy refused, and the search says which failed", async () => {
+    const { status, body } = await serve.call("POST", "/v2/search", { body: { query: "bolts", limit: 2, scrapeOptions: { formats: ["markdown"] } } });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.data.web.map((r: { url: string }) => r.url)).toEqual([`${site.url}/r1`, `${site.url}/r2`]);
+    expect(body.warning).toMatch(/^2 of 2 results could not be scraped: /);
+    for (const r of body.data.web) {
+      expect(body.warning).toContain(r.url);
+      expect(r.markdown).toBeUndefined();
+      expect(r.metadata).toMatchObject({ sourceURL: r.url, statusCode: 403, error: expect.stringContaining("refused by the network policy") });
+    }
+    const id = await newestRun();
+    const run = await get(`/ui/runs/${id}`);
+    expect(run.status, run.text.slice(0, 300)).toBe(200);
+    expect(run.text).toContain(`${site.url}/r1`);
+    expect(run.text).toContain("refused by the network policy");
+  });
 });
