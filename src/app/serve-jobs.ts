@@ -7,6 +7,7 @@ import { runPlan, type RunResult } from "../runner/index.js";
 import type { ServeTables, SqliteStore } from "../store/index.js";
 import { inlineAssets } from "./assets.js";
 import { StoreChangeTracker } from "./change-tracker.js";
+import { withoutHeaderValues } from "./request-credentials.js";
 import { runAgent } from "../agent/index.js";
 
 /** A job in progress in this process. */
@@ -81,7 +82,8 @@ export class JobRunner {
     const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(step.kind === "crawl" ? { limit: step.body.limit, request: step.body } : {}) };
     const engine = this.observeCrawl(job);
     const plan = planPipeline(pipeline);
-    const planJson = JSON.stringify({ ...pipeline, file: undefined });
+    // The request's header values (the client's credentials for the site) are used, not stored.
+    const planJson = JSON.stringify({ ...withoutHeaderValues(pipeline), file: undefined });
     let runId = 0;
     const finished = runPlan(
       { engine, store: info.store ?? this.store, credits: serviceCreditRules, changes: new StoreChangeTracker(this.store, pipeline.changeTracking), agent: runAgent },
