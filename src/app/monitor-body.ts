@@ -132,8 +132,20 @@ export function monitorPipeline(id: string, definition: MonitorDefinition, optio
     if (target.type === "scrape") return { id, continueOnError: true, scrape: { urls: target.urls, ...withTracking(target.scrapeOptions) } };
     return { id, continueOnError: true, crawl: { ...(target.crawlOptions ?? {}), url: target.url, scrapeOptions: withTracking(target.scrapeOptions) } };
   });
-  const pipeline: Obj = { version: 1, name: `monitor-${id}`, allowPrivateNetwork: options.allowPrivateNetwork, schedule: definition.schedule, steps };
+  // What the team wrote is taken literally: a ${…} in it must not read the server's environment.
+  const pipeline: Obj = { version: 1, name: `monitor-${id}`, allowPrivateNetwork: options.allowPrivateNetwork, schedule: literal(definition.schedule), steps: literal(steps) };
   // The secret reaches the run as a variable, so the plan stored with each run shows ${…}, not it.
-  if (definition.webhook) pipeline.notify = { on: ["changed", "new", "removed", "failed"], channels: [{ webhook: { ...definition.webhook, format: "service", id, ...(definition.webhook.secret ? { secret: `\${${SECRET_VARIABLE}}` } : {}) } }] };
+  if (definition.webhook) pipeline.notify = { on: ["changed", "new", "removed", "failed"], channels: [{ webhook: { ...literal(definition.webhook), format: "service", id, ...(definition.webhook.secret ? { secret: `\${${SECRET_VARIABLE}}` } : {}) } }] };
   return `${JSON.stringify(pipeline, null, 2)}\n`;
+}
+
+/** A copy of `value` whose strings keep any `${` as written when the pipeline text is interpolated (`$${`). */
+function literal<T>(value: T): T {
+  const walk = (node: unknown): unknown => {
+    if (typeof node === "string") return node.split("${").join("$${");
+    if (Array.isArray(node)) return node.map(walk);
+    if (isObj(node)) return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]));
+    return node;
+  };
+  return walk(value) as T;
 }
