@@ -122,7 +122,7 @@ export class ServeMonitors {
       // Deleted while its webhook was checked: it stays deleted.
       this.find(team, id);
     }
-    const stored = this.secrets.toStored(monitor.key, definition, keepsWebhook ? previous.webhook : undefined);
+    const stored = this.secrets.toStored(monitor.key, definition, { previous, ...(keepsWebhook ? { kept: previous.webhook } : {}) });
     const updated = this.tables.upsert({ key: monitor.key, source: "api", teamId: team.id, name: definition.name, schedule: scheduleOf(definition), definition: stored });
     this.loop.wake();
     return this.answer(updated);

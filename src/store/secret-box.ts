@@ -45,6 +45,11 @@ export class TextSealer {
     this.key = deriveKey(secret, "scrapeline secrets", purpose);
   }
 
+  /** Whether a text is a sealed value (of any key). */
+  static isSealed(text: unknown): text is string {
+    return typeof text === "string" && text.startsWith(TEXT_PREFIX);
+  }
+
   seal(plain: string, context: string): string {
     const { iv, tag, ciphertext } = seal(this.key, plain, context);
     return `${TEXT_PREFIX}${[iv, tag, ciphertext].map((b) => b.toString("base64url")).join(".")}`;

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../../src/server/index.js";
+import { SqliteStore } from "../../src/store/index.js";
 import { HookServer } from "../helpers/hook.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { startServe, waitFor, type Serve } from "./helpers.js";
@@ -18,9 +19,15 @@ const open: Serve[] = [];
 
 let served = 0;
 
+/** The Authorization header of each request of the site's /item. */
+const authorizations: string[] = [];
+
 beforeAll(async () => {
   // A new price on every fetch: every check finds a change and notifies.
-  site.route("/item", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Item", `<p>price ${++served}</p>`)));
+  site.route("/item", (req, res) => {
+    authorizations.push(String(req.headers.authorization));
+    res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Item", `<p>price ${++served}</p>`));
+  });
   await site.start();
   hookUrl = `${await hook.start()}/hook`;
 });
@@ -38,7 +45,17 @@ async function serveWith(env: Record<string, string>): Promise<Serve> {
   return serve;
 }
 
-const monitorBody = (webhook: unknown) => ({ name: "item", schedule: { cron: "0 * * * *", timezone: "UTC" }, targets: [{ type: "scrape", urls: [`${site.url}/item`] }], webhook });
+const monitorBody = (webhook: unknown, scrapeOptions?: unknown) => ({ name: "item", schedule: { cron: "0 * * * *", timezone: "UTC" }, targets: [{ type: "scrape", urls: [`${site.url}/item`], ...(scrapeOptions ? { scrapeOptions } : {}) }], ...(webhook ? { webhook } : {}) });
+
+/** Every plan stored with the database's runs. */
+function plans(db: string): string {
+  const store = new SqliteStore(db);
+  try {
+    return store.listRuns().map((r) => store.runPlan(r.id) ?? "").join("\n");
+  } finally {
+    store.close();
+  }
+}
 
 /** Every byte of the database: its file and, while the server has it open, its write-ahead log. */
 function databaseBytes(db: string): string {
@@ -87,6 +104,28 @@ describe("webhook secrets at rest", () => {
     expect(databaseBytes(serve.db)).not.toContain(SECRET);
   });
 
+  it("stores a target's request headers encrypted too; checks send them, and the plans stored with their runs name variables instead", async () => {
+    const TOKEN = "Bearer hdr-token-80412";
+    const serve = await serveWith(KEY);
+    const made = await serve.call("POST", "/v2/monitor", { body: monitorBody(undefined, { headers: { Authorization: TOKEN } }) });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = made.body.data.id as string;
+    expect(made.body.data.targets[0].scrapeOptions.headers.Authorization).toMatch(/^aes-256-gcm:/);
+    expect(databaseBytes(serve.db)).not.toContain("hdr-token-80412");
+    authorizations.length = 0;
+    expect((await runCheck(serve, id)).status).toBe("completed");
+    expect(authorizations).toEqual([TOKEN]);
+    // A monitor read back and sent again as it was keeps its headers.
+    const again = await serve.call("PATCH", `/v2/monitor/${id}`, { body: { targets: made.body.data.targets } });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    authorizations.length = 0;
+    await runCheck(serve, id);
+    expect(authorizations).toEqual([TOKEN]);
+    expect(plans(serve.db)).toContain("${SCRAPELINE_MONITOR_HEADER_1_1}");
+    expect(plans(serve.db)).not.toContain("hdr-token-80412");
+    expect(databaseBytes(serve.db)).not.toContain("hdr-token-80412");
+  });
+
   it("refuses a secret when the server has no SCRAPELINE_SECRET_KEY, on create and on update; webhooks without one are kept", async () => {
     const serve = await serveWith({});
     const refused = await serve.call("POST", "/v2/monitor", { body: monitorBody({ url: hookUrl, secret: SECRET }) });
@@ -97,7 +136,11 @@ describe("webhook secrets at rest", () => {
     const patched = await serve.call("PATCH", `/v2/monitor/${plain.body.data.id}`, { body: { webhook: { url: hookUrl, secret: SECRET } } });
     expect(patched.status).toBe(400);
     expect(patched.body.error).toContain("SCRAPELINE_SECRET_KEY");
+    const headers = await serve.call("POST", "/v2/monitor", { body: monitorBody(undefined, { headers: { Authorization: "Bearer hdr-nokey-1" } }) });
+    expect(headers.status).toBe(400);
+    expect(headers.body.error).toMatch(/^Bad Request: targets\[0\]\.scrapeOptions\.headers\.Authorization: .*SCRAPELINE_SECRET_KEY/);
     expect(databaseBytes(serve.db)).not.toContain(SECRET);
+    expect(databaseBytes(serve.db)).not.toContain("hdr-nokey-1");
   });
 
   it("reads a secret stored in clear by an earlier version, and encrypts it when the monitor next changes", async () => {
