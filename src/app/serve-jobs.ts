@@ -74,7 +74,7 @@ export class JobRunner {
    * Starts a job; resolves when it has finished (status stored). The job row and its run exist
    * before this returns, so the job can be polled at once.
    */
-  start(teamId: number, kind: ServeJobKind, pipeline: Pipeline, info: { url: string | null; total: number | null; store?: Store }): { id: string; finished: Promise<JobOutcome> } {
+  start(teamId: number, kind: ServeJobKind, pipeline: Pipeline, info: { url: string | null; total: number | null; store?: Store; storedAs?: (url: string) => string }): { id: string; finished: Promise<JobOutcome> } {
     const id = randomUUID();
     this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total });
     const stop = new AbortController();
@@ -98,7 +98,7 @@ export class JobRunner {
             this.tables.setJobRun(id, event.runId);
           } else if (event.type === "document-stored" && event.stepId === JOB_STEP_ID) {
             job.stored++;
-            job.pages.push(event.url);
+            job.pages.push(info.storedAs ? info.storedAs(event.url) : event.url);
           }
         },
       },

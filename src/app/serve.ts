@@ -147,7 +147,7 @@ export class ServeService {
     this.guard(team, undefined, undefined, []);
     const base = this.jobPipeline(team, "parse", call.pipeline, { ...call.step, kind: "parse" });
     const pipeline = { ...base, file: join(dirname(upload.path), "upload.yaml") };
-    const { runId } = await this.track(this.jobs.start(team.id, "parse", pipeline, { url: upload.filename, total: 1, store: uploadNamedStore(this.store, upload) }).finished);
+    const { runId } = await this.track(this.jobs.start(team.id, "parse", pipeline, { url: upload.filename, total: 1, store: uploadNamedStore(this.store, upload), storedAs: () => upload.filename }).finished);
     const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
     if (stored.done) throw this.failureOf(runId);
     // Stored as the answer is: named by the upload, nothing of its temporary directory.

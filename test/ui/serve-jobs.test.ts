@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeSearxng, webResults } from "../helpers/searxng.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
@@ -52,6 +53,17 @@ describe("serve's /ui and its jobs' runs", () => {
     expect(doc.status).toBe(200);
     expect(doc.text).toContain("bolt");
     expect(doc.text).not.toMatch(/scrapeline-upload-|file:/);
+    // A file that fails is named the same way.
+    const bad = new FormData();
+    bad.append("file", new Blob([new TextEncoder().encode("just words")]), "report.docx");
+    const failed = await fetch(`${serve.server.url}/v2/parse`, { method: "POST", headers: auth(), body: bad });
+    expect(failed.status).toBe(500);
+    const failedRun = await get(`/ui/runs/${await newestRun()}`);
+    expect(failedRun.text).toContain("report.docx");
+    expect(failedRun.text).not.toMatch(/scrapeline-upload-|file:/);
+    // Nothing stored names the temporary copy either.
+    const bytes = [serve.db, `${serve.db}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f).toString("latin1")).join("");
+    expect(bytes).not.toContain("scrapeline-upload-");
   });
 
   it("shows the run of a search whose result scrapes the network policy refused, and the search says which failed", async () => {
