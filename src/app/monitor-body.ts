@@ -108,9 +108,26 @@ function readWebhook(raw: unknown): NonNullable<MonitorDefinition["webhook"]> {
 /** The variable a monitor's webhook secret is given to its runs in. */
 export const SECRET_VARIABLE = "SCRAPELINE_MONITOR_WEBHOOK_SECRET";
 
-/** The variables a monitor's pipeline text refers to. */
+/** The variable a target's header value is given to its runs in (target and header by position). */
+const headerVariable = (target: number, header: number) => `SCRAPELINE_MONITOR_HEADER_${target + 1}_${header + 1}`;
+
+/** A target's request headers, when it has any. */
+export function targetHeaders(target: MonitorTarget): Obj | undefined {
+  const headers = target.scrapeOptions?.headers;
+  return isObj(headers) ? headers : undefined;
+}
+
+/** A target's headers with each value a reference to its variable. */
+function headerReferences(target: MonitorTarget, i: number): { headers?: Obj } {
+  const headers = targetHeaders(target);
+  return headers ? { headers: Object.fromEntries(Object.entries(headers).map(([name, value], j) => [name, typeof value === "string" && value !== "" ? `\${${headerVariable(i, j)}}` : value])) } : {};
+}
+
+/** The variables a monitor's pipeline text refers to: its webhook secret and its targets' header values. */
 export function monitorVariables(definition: MonitorDefinition): Record<string, string> {
-  return definition.webhook?.secret ? { [SECRET_VARIABLE]: definition.webhook.secret } : {};
+  const out: Record<string, string> = definition.webhook?.secret ? { [SECRET_VARIABLE]: definition.webhook.secret } : {};
+  definition.targets.forEach((target, i) => Object.values(targetHeaders(target) ?? {}).forEach((value, j) => typeof value === "string" && value !== "" && (out[headerVariable(i, j)] = value)));
+  return out;
 }
 
 /** The tag that keeps a monitor's change history apart from every other. */
@@ -127,13 +144,27 @@ export function monitorPipeline(id: string, definition: MonitorDefinition, optio
     if (!formats.some((f) => f === "markdown" || (isObj(f) && f.type === "markdown"))) formats.unshift("markdown");
     return { ...(scrapeOptions ?? {}), formats: [...formats, tracking] };
   };
+  // What the team wrote is taken literally: a ${…} in it must not read the server's environment.
+  // Header values (credentials for the site) reach the run as variables, as the secret does.
+  const scrapeOptionsOf = (target: MonitorTarget, i: number) => ({ ...withTracking(literal(target.scrapeOptions)), ...headerReferences(target, i) });
   const steps = definition.targets.map((target, i) => {
     const id = `target-${i + 1}`;
-    if (target.type === "scrape") return { id, continueOnError: true, scrape: { urls: target.urls, ...withTracking(target.scrapeOptions) } };
-    return { id, continueOnError: true, crawl: { ...(target.crawlOptions ?? {}), url: target.url, scrapeOptions: withTracking(target.scrapeOptions) } };
+    if (target.type === "scrape") return { id, continueOnError: true, scrape: { urls: literal(target.urls), ...scrapeOptionsOf(target, i) } };
+    return { id, continueOnError: true, crawl: { ...literal(target.crawlOptions ?? {}), url: literal(target.url), scrapeOptions: scrapeOptionsOf(target, i) } };
   });
-  const pipeline: Obj = { version: 1, name: `monitor-${id}`, allowPrivateNetwork: options.allowPrivateNetwork, schedule: definition.schedule, steps };
+  const pipeline: Obj = { version: 1, name: `monitor-${id}`, allowPrivateNetwork: options.allowPrivateNetwork, schedule: literal(definition.schedule), steps };
   // The secret reaches the run as a variable, so the plan stored with each run shows ${…}, not it.
-  if (definition.webhook) pipeline.notify = { on: ["changed", "new", "removed", "failed"], channels: [{ webhook: { ...definition.webhook, format: "service", id, ...(definition.webhook.secret ? { secret: `\${${SECRET_VARIABLE}}` } : {}) } }] };
+  if (definition.webhook) pipeline.notify = { on: ["changed", "new", "removed", "failed"], channels: [{ webhook: { ...literal(definition.webhook), format: "service", id, ...(definition.webhook.secret ? { secret: `\${${SECRET_VARIABLE}}` } : {}) } }] };
   return `${JSON.stringify(pipeline, null, 2)}\n`;
+}
+
+/** A copy of `value` whose strings keep any `${` as written when the pipeline text is interpolated (`$${`). */
+function literal<T>(value: T): T {
+  const walk = (node: unknown): unknown => {
+    if (typeof node === "string") return node.split("${").join("$${");
+    if (Array.isArray(node)) return node.map(walk);
+    if (isObj(node)) return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v)]));
+    return node;
+  };
+  return walk(value) as T;
 }

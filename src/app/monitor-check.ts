@@ -26,6 +26,8 @@ export interface CheckRunOptions {
   file: string;
   /** The pipeline's text when it is not read from `file` (serve's monitors). */
   text?: string;
+  /** Why the check cannot run: it fails with this at once. */
+  refused?: string;
   allowPrivateNetwork?: boolean;
   stop?: AbortSignal;
   abort?: AbortSignal;
@@ -46,6 +48,10 @@ export interface CheckOutcome {
  * summary and every notification sent or failed. Never throws.
  */
 export async function runCheck(tables: MonitorTables, store: Store, check: CheckRecord, options: CheckRunOptions): Promise<CheckOutcome> {
+  if (options.refused !== undefined) {
+    tables.finishCheck(check.id, "failed", { error: options.refused });
+    return { status: "failed", error: options.refused, notificationsFailed: 0 };
+  }
   let runId = check.runId ?? undefined;
   const onEvent = (event: { type: string; runId?: number }) => {
     if (event.type === "run-started" && event.runId !== undefined && event.runId !== runId) {

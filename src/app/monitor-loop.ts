@@ -15,6 +15,8 @@ export interface LoopEntry {
   text?: string;
   /** Variables for the text's ${VAR}s, over the loop's environment. */
   env?: Record<string, string>;
+  /** Why its checks cannot run as it is (each fails with this, nothing is fetched or sent). */
+  refused?: string;
 }
 
 export type LogEvent = (event: string, fields?: Record<string, unknown>) => void;
@@ -168,6 +170,7 @@ export class MonitorLoop {
       ...(options.stop ? { stop: options.stop } : {}),
       ...(options.abort ? { abort: options.abort } : {}),
       ...(options.env || entry.env ? { env: { ...(options.env ?? process.env), ...(entry.env ?? {}) } } : {}),
+      ...(entry.refused !== undefined ? { refused: entry.refused } : {}),
     })
       .then((outcome) => {
         if (outcome.status === "failed") this.summary.failed++;

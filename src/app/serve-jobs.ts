@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { CrawlFrontierPort, Document, Engine, Pipeline, ServeJob, ServeJobKind, ServeJobStatus } from "../core/index.js";
+import type { CrawlFrontierPort, Document, Engine, Pipeline, ServeJob, ServeJobKind, ServeJobStatus, Store } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { serviceCreditRules } from "../credits/index.js";
 import { planPipeline } from "../planner/index.js";
@@ -7,6 +7,7 @@ import { runPlan, type RunResult } from "../runner/index.js";
 import type { ServeTables, SqliteStore } from "../store/index.js";
 import { inlineAssets } from "./assets.js";
 import { StoreChangeTracker } from "./change-tracker.js";
+import { withoutHeaderValues } from "./request-credentials.js";
 import { runAgent } from "../agent/index.js";
 
 /** A job in progress in this process. */
@@ -73,7 +74,13 @@ export class JobRunner {
    * Starts a job; resolves when it has finished (status stored). The job row and its run exist
    * before this returns, so the job can be polled at once.
    */
-  start(teamId: number, kind: ServeJobKind, pipeline: Pipeline, info: { url: string | null; total: number | null }, onPage?: (url: string) => void): { id: string; finished: Promise<JobOutcome> } {
+  start(
+    teamId: number,
+    kind: ServeJobKind,
+    pipeline: Pipeline,
+    info: { url: string | null; total: number | null; store?: Store; storedAs?: (url: string) => string },
+    onPage?: (url: string) => void,
+  ): { id: string; finished: Promise<JobOutcome> } {
     const id = randomUUID();
     this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total });
     const stop = new AbortController();
@@ -81,10 +88,11 @@ export class JobRunner {
     const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(step.kind === "crawl" ? { limit: step.body.limit, request: step.body } : {}) };
     const engine = this.observeCrawl(job);
     const plan = planPipeline(pipeline);
-    const planJson = JSON.stringify({ ...pipeline, file: undefined });
+    // The request's header values (the client's credentials for the site) are used, not stored.
+    const planJson = JSON.stringify({ ...withoutHeaderValues(pipeline), file: undefined });
     let runId = 0;
     const finished = runPlan(
-      { engine, store: this.store, credits: serviceCreditRules, changes: new StoreChangeTracker(this.store, pipeline.changeTracking), agent: runAgent },
+      { engine, store: info.store ?? this.store, credits: serviceCreditRules, changes: new StoreChangeTracker(this.store, pipeline.changeTracking), agent: runAgent },
       {
         plan,
         planJson,
@@ -96,7 +104,7 @@ export class JobRunner {
             this.tables.setJobRun(id, event.runId);
           } else if (event.type === "document-stored" && event.stepId === JOB_STEP_ID) {
             job.stored++;
-            job.pages.push(event.url);
+            job.pages.push(info.storedAs ? info.storedAs(event.url) : event.url);
             onPage?.(event.url);
           }
         },

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { ScheduleConfig, Team } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
+import { refusedNotifyTarget } from "../engines/local/index.js";
 import { loadPipelineText } from "../pipeline/index.js";
 import { MonitorTables, type CheckRecord, type MonitorRecord, type SqliteStore } from "../store/index.js";
 import { bad, monitorPipeline, monitorTag, monitorVariables, readMonitorBody, type MonitorDefinition } from "./monitor-body.js";
 import { apiMonitorKey } from "./monitor-key.js";
 import { MonitorLoop, type LoopEntry } from "./monitor-loop.js";
+import { isSigned, MonitorSecrets, type StoredDefinition } from "./monitor-secret.js";
 import { openStore } from "./store.js";
 import { logLine } from "./watch.js";
 
@@ -61,9 +63,11 @@ export class ServeMonitors {
   private readonly stop = new AbortController();
   private readonly running: Promise<unknown>;
   private readonly now: () => Date;
+  private readonly secrets: MonitorSecrets;
 
   constructor(private readonly options: ServeMonitorOptions) {
     const clock = options.clock ?? Date.now;
+    this.secrets = new MonitorSecrets(options.env ?? process.env);
     this.now = () => new Date(clock());
     this.store = openStore(options.db);
     this.tables = new MonitorTables(this.store.db, this.now);
@@ -87,11 +91,14 @@ export class ServeMonitors {
     this.running = this.loop.run().catch(() => undefined);
   }
 
-  create(team: Team, body: unknown): MonitorAnswer {
+  async create(team: Team, body: unknown): Promise<MonitorAnswer> {
     const definition = readMonitorBody(body);
     const id = randomUUID();
+    const key = apiMonitorKey(id);
     this.validate(id, definition);
-    const monitor = this.tables.upsert({ key: apiMonitorKey(id), source: "api", teamId: team.id, name: definition.name, schedule: scheduleOf(definition), definition });
+    await this.checkWebhook(definition);
+    const stored = this.secrets.toStored(key, definition);
+    const monitor = this.tables.upsert({ key, source: "api", teamId: team.id, name: definition.name, schedule: scheduleOf(definition), definition: stored });
     this.loop.wake();
     return this.answer(monitor);
   }
@@ -104,11 +111,19 @@ export class ServeMonitors {
     return this.answer(this.find(team, id));
   }
 
-  update(team: Team, id: string, body: unknown): MonitorAnswer {
+  async update(team: Team, id: string, body: unknown): Promise<MonitorAnswer> {
     const monitor = this.find(team, id);
-    const definition = readMonitorBody(body, monitor.definition as MonitorDefinition);
+    const previous = monitor.definition as StoredDefinition;
+    const definition = readMonitorBody(body, this.secrets.open(monitor.key, previous).definition);
     this.validate(id, definition);
-    const updated = this.tables.upsert({ key: monitor.key, source: "api", teamId: team.id, name: definition.name, schedule: scheduleOf(definition), definition });
+    const keepsWebhook = typeof body === "object" && body !== null && (body as Record<string, unknown>).webhook === undefined;
+    if (!keepsWebhook) {
+      await this.checkWebhook(definition);
+      // Deleted while its webhook was checked: it stays deleted.
+      this.find(team, id);
+    }
+    const stored = this.secrets.toStored(monitor.key, definition, { previous, ...(keepsWebhook ? { kept: previous.webhook } : {}) });
+    const updated = this.tables.upsert({ key: monitor.key, source: "api", teamId: team.id, name: definition.name, schedule: scheduleOf(definition), definition: stored });
     this.loop.wake();
     return this.answer(updated);
   }
@@ -155,8 +170,8 @@ export class ServeMonitors {
 
   private entry(monitor: MonitorRecord): LoopEntry {
     const id = monitor.key.slice("api:".length);
-    const definition = monitor.definition as MonitorDefinition;
-    return { monitor, schedule: monitor.schedule, file: `monitor ${id}`, text: monitorPipeline(id, definition, { allowPrivateNetwork: Boolean(this.options.allowPrivateNetwork) }), env: monitorVariables(definition) };
+    const { definition, unreadable } = this.secrets.open(monitor.key, monitor.definition as StoredDefinition);
+    return { monitor, schedule: monitor.schedule, file: `monitor ${id}`, text: monitorPipeline(id, definition, { allowPrivateNetwork: Boolean(this.options.allowPrivateNetwork) }), env: monitorVariables(definition), ...(unreadable ? { refused: unreadable } : {}) };
   }
 
   /** Checks the pipeline a definition makes, naming the field of the first error. */
@@ -176,8 +191,15 @@ export class ServeMonitors {
     throw bad(target >= 0 ? `targets[${target}]` : "body", error.message);
   }
 
+  /** A webhook the network policy would refuse to send to is refused now, not at the first notification. */
+  private async checkWebhook(definition: MonitorDefinition): Promise<void> {
+    if (!definition.webhook) return;
+    const refused = await refusedNotifyTarget(definition.webhook.url, { allowPrivateNetwork: Boolean(this.options.allowPrivateNetwork) });
+    if (refused) throw bad("webhook.url", refused);
+  }
+
   private answer(monitor: MonitorRecord): MonitorAnswer {
-    const d = monitor.definition as MonitorDefinition;
+    const d = monitor.definition as StoredDefinition;
     const id = monitor.key.slice("api:".length);
     const last = this.tables.latestCheck(monitor.id);
     return {
@@ -185,7 +207,7 @@ export class ServeMonitors {
       name: d.name,
       schedule: d.schedule,
       targets: d.targets,
-      ...(d.webhook ? { webhook: { url: d.webhook.url, events: d.webhook.events, signed: Boolean(d.webhook.secret) } } : {}),
+      ...(d.webhook ? { webhook: { url: d.webhook.url, events: d.webhook.events, signed: isSigned(d) } } : {}),
       retentionDays: d.retentionDays,
       status: "active",
       nextRunAt: monitor.nextDue,

@@ -27,13 +27,34 @@ export function searchReply(store: Store, runId: number, stepId: string, id: str
   const stored = JSON.parse(raw) as StoredSearchResult;
   const documents = new Map<string, Document>();
   for (const d of store.documents(runId, stepId)) documents.set(d.url, inlineAssets(d.document, store));
-  const merge = <T extends { url: string }>(items: T[] | undefined): T[] | undefined => items?.map((item) => (documents.has(item.url) ? { ...documents.get(item.url)!, ...item } : item));
+  const failed = new Map<string, { kind: string; error: string }>();
+  for (const f of store.failures(runId)) if (f.stepId === stepId && !documents.has(f.url)) failed.set(f.url, f);
+  const unscraped = new Set<string>();
+  const merge = <T extends { url: string }>(items: T[] | undefined): T[] | undefined =>
+    items?.map((item) => {
+      const document = documents.get(item.url);
+      if (document) return { ...document, ...item };
+      const failure = failed.get(item.url);
+      if (!failure) return item;
+      unscraped.add(item.url);
+      // As the service answers a result it could not scrape: the search result with the scrape's error.
+      return { ...item, metadata: { sourceURL: item.url, url: item.url, statusCode: failureStatus(failure), error: failure.error } };
+    });
   const data: SearchResults = {};
   const web = merge(stored.data.web);
   const news = merge(stored.data.news);
   if (web) data.web = web;
   if (news) data.news = news;
   if (stored.data.images) data.images = stored.data.images;
-  const warning = [requestWarning, stored.warning].filter(Boolean).join("; ");
+  const scraped = new Set([...(web ?? []), ...(news ?? [])].map((r) => r.url));
+  const scrapeWarning = unscraped.size > 0 ? `${unscraped.size} of ${scraped.size} results could not be scraped: ${[...unscraped].map((url) => `${url} (${failed.get(url)!.error})`).join("; ")}` : undefined;
+  const warning = [requestWarning, stored.warning, scrapeWarning].filter(Boolean).join("; ");
   return { success: true, data, creditsUsed, id, ...(warning ? { warning } : {}) };
+}
+
+/** The status a failed result scrape is answered with: the page's own when it gave one, 403 when it was refused, 408 when it timed out. */
+function failureStatus(failure: { kind: string; error: string }): number {
+  const own = /\bHTTP (\d{3})\b/.exec(failure.error);
+  if (own) return Number(own[1]);
+  return failure.kind === "blocked" ? 403 : failure.kind === "timeout" ? 408 : 500;
 }

@@ -19,8 +19,8 @@ import { readSearchCall, searchReply } from "./serve-search.js";
 import { agentReply, readAgentCall, type AgentStatusReply } from "./serve-agent.js";
 import { effectiveThreatPolicy } from "./serve-threat.js";
 import { openStore } from "./store.js";
-import { asUploaded, readParseCall, type Upload } from "./serve-parse.js";
-import { stat } from "node:fs/promises";
+import { readParseCall, type Upload } from "./serve-parse.js";
+import { uploadNamedStore } from "./upload-store.js";
 import { dirname, join } from "node:path";
 import { BrowserSessions } from "./serve-browser.js";
 import { ServeMonitors } from "./serve-monitors.js";
@@ -154,11 +154,11 @@ export class ServeService {
     this.guard(team, undefined, undefined, []);
     const base = this.jobPipeline(team, "parse", call.pipeline, { ...call.step, kind: "parse" });
     const pipeline = { ...base, file: join(dirname(upload.path), "upload.yaml") };
-    const { runId } = await this.track(this.jobs.start(team.id, "parse", pipeline, { url: upload.filename, total: 1 }).finished);
+    const { runId } = await this.track(this.jobs.start(team.id, "parse", pipeline, { url: upload.filename, total: 1, store: uploadNamedStore(this.store, upload), storedAs: () => upload.filename }).finished);
     const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
     if (stored.done) throw this.failureOf(runId);
-    const written = await stat(upload.path).then((info) => info.mtime.toISOString(), () => undefined);
-    return asUploaded(stored.value.document, upload, written);
+    // Stored as the answer is: named by the upload, nothing of its temporary directory.
+    return stored.value.document;
   }
 
   /** POST /v2/map: the links of a site. */

@@ -79,6 +79,8 @@ export class UiData {
     const steps = this.store.getSteps(id);
     const results: Record<string, ExtractResult> = {};
     for (const step of steps) {
+      // A search step's result is its search answer (its pages and failures show as any step's), not an extract's.
+      if (step.kind === "search") continue;
       const result = this.store.stepResult(id, step.stepId);
       if (result !== undefined) results[step.stepId] = JSON.parse(result) as ExtractResult;
     }

@@ -12,6 +12,7 @@ import { teamRoutes } from "./handlers/team.js";
 import { browserRoutes } from "./handlers/browser.js";
 import { monitorRoutes } from "./handlers/monitor.js";
 import { v1Routes } from "./handlers/v1.js";
+import { closeAfterAnswer } from "./closing.js";
 import { applyConnectionLimits, checkingIntervalMs, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from "./connections.js";
 import { BodyTooLarge, MAX_BODY_BYTES, MalformedJson, readJson, send } from "./http.js";
 import { IdempotencyKeys } from "./idempotency.js";
@@ -53,16 +54,36 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const idempotency = new IdempotencyKeys();
   let closing = false;
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...definedLimits(options) };
-  const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(limits) }, (req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     void handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) {
         const reply = errorReply(error);
-        send(res, reply.status, reply.body, reply.headers);
+        answer(req, res, reply);
       } else res.destroy();
     });
+  };
+  const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(limits) }, onRequest);
+  // A client that waits for 100 Continue before sending its body (curl above 1 MB) learns of a
+  // body over the route's limit from the 413 itself, and never sends it.
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    const refused = tooLarge(req);
+    if (refused) return answer(req, res, refused);
+    res.writeContinue();
+    onRequest(req, res);
   });
   server.keepAliveTimeout = 5000;
   applyConnectionLimits(server, limits);
+
+  /** The 413 of a request whose declared body is over its route's limit, or undefined. */
+  function tooLarge(req: IncomingMessage): Reply | undefined {
+    const declared = Number(req.headers["content-length"]);
+    if (!Number.isFinite(declared) || declared <= MAX_BODY_BYTES) return undefined;
+    const url = requestUrl(req.url);
+    const found = url ? router.match(req.method ?? "GET", url.pathname) : undefined;
+    const limit = found && "route" in found ? found.route.bodyLimit : undefined;
+    if (!limit) return TOO_LARGE;
+    return declared > limit.bytes ? limit.tooLarge : undefined;
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = requestUrl(req.url);
@@ -80,7 +101,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return;
     }
     const reply = closing ? { status: 503, body: { success: false, error: "the server is shutting down" }, headers: { connection: "close" } } : await dispatch(req, method, url);
-    send(res, reply.status, reply.body, reply.headers);
+    answer(req, res, reply);
   }
 
   async function dispatch(req: IncomingMessage, method: string, url: URL): Promise<Reply> {
@@ -100,7 +121,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return await work();
     } catch (error) {
       if (error instanceof MalformedJson) return BAD_JSON;
-      if (error instanceof BodyTooLarge) return { status: 413, body: { success: false, error: `Payload too large: request bodies are limited to ${MAX_BODY_BYTES} bytes (10 MiB)` }, headers: { connection: "close" } };
+      if (error instanceof BodyTooLarge) return TOO_LARGE;
       return errorReply(error);
     }
   }
@@ -128,6 +149,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await stopped;
       })()),
   };
+}
+
+const TOO_LARGE: Reply = { status: 413, body: { success: false, error: `Payload too large: request bodies are limited to ${MAX_BODY_BYTES} bytes (10 MiB)` }, headers: { connection: "close" } };
+
+/** Sends a reply; one that closes the connection before the request's body was read lets the client read it first. */
+function answer(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  if (reply.headers?.connection === "close" && !req.complete) closeAfterAnswer(req);
+  send(res, reply.status, reply.body, reply.headers);
 }
 
 /** A public base URL without its trailing slash; anything but an absolute http(s) URL without query or fragment is refused. */

@@ -35,6 +35,8 @@ export interface Route {
   handle: (ctx: RequestContext) => Promise<Reply> | Reply;
   /** The handler reads the request body itself (a multipart upload); no JSON body is read for it. */
   rawBody?: boolean;
+  /** A body larger than the JSON limit the route takes, and its 413 (answered before 100 Continue). */
+  bodyLimit?: { bytes: number; tooLarge: Reply };
 }
 
 interface Compiled extends Route {

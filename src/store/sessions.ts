@@ -1,9 +1,7 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { createHmac } from "node:crypto";
 import type Database from "better-sqlite3";
 import type { SessionState, SessionVault } from "../core/index.js";
-
-/** The environment variable the key of kept sessions is derived from. */
-export const SECRET_KEY_ENV = "SCRAPELINE_SECRET_KEY";
+import { deriveKey, seal, unseal } from "./secret-box.js";
 
 const SALT = "scrapeline session states";
 
@@ -35,10 +33,7 @@ export class SessionTable implements SessionVault {
     const row = this.db.prepare("SELECT iv, tag, ciphertext, saved_at FROM session_states WHERE key_hash = ?").get(hash) as { iv: Buffer; tag: Buffer; ciphertext: Buffer; saved_at: string } | undefined;
     if (!row) return undefined;
     try {
-      const decipher = createDecipheriv("aes-256-gcm", this.keys.cipher, row.iv);
-      decipher.setAAD(Buffer.from(hash));
-      decipher.setAuthTag(row.tag);
-      const plain = Buffer.concat([decipher.update(row.ciphertext), decipher.final()]).toString("utf8");
+      const plain = unseal(this.keys.cipher, row, hash);
       return { state: JSON.parse(plain) as SessionState, savedAt: Date.parse(row.saved_at) };
     } catch {
       return "unreadable";
@@ -48,13 +43,10 @@ export class SessionTable implements SessionVault {
   save(id: string, state: SessionState, savedAt: number): void {
     if (!this.keys) return;
     const hash = this.name(this.keys, id);
-    const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", this.keys.cipher, iv);
-    cipher.setAAD(Buffer.from(hash));
-    const ciphertext = Buffer.concat([cipher.update(JSON.stringify(state), "utf8"), cipher.final()]);
+    const { iv, tag, ciphertext } = seal(this.keys.cipher, JSON.stringify(state), hash);
     this.db
       .prepare("INSERT INTO session_states (key_hash, iv, tag, ciphertext, saved_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET iv = excluded.iv, tag = excluded.tag, ciphertext = excluded.ciphertext, saved_at = excluded.saved_at")
-      .run(hash, iv, cipher.getAuthTag(), ciphertext, new Date(savedAt).toISOString());
+      .run(hash, iv, tag, ciphertext, new Date(savedAt).toISOString());
   }
 
   forget(id: string): void {
@@ -68,6 +60,5 @@ export class SessionTable implements SessionVault {
 }
 
 function deriveKeys(secret: string): Keys {
-  const key = (info: string) => Buffer.from(hkdfSync("sha256", Buffer.from(secret, "utf8"), SALT, info, 32));
-  return { cipher: key("aes-256-gcm state key"), names: key("hmac name key") };
+  return { cipher: deriveKey(secret, SALT, "aes-256-gcm state key"), names: deriveKey(secret, SALT, "hmac name key") };
 }

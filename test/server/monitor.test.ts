@@ -30,7 +30,7 @@ beforeAll(async () => {
   await site.start();
   await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
   hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/monitor-hook`;
-  serve = await startServe({ one: {}, two: {} }, { clock: () => clock });
+  serve = await startServe({ one: {}, two: {} }, { clock: () => clock, env: { SCRAPELINE_SECRET_KEY: "monitor-test-key" } });
 });
 afterAll(async () => {
   await serve.stop();

@@ -15,10 +15,10 @@ function conflictAware(work: () => Reply): Reply {
 
 /** /v2/monitor: recurring checks of pages, per team, run by this server when due. */
 export const monitorRoutes: Route[] = [
-  { method: "POST", path: "/v2/monitor", auth: true, limited: true, handle: (ctx) => ok(ctx.service.monitors.create(ctx.team, ctx.body), 201) },
+  { method: "POST", path: "/v2/monitor", auth: true, limited: true, handle: async (ctx) => ok(await ctx.service.monitors.create(ctx.team, ctx.body), 201) },
   { method: "GET", path: "/v2/monitor", auth: true, limited: false, handle: (ctx) => ok(ctx.service.monitors.list(ctx.team)) },
   { method: "GET", path: "/v2/monitor/:id", auth: true, limited: false, handle: (ctx) => ok(ctx.service.monitors.get(ctx.team, ctx.params.id!)) },
-  { method: "PATCH", path: "/v2/monitor/:id", auth: true, limited: false, handle: (ctx) => ok(ctx.service.monitors.update(ctx.team, ctx.params.id!, ctx.body)) },
+  { method: "PATCH", path: "/v2/monitor/:id", auth: true, limited: false, handle: async (ctx) => ok(await ctx.service.monitors.update(ctx.team, ctx.params.id!, ctx.body)) },
   {
     method: "DELETE",
     path: "/v2/monitor/:id",

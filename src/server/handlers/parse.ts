@@ -28,6 +28,7 @@ export const parseRoutes: Route[] = [
     auth: true,
     limited: true,
     rawBody: true,
+    bodyLimit: { bytes: MAX_UPLOAD_BYTES + ENVELOPE_BYTES, tooLarge: TOO_LARGE },
     handle: async ({ req, service, team }) => {
       const declared = Number(req.headers["content-length"]);
       if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES + ENVELOPE_BYTES) {

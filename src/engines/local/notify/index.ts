@@ -5,6 +5,7 @@ import { postChannel } from "./http-channels.js";
 import { realSleep, type Sleep } from "./retry.js";
 
 export { signature, originOf } from "./http-channels.js";
+export { refusedNotifyTarget } from "./target-policy.js";
 
 /**
  * The notification channels: webhook and Slack through the fetch gate, mail over SMTP. Each

@@ -1,0 +1,18 @@
+/** What a request's header values are stored as: the names stay on record, the values (tokens, cookies) do not. */
+export const NOT_STORED = "[not stored]";
+
+/**
+ * A copy of a serve job's pipeline fit to store with its run: every `headers` object (a scrape's,
+ * a crawl's or a search's scrapeOptions) keeps its names with NOT_STORED for each value, since
+ * they carry the client's credentials for the site. The job itself runs with the real values.
+ */
+export function withoutHeaderValues<T>(value: T): T {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== "object") return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, item]) => [key, key === "headers" && item !== null && typeof item === "object" && !Array.isArray(item) ? Object.fromEntries(Object.keys(item).map((name) => [name, NOT_STORED])) : walk(item)]),
+    );
+  };
+  return walk(value) as T;
+}
