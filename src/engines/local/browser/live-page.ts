@@ -4,6 +4,7 @@ import { LIVE_PAGE_METHODS, ScrapelineError } from "../../../core/index.js";
 import { redactUrl } from "../fetch/index.js";
 import { runActions } from "./actions.js";
 import { contextOptions } from "./context-options.js";
+import { openContext } from "./guarded-context.js";
 import { ProxyGate, type TargetCheck } from "./proxy-gate.js";
 
 /** How long one call may take at most (a goto, a wait). */
@@ -20,7 +21,7 @@ export async function openLivePage(browser: Browser, check: TargetCheck, start: 
   let context: BrowserContext | undefined;
   try {
     const options = start.replay?.options ?? (BLANK as ScrapeOptions);
-    context = await browser.newContext({ ...contextOptions(options, gate.url), ...(start.session ? { storageState: start.session.state() } : {}) });
+    context = await openContext(browser, { ...contextOptions(options, gate.url), ...(start.session ? { storageState: start.session.state() } : {}) });
     const page = await context.newPage();
     page.setDefaultTimeout(CALL_TIMEOUT_MS);
     if (start.replay) {
