@@ -19,9 +19,12 @@ export interface ExecuteResult {
 export interface CodeLimits {
   /** Wall-clock limit; synchronous code is also stopped by the vm at this CPU time. */
   timeoutMs: number;
-  /** The child's V8 heap limit. */
+  /** The child's V8 heap limit; the whole process may use PROCESS_OVERHEAD_MB more (see `withMemoryLimit`). */
   memoryMb: number;
 }
+
+/** Room for what Node needs besides the old-generation heap (young generation, code, thread stacks, buffers; it starts at about 50 MB). */
+export const PROCESS_OVERHEAD_MB = 128;
 
 /** Node's permission model: `--permission` where this Node knows it by that name (22.13 and later), else its experimental name. */
 const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has("--permission") ? "--permission" : "--experimental-permission";
@@ -47,7 +50,7 @@ export async function runCode(page: LivePage, code: string, limits: CodeLimits):
   const child = fork(script, [JSON.stringify(LIVE_PAGE_METHODS)], {
     cwd: dir,
     env: {},
-    execArgv: [PERMISSION_FLAG, `--allow-fs-read=${script}`, "--disallow-code-generation-from-strings", `--max-old-space-size=${limits.memoryMb}`, "--no-warnings"],
+    ...withMemoryLimit([PERMISSION_FLAG, `--allow-fs-read=${script}`, "--disallow-code-generation-from-strings", `--max-old-space-size=${limits.memoryMb}`, "--no-warnings"], limits.memoryMb + PROCESS_OVERHEAD_MB),
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     serialization: "json",
   });
@@ -79,7 +82,8 @@ export async function runCode(page: LivePage, code: string, limits: CodeLimits):
     // The vm stopped synchronous code at its CPU time: the same limit as the wall clock.
     if (done?.error && /Script execution timed out/.test(done.error)) killed = true;
     if (killed) append("stderr", `killed: the code ran past its timeout of ${limits.timeoutMs / 1000} s\n`);
-    else if (!done) append("stderr", `the code's process ended without finishing${signal ? ` (${signal})` : ""}${/heap out of memory|Allocation failed/i.test(out.stderr) ? `: it ran out of its ${limits.memoryMb} MB of memory` : ""}\n`);
+    else if (!done) append("stderr", `the code's process ended without finishing${signal ? ` (${signal})` : ""}${OUT_OF_MEMORY.test(out.stderr) ? `: it ran out of its ${limits.memoryMb} MB of memory` : ""}\n`);
+    else if (done.error && ALLOCATION_REFUSED.test(done.error)) append("stderr", `the code ended: it ran out of its ${limits.memoryMb} MB of memory\n`);
     const exitCode = code_ ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
     return { stdout: out.stdout, stderr: out.stderr, result: done?.ok ? done.result : null, exitCode, killed };
   } finally {
@@ -87,6 +91,22 @@ export async function runCode(page: LivePage, code: string, limits: CodeLimits):
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** How the process dies of memory: V8's heap limit, or an allocation of Node's that the process limit refused. */
+const OUT_OF_MEMORY = /out of memory|allocation failed|bad_alloc/i;
+/** How the code fails when the process limit refuses its ArrayBuffer or WebAssembly memory (it may catch that, and go on within the limit). */
+const ALLOCATION_REFUSED = /^RangeError: .*(allocation failed|could not allocate memory)/i;
+
+/**
+ * The way to start Node with `nodeArgs` so that the whole process, not only its heap, stays under
+ * `limitMb`: on Linux, through `sh`, which sets the data-segment limit (RLIMIT_DATA: every private
+ * writable mapping, so ArrayBuffers and malloc too) before it becomes Node; elsewhere the heap
+ * limit alone holds.
+ */
+function withMemoryLimit(nodeArgs: string[], limitMb: number): { execPath: string; execArgv: string[] } {
+  if (process.platform !== "linux") return { execPath: process.execPath, execArgv: nodeArgs };
+  return { execPath: "/bin/sh", execArgv: ["-c", `ulimit -d ${limitMb * 1024} && exec "$@"`, "sh", process.execPath, ...nodeArgs] };
 }
 
 type ChildMessage =

@@ -118,3 +118,14 @@ describe("a browser session's page loads only http(s)", () => {
     await serve.call("DELETE", `/v2/scrape/${scrapeId}/interact`);
   });
 });
+
+describe("a code run's bounds", () => {
+  it("ends code whose ArrayBuffers outgrow the memory limit (not only its heap), and the session goes on", async () => {
+    const ran = await execute("const keep = []; for (let i = 0; i < 16; i++) keep.push(new Uint8Array(64 * 1024 * 1024).fill(1)); return keep.length * 64 + ' MB touched'");
+    expect(ran.body.result).toBeNull();
+    expect(ran.body.killed).toBe(false);
+    expect(ran.body.exitCode).not.toBe(0);
+    expect(ran.body.stderr).toMatch(/it ran out of its 128 MB of memory/);
+    expect((await execute("return 6 * 7")).body.result).toBe(42);
+  });
+});
