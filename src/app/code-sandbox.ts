@@ -34,8 +34,9 @@ const MAX_OUTPUT = 1024 * 1024;
 
 /**
  * Runs `code` in a child process of its own (see code-child-source.ts), its `page` calls answered
- * by `page`. The child is killed at the timeout (`killed`), dies at its heap limit, and its
- * temporary directory is removed whatever happens.
+ * by `page`. The child is killed at the timeout (`killed`), dies at its memory limit, and its
+ * temporary directory is removed whatever happens; a page call it left waiting (a script of the
+ * page's own that never ends) is stopped, so the page is of use to the next run.
  */
 export async function runCode(page: LivePage, code: string, limits: CodeLimits): Promise<ExecuteResult> {
   const dir = mkdtempSync(join(tmpdir(), "scrapeline-code-"));
@@ -57,6 +58,8 @@ export async function runCode(page: LivePage, code: string, limits: CodeLimits):
   child.stdout?.on("data", (chunk: Buffer) => append("stdout", chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => append("stderr", chunk.toString()));
   let killed = false;
+  /** Page calls not answered yet. */
+  let waiting = 0;
   let done: { ok: boolean; result: unknown; error?: string } | undefined;
   const timer = setTimeout(() => {
     killed = true;
@@ -69,6 +72,8 @@ export async function runCode(page: LivePage, code: string, limits: CodeLimits):
       const method = message.method as LivePageMethod;
       const allowed = (LIVE_PAGE_METHODS as readonly string[]).includes(method) && Array.isArray(message.args);
       const answer = allowed ? page.call(method, message.args) : Promise.reject(new Error(`page.${String(message.method)} is not available`));
+      waiting++;
+      void answer.finally(() => waiting--).catch(() => undefined);
       answer.then(
         (value) => child.connected && child.send({ type: "reply", id: message.id, ok: true, value: value ?? null }),
         (error: unknown) => child.connected && child.send({ type: "reply", id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
@@ -84,6 +89,8 @@ export async function runCode(page: LivePage, code: string, limits: CodeLimits):
     if (killed) append("stderr", `killed: the code ran past its timeout of ${limits.timeoutMs / 1000} s\n`);
     else if (!done) append("stderr", `the code's process ended without finishing${signal ? ` (${signal})` : ""}${OUT_OF_MEMORY.test(out.stderr) ? `: it ran out of its ${limits.memoryMb} MB of memory` : ""}\n`);
     else if (done.error && ALLOCATION_REFUSED.test(done.error)) append("stderr", `the code ended: it ran out of its ${limits.memoryMb} MB of memory\n`);
+    // A call still waiting when the code ended waits on the page's script: stop it, so the session's next run finds the page of use.
+    if (waiting > 0) await page.interrupt().catch(() => undefined);
     const exitCode = code_ ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
     return { stdout: out.stdout, stderr: out.stderr, result: done?.ok ? done.result : null, exitCode, killed };
   } finally {

@@ -128,4 +128,22 @@ describe("a code run's bounds", () => {
     expect(ran.body.stderr).toMatch(/it ran out of its 128 MB of memory/);
     expect((await execute("return 6 * 7")).body.result).toBe(42);
   });
+
+  it("stops the page's script at the timeout: the next run on the session reads the page and goes on", async () => {
+    await execute(`await page.goto(${JSON.stringify(`${site.url}/`)})`);
+    const hung = await execute("await page.evaluate(() => { while (true) {} })", 2);
+    expect(hung.body.killed).toBe(true);
+    const next = await execute(`const title = await page.title(); const went = await page.goto(${JSON.stringify(`${site.url}/next`)}); return [title, went.status, await page.title()]`);
+    expect(next.body).toMatchObject({ exitCode: 0, killed: false });
+    expect(next.body.result).toEqual(["Start", 200, "Next page"]);
+  }, 120_000);
+
+  it("a page that hangs again after each stop is replaced by a fresh page of the session", async () => {
+    const hung = await execute(`await page.goto(${JSON.stringify(`${site.url}/`)}); await page.evaluate(() => { setInterval(() => { for (;;) {} }, 0) }); return await page.title()`, 2);
+    expect(hung.body.killed).toBe(true);
+    const next = await execute(`const title = await page.title(); const went = await page.goto(${JSON.stringify(`${site.url}/next`)}); return [typeof title, went.status, await page.title()]`);
+    expect(next.body).toMatchObject({ exitCode: 0, killed: false });
+    expect(next.body.result).toEqual(["string", 200, "Next page"]);
+  }, 120_000);
 });
+

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import type { LivePage, LivePageMethod, LivePageStart, ScrapeOptions } from "../../../core/index.js";
 import { LIVE_PAGE_METHODS, ScrapelineError } from "../../../core/index.js";
 import { redactUrl } from "../fetch/index.js";
@@ -9,6 +9,8 @@ import { ProxyGate, type TargetCheck } from "./proxy-gate.js";
 
 /** How long one call may take at most (a goto, a wait). */
 const CALL_TIMEOUT_MS = 60_000;
+/** How long a page whose script was stopped has to answer before it is replaced. */
+const ANSWER_GRACE_MS = 10_000;
 const BLANK: Pick<ScrapeOptions, "formats" | "mobile" | "location" | "skipTlsVerification"> = { formats: [], mobile: false, location: { country: "US" }, skipTlsVerification: false };
 
 /**
@@ -22,7 +24,7 @@ export async function openLivePage(browser: Browser, check: TargetCheck, start: 
   try {
     const options = start.replay?.options ?? (BLANK as ScrapeOptions);
     context = await openContext(browser, { ...contextOptions(options, gate.url), ...(start.session ? { storageState: start.session.state() } : {}) });
-    const page = await context.newPage();
+    let page = await context.newPage();
     page.setDefaultTimeout(CALL_TIMEOUT_MS);
     if (start.replay) {
       const { url, options: replayed } = start.replay;
@@ -35,8 +37,16 @@ export async function openLivePage(browser: Browser, check: TargetCheck, start: 
       if (replayed.actions?.length) await runActions(replayed.actions, { page, remainingMs: () => Math.max(1, replayed.timeout - (Date.now() - begun)) });
     }
     const opened = context;
+    let cdp = await opened.newCDPSession(page);
     return {
       call: (method, args) => callPage(page, gate, method, args),
+      interrupt: async () => {
+        const stopped = await stopScript(opened, page, cdp);
+        if (stopped !== page) {
+          page = stopped;
+          cdp = await opened.newCDPSession(page);
+        }
+      },
       close: async () => {
         await opened.close().catch(() => undefined);
         await gate.close();
@@ -46,6 +56,36 @@ export async function openLivePage(browser: Browser, check: TargetCheck, start: 
     await context?.close().catch(() => undefined);
     await gate.close();
     throw error;
+  }
+}
+
+/**
+ * Stops the script running on `page` (Runtime.terminateExecution) and answers the page once it
+ * answers again; a page that does not within ANSWER_GRACE_MS (a timer that starts the loop again)
+ * is closed and a fresh page of the same context (its cookies and storage) answered instead.
+ */
+async function stopScript(context: BrowserContext, page: Page, cdp: CDPSession): Promise<Page> {
+  await within(cdp.send("Runtime.terminateExecution"));
+  // A stop asked for between two scripts ends the next one: the first probe may be it.
+  for (let tries = 0; tries < 2; tries++) {
+    const answer = await within(page.evaluate("1"));
+    if (answer === "answered") return page;
+    if (answer === "late") break;
+  }
+  await within(page.close());
+  const fresh = await context.newPage();
+  fresh.setDefaultTimeout(CALL_TIMEOUT_MS);
+  return fresh;
+}
+
+/** How `work` ended within ANSWER_GRACE_MS. */
+async function within(work: Promise<unknown>): Promise<"answered" | "failed" | "late"> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ANSWER_GRACE_MS)));
+  try {
+    return await Promise.race([work.then(() => "answered" as const, () => "failed" as const), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
