@@ -40,6 +40,7 @@ describe("a browser session's page loads only http(s)", () => {
   it("refuses goto to local files, a folder listing, view-source:, chrome:, devtools:, chrome-extension: and filesystem: URLs", async () => {
     const urls = [
       "file:///etc/passwd",
+      " FILE:/etc/passwd",
       `file://${serve.dir}/`,
       "view-source:file:///etc/passwd",
       `view-source:${site.url}/`,

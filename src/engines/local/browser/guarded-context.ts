@@ -31,7 +31,7 @@ function guardFrame(frame: Frame): void {
 }
 
 /** Throws the fetch gate's "blocked" error for a URL a page may not load; `from` is the URL of the frame going there. */
-export function refuseNonHttp(url: string, from: string): void {
+function refuseNonHttp(url: string, from: string): void {
   if (url === "about:blank") return;
   if (url.startsWith("blob:")) {
     const origin = originOf(url.slice(5));
