@@ -62,7 +62,8 @@ export async function openLivePage(browser: Browser, check: TargetCheck, start: 
 /**
  * Stops the script running on `page` (Runtime.terminateExecution) and answers the page once it
  * answers again; a page that does not within ANSWER_GRACE_MS (a timer that starts the loop again)
- * is closed and a fresh page of the same context (its cookies and storage) answered instead.
+ * is closed with the context's other pages, and a fresh page of the same context (its cookies and
+ * storage) answered instead.
  */
 async function stopScript(context: BrowserContext, page: Page, cdp: CDPSession): Promise<Page> {
   await within(cdp.send("Runtime.terminateExecution"));
@@ -72,7 +73,8 @@ async function stopScript(context: BrowserContext, page: Page, cdp: CDPSession):
     if (answer === "answered") return page;
     if (answer === "late") break;
   }
-  await within(page.close());
+  // Its popups go with it: they are reached only through the page, and may share its busy process.
+  await Promise.all(context.pages().map((open) => within(open.close())));
   const fresh = await context.newPage();
   fresh.setDefaultTimeout(CALL_TIMEOUT_MS);
   return fresh;
