@@ -4,7 +4,8 @@ import { startServe, type Serve } from "./helpers.js";
 
 /** What a local file would show: the first line of /etc/passwd, or the name of the database in its folder's listing. */
 const LOCAL = /root:x:0:0|serve\.db|Index of|Chromium Authors|Command Line/;
-const REFUSED = /URLs are not fetched, only http: and https:/;
+/** The refusal /v2/scrape gives a file: URL. */
+const REFUSED = /^error: [a-z-]+: URLs cannot be fetched: .* \(only http and https URLs are fetched\)$/;
 
 let serve: Serve;
 let id = "";
@@ -57,7 +58,7 @@ describe("a browser session's page loads only http(s)", () => {
       expect(out[url], url).toMatch(REFUSED);
       expect(out[url], url).not.toMatch(LOCAL);
     }
-    expect(out["file:///etc/passwd"]).toBe("error: file: URLs are not fetched, only http: and https: (file:///etc/passwd)");
+    expect(out["file:///etc/passwd"]).toBe("error: file: URLs cannot be fetched: file:///etc/passwd (only http and https URLs are fetched)");
     // The page is still of use.
     expect((await execute(`await page.goto(${JSON.stringify(`${site.url}/next`)}); return await page.title()`)).body.result).toBe("Next page");
   });
@@ -114,8 +115,8 @@ describe("a browser session's page loads only http(s)", () => {
     const scrapeId = scraped.body.data.metadata.scrapeId as string;
     const ran = await serve.call("POST", `/v2/scrape/${scrapeId}/interact`, { body: { code: tryEach(["file:///etc/passwd", "chrome://version"]) } });
     const out = ran.body.result as Record<string, string>;
-    expect(out["file:///etc/passwd"]).toBe("error: file: URLs are not fetched, only http: and https: (file:///etc/passwd)");
-    expect(out["chrome://version"]).toBe("error: chrome: URLs are not fetched, only http: and https: (chrome://version)");
+    expect(out["file:///etc/passwd"]).toBe("error: file: URLs cannot be fetched: file:///etc/passwd (only http and https URLs are fetched)");
+    expect(out["chrome://version"]).toBe("error: chrome: URLs cannot be fetched: chrome://version (only http and https URLs are fetched)");
     await serve.call("DELETE", `/v2/scrape/${scrapeId}/interact`);
   });
 });
