@@ -1,5 +1,5 @@
 import { fork } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
 import { LIVE_PAGE_METHODS, type LivePage, type LivePageMethod } from "../core/index.js";
@@ -105,15 +105,17 @@ const OUT_OF_MEMORY = /out of memory|allocation failed|bad_alloc/i;
 /** How the code fails when the process limit refuses its ArrayBuffer or WebAssembly memory (it may catch that, and go on within the limit). */
 const ALLOCATION_REFUSED = /^RangeError: .*(allocation failed|could not allocate memory)/i;
 
+const SHELL = "/bin/sh";
+
 /**
  * The way to start Node with `nodeArgs` so that the whole process, not only its heap, stays under
- * `limitMb`: on Linux, through `sh`, which sets the data-segment limit (RLIMIT_DATA: every private
- * writable mapping, so ArrayBuffers and malloc too) before it becomes Node; elsewhere the heap
- * limit alone holds.
+ * `limitMb`: on Linux, through /bin/sh, which sets the data-segment limit (RLIMIT_DATA: every
+ * private writable mapping, so ArrayBuffers and malloc too) before it becomes Node (a server
+ * already held lower keeps its lower limit); elsewhere the heap limit alone holds.
  */
 function withMemoryLimit(nodeArgs: string[], limitMb: number): { execPath: string; execArgv: string[] } {
-  if (process.platform !== "linux") return { execPath: process.execPath, execArgv: nodeArgs };
-  return { execPath: "/bin/sh", execArgv: ["-c", `ulimit -d ${limitMb * 1024} && exec "$@"`, "sh", process.execPath, ...nodeArgs] };
+  if (process.platform !== "linux" || !existsSync(SHELL)) return { execPath: process.execPath, execArgv: nodeArgs };
+  return { execPath: SHELL, execArgv: ["-c", `ulimit -d ${limitMb * 1024} 2>/dev/null; exec "$@"`, "sh", process.execPath, ...nodeArgs] };
 }
 
 type ChildMessage =
