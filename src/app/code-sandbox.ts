@@ -1,5 +1,5 @@
 import { fork } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
 import { LIVE_PAGE_METHODS, type LivePage, type LivePageMethod } from "../core/index.js";
@@ -19,9 +19,12 @@ export interface ExecuteResult {
 export interface CodeLimits {
   /** Wall-clock limit; synchronous code is also stopped by the vm at this CPU time. */
   timeoutMs: number;
-  /** The child's V8 heap limit. */
+  /** The child's V8 heap limit; the whole process may use PROCESS_OVERHEAD_MB more (see `withMemoryLimit`). */
   memoryMb: number;
 }
+
+/** Room for what Node needs besides the old-generation heap (young generation, code, thread stacks, buffers; it starts at about 50 MB). */
+export const PROCESS_OVERHEAD_MB = 128;
 
 /** Node's permission model: `--permission` where this Node knows it by that name (22.13 and later), else its experimental name. */
 const PERMISSION_FLAG = process.allowedNodeEnvironmentFlags.has("--permission") ? "--permission" : "--experimental-permission";
@@ -31,8 +34,9 @@ const MAX_OUTPUT = 1024 * 1024;
 
 /**
  * Runs `code` in a child process of its own (see code-child-source.ts), its `page` calls answered
- * by `page`. The child is killed at the timeout (`killed`), dies at its heap limit, and its
- * temporary directory is removed whatever happens.
+ * by `page`. The child is killed at the timeout (`killed`), dies at its memory limit, and its
+ * temporary directory is removed whatever happens; a page call it left waiting (a script of the
+ * page's own that never ends) is stopped, so the page is of use to the next run.
  */
 export async function runCode(page: LivePage, code: string, limits: CodeLimits): Promise<ExecuteResult> {
   const dir = mkdtempSync(join(tmpdir(), "scrapeline-code-"));
@@ -47,13 +51,15 @@ export async function runCode(page: LivePage, code: string, limits: CodeLimits):
   const child = fork(script, [JSON.stringify(LIVE_PAGE_METHODS)], {
     cwd: dir,
     env: {},
-    execArgv: [PERMISSION_FLAG, `--allow-fs-read=${script}`, "--disallow-code-generation-from-strings", `--max-old-space-size=${limits.memoryMb}`, "--no-warnings"],
+    ...withMemoryLimit([PERMISSION_FLAG, `--allow-fs-read=${script}`, "--disallow-code-generation-from-strings", `--max-old-space-size=${limits.memoryMb}`, "--no-warnings"], limits.memoryMb + PROCESS_OVERHEAD_MB),
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     serialization: "json",
   });
   child.stdout?.on("data", (chunk: Buffer) => append("stdout", chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => append("stderr", chunk.toString()));
   let killed = false;
+  /** Page calls not answered yet. */
+  let waiting = 0;
   let done: { ok: boolean; result: unknown; error?: string } | undefined;
   const timer = setTimeout(() => {
     killed = true;
@@ -66,6 +72,8 @@ export async function runCode(page: LivePage, code: string, limits: CodeLimits):
       const method = message.method as LivePageMethod;
       const allowed = (LIVE_PAGE_METHODS as readonly string[]).includes(method) && Array.isArray(message.args);
       const answer = allowed ? page.call(method, message.args) : Promise.reject(new Error(`page.${String(message.method)} is not available`));
+      waiting++;
+      void answer.finally(() => waiting--).catch(() => undefined);
       answer.then(
         (value) => child.connected && child.send({ type: "reply", id: message.id, ok: true, value: value ?? null }),
         (error: unknown) => child.connected && child.send({ type: "reply", id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
@@ -79,7 +87,10 @@ export async function runCode(page: LivePage, code: string, limits: CodeLimits):
     // The vm stopped synchronous code at its CPU time: the same limit as the wall clock.
     if (done?.error && /Script execution timed out/.test(done.error)) killed = true;
     if (killed) append("stderr", `killed: the code ran past its timeout of ${limits.timeoutMs / 1000} s\n`);
-    else if (!done) append("stderr", `the code's process ended without finishing${signal ? ` (${signal})` : ""}${/heap out of memory|Allocation failed/i.test(out.stderr) ? `: it ran out of its ${limits.memoryMb} MB of memory` : ""}\n`);
+    else if (!done) append("stderr", `the code's process ended without finishing${signal ? ` (${signal})` : ""}${OUT_OF_MEMORY.test(out.stderr) ? `: it ran out of its ${limits.memoryMb} MB of memory` : ""}\n`);
+    else if (done.error && ALLOCATION_REFUSED.test(done.error)) append("stderr", `the code ended: it ran out of its ${limits.memoryMb} MB of memory\n`);
+    // A call still waiting when the code ended waits on the page's script: stop it, so the session's next run finds the page of use.
+    if (waiting > 0) await page.interrupt().catch(() => undefined);
     const exitCode = code_ ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1);
     return { stdout: out.stdout, stderr: out.stderr, result: done?.ok ? done.result : null, exitCode, killed };
   } finally {
@@ -87,6 +98,24 @@ export async function runCode(page: LivePage, code: string, limits: CodeLimits):
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** How the process dies of memory: V8's heap limit, or an allocation of Node's that the process limit refused. */
+const OUT_OF_MEMORY = /out of memory|allocation failed|bad_alloc/i;
+/** How the code fails when the process limit refuses its ArrayBuffer or WebAssembly memory (it may catch that, and go on within the limit). */
+const ALLOCATION_REFUSED = /^RangeError: .*(allocation failed|could not allocate memory)/i;
+
+const SHELL = "/bin/sh";
+
+/**
+ * The way to start Node with `nodeArgs` so that the whole process, not only its heap, stays under
+ * `limitMb`: on Linux, through /bin/sh, which sets the data-segment limit (RLIMIT_DATA: every
+ * private writable mapping, so ArrayBuffers and malloc too) before it becomes Node (a server
+ * already held lower keeps its lower limit); elsewhere the heap limit alone holds.
+ */
+function withMemoryLimit(nodeArgs: string[], limitMb: number): { execPath: string; execArgv: string[] } {
+  if (process.platform !== "linux" || !existsSync(SHELL)) return { execPath: process.execPath, execArgv: nodeArgs };
+  return { execPath: SHELL, execArgv: ["-c", `ulimit -d ${limitMb * 1024} 2>/dev/null; exec "$@"`, "sh", process.execPath, ...nodeArgs] };
 }
 
 type ChildMessage =

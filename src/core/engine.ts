@@ -185,6 +185,8 @@ export type LivePageMethod = (typeof LIVE_PAGE_METHODS)[number];
 /** A browser page that stays open between calls; every request it makes passes the private-network gate. */
 export interface LivePage {
   call(method: LivePageMethod, args: readonly unknown[]): Promise<unknown>;
+  /** Stops the script the page is running (a call left waiting on it), leaving the page of use: a fresh page of the same session when it does not answer. */
+  interrupt(): Promise<void>;
   close(): Promise<void>;
 }
 

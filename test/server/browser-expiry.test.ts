@@ -9,7 +9,7 @@ function sessions(closed: string[]) {
   return new BrowserSessions({
     openPage: async () => {
       const name = `page-${++n}`;
-      const page: LivePage = { call: async () => null, close: async () => void closed.push(name) };
+      const page: LivePage = { call: async () => null, interrupt: async () => undefined, close: async () => void closed.push(name) };
       return page;
     },
     allowCodeExecution: false,

@@ -1,13 +1,16 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import type { LivePage, LivePageMethod, LivePageStart, ScrapeOptions } from "../../../core/index.js";
 import { LIVE_PAGE_METHODS, ScrapelineError } from "../../../core/index.js";
 import { redactUrl } from "../fetch/index.js";
 import { runActions } from "./actions.js";
 import { contextOptions } from "./context-options.js";
+import { openContext } from "./guarded-context.js";
 import { ProxyGate, type TargetCheck } from "./proxy-gate.js";
 
 /** How long one call may take at most (a goto, a wait). */
 const CALL_TIMEOUT_MS = 60_000;
+/** How long a page whose script was stopped has to answer before it is replaced. */
+const ANSWER_GRACE_MS = 10_000;
 const BLANK: Pick<ScrapeOptions, "formats" | "mobile" | "location" | "skipTlsVerification"> = { formats: [], mobile: false, location: { country: "US" }, skipTlsVerification: false };
 
 /**
@@ -20,8 +23,8 @@ export async function openLivePage(browser: Browser, check: TargetCheck, start: 
   let context: BrowserContext | undefined;
   try {
     const options = start.replay?.options ?? (BLANK as ScrapeOptions);
-    context = await browser.newContext({ ...contextOptions(options, gate.url), ...(start.session ? { storageState: start.session.state() } : {}) });
-    const page = await context.newPage();
+    context = await openContext(browser, { ...contextOptions(options, gate.url), ...(start.session ? { storageState: start.session.state() } : {}) });
+    let page = await context.newPage();
     page.setDefaultTimeout(CALL_TIMEOUT_MS);
     if (start.replay) {
       const { url, options: replayed } = start.replay;
@@ -34,8 +37,16 @@ export async function openLivePage(browser: Browser, check: TargetCheck, start: 
       if (replayed.actions?.length) await runActions(replayed.actions, { page, remainingMs: () => Math.max(1, replayed.timeout - (Date.now() - begun)) });
     }
     const opened = context;
+    let cdp = await opened.newCDPSession(page);
     return {
       call: (method, args) => callPage(page, gate, method, args),
+      interrupt: async () => {
+        const stopped = await stopScript(opened, page, cdp);
+        if (stopped !== page) {
+          page = stopped;
+          cdp = await opened.newCDPSession(page);
+        }
+      },
       close: async () => {
         await opened.close().catch(() => undefined);
         await gate.close();
@@ -45,6 +56,38 @@ export async function openLivePage(browser: Browser, check: TargetCheck, start: 
     await context?.close().catch(() => undefined);
     await gate.close();
     throw error;
+  }
+}
+
+/**
+ * Stops the script running on `page` (Runtime.terminateExecution) and answers the page once it
+ * answers again; a page that does not within ANSWER_GRACE_MS (a timer that starts the loop again)
+ * is closed with the context's other pages, and a fresh page of the same context (its cookies and
+ * storage) answered instead.
+ */
+async function stopScript(context: BrowserContext, page: Page, cdp: CDPSession): Promise<Page> {
+  await within(cdp.send("Runtime.terminateExecution"));
+  // A stop asked for between two scripts ends the next one: the first probe may be it.
+  for (let tries = 0; tries < 2; tries++) {
+    const answer = await within(page.evaluate("1"));
+    if (answer === "answered") return page;
+    if (answer === "late") break;
+  }
+  // Its popups go with it: they are reached only through the page, and may share its busy process.
+  await Promise.all(context.pages().map((open) => within(open.close())));
+  const fresh = await context.newPage();
+  fresh.setDefaultTimeout(CALL_TIMEOUT_MS);
+  return fresh;
+}
+
+/** How `work` ended within ANSWER_GRACE_MS. */
+async function within(work: Promise<unknown>): Promise<"answered" | "failed" | "late"> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), ANSWER_GRACE_MS)));
+  try {
+    return await Promise.race([work.then(() => "answered" as const, () => "failed" as const), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -5,6 +5,7 @@ import { redactUrl } from "../fetch/index.js";
 import { isAdHost } from "../html/ads.js";
 import { dataUrl, runActions } from "./actions.js";
 import { contextOptions } from "./context-options.js";
+import { openContext } from "./guarded-context.js";
 import { BLOCKED_HEADER, ProxyGate, type BlockedRequest, type TargetCheck } from "./proxy-gate.js";
 
 /** A page as the browser left it after waitFor and the actions. */
@@ -63,7 +64,7 @@ export async function loadPage(browser: Browser, job: PageJob): Promise<BrowserP
   signal?.addEventListener("abort", stop, { once: true });
   try {
     signal?.throwIfAborted();
-    context = await browser.newContext({ ...contextOptions(options, gate.url), ...(job.session ? { storageState: job.session.state() } : {}) });
+    context = await openContext(browser, { ...contextOptions(options, gate.url), ...(job.session ? { storageState: job.session.state() } : {}) });
     const page = await context.newPage();
     page.setDefaultTimeout(options.timeout);
     const response = await navigate(page.goto(job.url, { waitUntil: "load", timeout: options.timeout }), job.url, gate);

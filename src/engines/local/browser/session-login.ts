@@ -4,6 +4,7 @@ import { isScrapelineError, ScrapelineError } from "../../../core/index.js";
 import { redactUrl } from "../fetch/index.js";
 import { runActions } from "./actions.js";
 import { contextOptions } from "./context-options.js";
+import { openContext } from "./guarded-context.js";
 import { ProxyGate, type TargetCheck } from "./proxy-gate.js";
 
 /** The context a login opens in: a desktop browser, every request through the gate. */
@@ -39,7 +40,7 @@ export async function loginInBrowser(browser: Browser, job: LoginJob): Promise<S
   const failed = (reason: string, cause?: unknown) => new ScrapelineError("bad-content", `the login of session "${spec.name}" failed: ${reason}`, { url: redactUrl(spec.url), ...(cause ? { cause } : {}) });
   try {
     signal?.throwIfAborted();
-    context = await browser.newContext(contextOptions(LOGIN_PAGE as ScrapeOptions, gate.url));
+    context = await openContext(browser, contextOptions(LOGIN_PAGE as ScrapeOptions, gate.url));
     const page = await context.newPage();
     page.setDefaultTimeout(spec.timeoutMs);
     const response = await page.goto(spec.url, { waitUntil: "load", timeout: spec.timeoutMs }).catch((error: unknown) => {
