@@ -128,9 +128,16 @@ function take(heapMb: number): Thread {
   const worker = new Worker(new URL("./parse-thread.js", import.meta.url), {
     resourceLimits: { maxOldGenerationSizeMb: Math.max(16, heapMb - YOUNG_MB), maxYoungGenerationSizeMb: Math.min(YOUNG_MB, heapMb / 2) },
   });
-  // Errors after a conversion settled (none are expected) must not be unhandled.
+  const thread: Thread = { worker, uses: 0, heapMb };
+  // Errors after a conversion settled (none are expected) must not be unhandled; a thread that
+  // ends while idle is never handed a file.
   worker.on("error", () => {});
-  return { worker, uses: 0, heapMb };
+  worker.on("exit", () => {
+    const at = idle.indexOf(thread);
+    if (at >= 0) idle.splice(at, 1);
+    clearTimeout(thread.idle);
+  });
+  return thread;
 }
 
 /** A thread done with a file: kept for the next one (not keeping the process alive) while it is young. */
@@ -141,8 +148,7 @@ function release(thread: Thread): void {
   }
   thread.worker.unref();
   thread.idle = setTimeout(() => {
-    const at = idle.indexOf(thread);
-    if (at >= 0) idle.splice(at, 1);
+    idle.splice(idle.indexOf(thread), 1);
     void thread.worker.terminate();
   }, IDLE_MS);
   thread.idle.unref();
