@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../engines/pdf/make-pdf.js";
 import { deepDocx, longStringXlsx, paragraphsDocx } from "../engines/parse/bombs.js";
+import { makeDocx } from "../engines/parse/fixtures.js";
 import { cliChild, finish, workdir } from "../run/helpers.js";
 
 describe("scrapeline parse (the built CLI): files over a limit or unreadable", () => {
@@ -15,6 +16,7 @@ describe("scrapeline parse (the built CLI): files over a limit or unreadable", (
       "deep.docx": deepDocx(100_000),
       "empty.pdf": "",
       "page.pdf": "<!doctype html><html><body><p>hi</p></body></html>",
+      "report.pdf": await makeDocx(),
       "cut.pdf": pdf.subarray(0, Math.floor(pdf.length / 3)),
       "fine.csv": "item,price\napple,2\n",
     };
@@ -29,6 +31,7 @@ describe("scrapeline parse (the built CLI): files over a limit or unreadable", (
       `${at("deep.docx")}: word/document.xml nests elements more than 256 deep (the limit of a parsed file): refused`,
       `${at("empty.pdf")} is empty`,
       `${at("page.pdf")} is named .pdf but its content is HTML: refused as mislabelled (rename it to match its content)`,
+      `${at("report.pdf")} is named .pdf but its content is DOCX: refused as mislabelled (rename it to match its content)`,
       expect.stringMatching(new RegExp(`^${at("cut.pdf").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: cannot read PDF`)),
     ]);
     expect(out).toBe("| item | price |\n| --- | --- |\n| apple | 2 |\n");

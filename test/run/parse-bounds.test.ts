@@ -16,6 +16,7 @@ describe("parse step: files over a limit or unreadable", () => {
       "in/deep.docx": deepDocx(100_000),
       "in/empty.pdf": "",
       "in/cut.pdf": pdf.subarray(0, Math.floor(pdf.length / 3)),
+      "in/page.pdf": "<!doctype html><html><body><p>hi</p></body></html>",
       "in/fine.csv": "a,b\n1,2\n",
       "next.csv": "c,d\n3,4\n",
     };
@@ -26,6 +27,7 @@ describe("parse step: files over a limit or unreadable", () => {
     const events: RunEvent[] = [];
     const result = await runPipelineFile(file, { db: join(dir, "test.db"), onEvent: (e) => events.push(e) });
     if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+    expect(result.status).toBe("failed");
     expect(readDocuments(join(dir, "test.db"), result.runId).map((d) => d.document.metadata.sourceFile)).toEqual(["in/fine.csv", "next.csv"]);
     const failed = events.filter((e): e is Extract<RunEvent, { type: "document-failed" }> => e.type === "document-failed");
     const byFile = Object.fromEntries(failed.map((e) => [e.url.split("/in/")[1], { kind: e.kind, reason: e.reason }]));
@@ -35,6 +37,7 @@ describe("parse step: files over a limit or unreadable", () => {
       "deep.docx": { kind: "bad-content", reason: "in/deep.docx: word/document.xml nests elements more than 256 deep (the limit of a parsed file): refused" },
       "empty.pdf": { kind: "bad-content", reason: "in/empty.pdf is empty" },
       "cut.pdf": { kind: "bad-content", reason: expect.stringMatching(/^in\/cut\.pdf: cannot read PDF/) },
+      "page.pdf": { kind: "bad-content", reason: "in/page.pdf is named .pdf but its content is HTML: refused as mislabelled (rename it to match its content)" },
     });
     expect(events.filter((e) => e.type === "document-retried")).toEqual([]);
   });
