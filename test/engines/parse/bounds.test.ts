@@ -43,6 +43,11 @@ describe("a file's conversion is bounded whatever the file", () => {
     expect(next.markdown).toBe("| a | b |\n| --- | --- |\n| 1 | 2 |\n");
   });
 
+  test("a conversion whose text passes the limit of a parsed document is refused before it is handed back", async () => {
+    const rows = Array.from({ length: 200 }, (_, i) => `row ${i},${"word ".repeat(20)}`).join("\n");
+    expect(await failure("wide.csv", new TextEncoder().encode(`a,b\n${rows}\n`), { ...DEFAULT_PARSE_LIMITS, maxOutputChars: 10_000 })).toEqual({ kind: "too-large", message: "wide.csv converts to more than 10000 characters of text (the limit of a parsed document): refused" });
+  });
+
   test("an abort while the file converts ends its thread: the conversion fails as cancelled", async () => {
     const stop = new AbortController();
     const parsing = parseInThread({ name: "dense.docx", bytes: paragraphsDocx(2), url: "file:///docs/dense.docx" }, parseOptions(), stop.signal);

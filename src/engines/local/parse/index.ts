@@ -74,6 +74,9 @@ export async function parseFile(file: ParseInput, options: ParseOptions, signal?
   const modified = converted.modifiedTime ?? isoDate(file.modifiedTime);
   if (modified) metadata.modifiedTime = modified;
   if (converted.warnings.length) document.warning = converted.warnings.join("; ");
+  // What a conversion hands back is held by the process (stored, answered): bounded like the rest.
+  const text = markdown.length + (rawHtml?.length ?? 0) + (document.html?.length ?? 0);
+  if (text > limits.maxOutputChars) throw new ScrapelineError("too-large", `${file.name} converts to more than ${limits.maxOutputChars} characters of text (the limit of a parsed document): refused`);
   return { document, markdown, ...(rawHtml !== undefined ? { rawHtml } : {}) };
 }
 

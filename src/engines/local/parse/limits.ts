@@ -19,6 +19,8 @@ export interface ParseLimits {
   maxCells: number;
   /** Megabytes of JavaScript heap one conversion may use (its own thread ends when it needs more). */
   maxHeapMb: number;
+  /** Characters of text a conversion may hand back: its markdown, html and the converter's HTML together. */
+  maxOutputChars: number;
 }
 
 export const DEFAULT_PARSE_LIMITS: ParseLimits = {
@@ -30,6 +32,7 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   maxEntries: 10_000,
   maxCells: 2_000_000,
   maxHeapMb: 512,
+  maxOutputChars: 100 * 1024 * 1024,
 };
 
 /** Rows kept per spreadsheet sheet when the step does not say (`maxRows`). */
