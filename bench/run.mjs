@@ -14,6 +14,7 @@ const BENCHES = {
   ui: () => import("./ui.mjs"),
   watch: () => import("./watch.mjs"),
   parse: () => import("./parse.mjs"),
+  "parse-bounds": () => import("./parse-bounds.mjs"),
 };
 
 const wanted = process.argv.slice(2);

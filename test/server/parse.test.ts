@@ -63,7 +63,7 @@ describe("POST /v2/parse", () => {
 
   it("a bad file, a missing file field and a non-multipart body are clear errors", async () => {
     const bad = await upload(new TextEncoder().encode("just words"), "report.docx");
-    expect(bad.status).toBe(500);
+    expect(bad.status).toBe(422);
     expect(bad.body).toMatchObject({ success: false, code: "SCRAPE_UNSUPPORTED_FILE_ERROR" });
     expect(bad.body.error).toContain("refused as mislabelled");
     const none = await upload(undefined, "", { formats: ["markdown"] });

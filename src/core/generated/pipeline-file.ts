@@ -1322,7 +1322,7 @@ onlyMainContent?: boolean
 includeTags?: IncludeTags
 excludeTags?: ExcludeTags
 /**
- * Each file's deadline in milliseconds, retries included. Local engine: the conversion and a json format's model call; a reader that runs synchronously (spreadsheets, RTF) is not interrupted, the file fails when it ends late. firecrawl engine: sent to the service with the upload.
+ * Each file's deadline in milliseconds, retries included. Local engine: the conversion (its thread is ended when the time is up) and a json format's model call. firecrawl engine: sent to the service with the upload.
  */
 timeout?: number
 parsers?: Parsers

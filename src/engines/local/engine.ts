@@ -214,10 +214,10 @@ export class LocalEngine implements Engine {
 
   /** A document file converted like a page: its format read from its content (src/engines/local/parse). */
   async parse(file: ParseInput, options: ParseOptions, signal?: AbortSignal): Promise<Document> {
-    const { parseFile, withDeadline } = await import("./parse/index.js");
-    // `timeout` is the file's deadline: conversion and the json format's model call together.
+    const { parseInThread, withDeadline } = await import("./parse/index.js");
+    // `timeout` is the file's deadline: conversion (in a thread of its own, its memory bounded) and the json format's model call together.
     return withDeadline(file.name, options.timeout, signal, async (deadline) => {
-      const parsed = await parseFile(file, options, deadline);
+      const parsed = await parseInThread(file, options, deadline);
       if (wantsExtraction(options)) await applyExtraction(parsed.document, options, { url: file.url, markdown: parsed.markdown, ...(parsed.rawHtml !== undefined ? { rawHtml: parsed.rawHtml } : {}) }, this.extractor, deadline);
       return parsed.document;
     });

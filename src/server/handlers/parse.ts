@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import busboy from "busboy";
 import { MAX_UPLOAD_BYTES, type Upload } from "../../app/index.js";
-import { ScrapelineError } from "../../core/index.js";
+import { isScrapelineError, ScrapelineError, type ErrorKind } from "../../core/index.js";
+import { errorReply } from "../errors.js";
+import { checkJsonValue } from "../json-limits.js";
 import type { Reply, Route } from "../router.js";
 
 /** Multipart overhead (boundaries, part headers, the options field) allowed above the file's own limit. */
@@ -14,6 +16,13 @@ const ENVELOPE_BYTES = 1024 * 1024;
 const TOO_LARGE: Reply = { status: 413, body: { success: false, error: `Payload too large: uploads are limited to ${MAX_UPLOAD_BYTES} bytes (50 MB)` }, headers: { connection: "close" } };
 
 class UploadTooLarge extends Error {}
+
+/**
+ * An uploaded file that cannot be converted is the client's: unreadable content (empty, damaged,
+ * mislabelled, nested too deeply) is a 422, a file over a parse limit (a zip part, one string,
+ * the memory of one conversion) a 413 — where a page that fails is the site's doing (a 5xx).
+ */
+const FILE_STATUS: Partial<Record<ErrorKind, number>> = { "bad-content": 422, "too-large": 413 };
 
 /**
  * POST /v2/parse: multipart/form-data with a `file` part and an optional `options` JSON field.
@@ -41,6 +50,7 @@ export const parseRoutes: Route[] = [
       const dir = await mkdtemp(join(tmpdir(), "scrapeline-upload-"));
       try {
         const { upload, options } = await receive(req, dir);
+        if (options !== undefined) checkOptionsJson(options);
         return { status: 200, body: { success: true, data: await service.parse(team, upload, options) } };
       } catch (error) {
         if (error instanceof UploadTooLarge) {
@@ -48,6 +58,8 @@ export const parseRoutes: Route[] = [
           req.pause();
           return TOO_LARGE;
         }
+        const status = isScrapelineError(error) ? FILE_STATUS[error.kind] : undefined;
+        if (status !== undefined) return { ...errorReply(error), status };
         throw error;
       } finally {
         await rm(dir, { recursive: true, force: true });
@@ -55,6 +67,17 @@ export const parseRoutes: Route[] = [
     },
   },
 ];
+
+/** The options field held to the limits of a JSON body (nesting, numbers); invalid JSON is named by the options reader. */
+function checkOptionsJson(options: string): void {
+  let value: unknown;
+  try {
+    value = JSON.parse(options);
+  } catch {
+    return;
+  }
+  checkJsonValue(value);
+}
 
 /** Streams the `file` part into `dir` and reads the `options` field. */
 function receive(req: IncomingMessage, dir: string): Promise<{ upload: Upload; options: string | undefined }> {

@@ -1,3 +1,5 @@
+import type { Document } from "../../../core/index.js";
+
 /** A document turned into HTML (what the markdown writer reads), with what the file says about itself. */
 export interface Converted {
   html: string;
@@ -14,6 +16,13 @@ export interface Converted {
   markdown?: string;
   /** Said about the conversion (rows left out, an unreadable part skipped). */
   warnings: string[];
+}
+
+/** A parsed document, with the text an extraction reads. */
+export interface ParsedFile {
+  document: Document;
+  markdown: string;
+  rawHtml?: string;
 }
 
 /** An ISO string from a property value, or undefined when it is not a date. */

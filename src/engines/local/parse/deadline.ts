@@ -2,10 +2,9 @@ import { ScrapelineError } from "../../../core/index.js";
 
 /**
  * A parse's `timeout` as the file's deadline on the local engine: the work gets a signal that
- * aborts when the time is up (PDF pages and the model call of a json format stop there), and the
- * deadline is checked again when the work ends, since a reader that runs synchronously (SheetJS,
- * the RTF reader) cannot be interrupted mid-way. Either way the file fails as a timeout naming it;
- * the caller's own cancellation stays a cancellation.
+ * aborts when the time is up (the conversion's thread is ended, the model call of a json format
+ * stops), and the deadline is checked again when the work ends. Either way the file fails as a
+ * timeout naming it; the caller's own cancellation stays a cancellation.
  */
 export async function withDeadline<T>(name: string, timeoutMs: number, signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const deadline = AbortSignal.timeout(timeoutMs);

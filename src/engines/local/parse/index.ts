@@ -2,7 +2,7 @@ import type { Document, DocumentMetadata, ParseInput, ParseOptions } from "../..
 import { ScrapelineError } from "../../../core/index.js";
 import { processHtml } from "../html/index.js";
 import { pdfToBase64, pdfToMarkdown } from "../pdf/index.js";
-import { clean, isoDate, plainHeadings, type Converted } from "./converted.js";
+import { clean, isoDate, plainHeadings, type Converted, type ParsedFile } from "./converted.js";
 import { CONTENT_TYPES, detectFormat, type DocumentFormat } from "./detect.js";
 import { docxToHtml } from "./docx.js";
 import { DEFAULT_PARSE_LIMITS, megabytes, type ParseLimits } from "./limits.js";
@@ -12,19 +12,14 @@ import { odfToHtml } from "./odf.js";
 import { pptxToHtml } from "./pptx.js";
 import { rtfToHtml } from "./rtf.js";
 
+export type { ParsedFile } from "./converted.js";
 export { ACCEPTED, detectFormat, type DocumentFormat } from "./detect.js";
 export { withDeadline } from "./deadline.js";
+export { MAX_CONVERSIONS, parseInThread, runningConversions } from "./in-thread.js";
 export { DEFAULT_MAX_ROWS, DEFAULT_PARSE_LIMITS, type ParseLimits } from "./limits.js";
 
 /** Formats a parse can answer; the others need a page in a browser or a site. */
 const PARSE_FORMATS = new Set(["markdown", "html", "rawHtml", "links", "images", "json", "summary", "changeTracking"]);
-
-/** A parsed document, with the text an extraction reads. */
-export interface ParsedFile {
-  document: Document;
-  markdown: string;
-  rawHtml?: string;
-}
 
 /**
  * Converts one document file: its format detected from its content, converted to HTML by the
@@ -79,6 +74,9 @@ export async function parseFile(file: ParseInput, options: ParseOptions, signal?
   const modified = converted.modifiedTime ?? isoDate(file.modifiedTime);
   if (modified) metadata.modifiedTime = modified;
   if (converted.warnings.length) document.warning = converted.warnings.join("; ");
+  // What a conversion hands back is held by the process (stored, answered): bounded like the rest.
+  const text = markdown.length + (rawHtml?.length ?? 0) + (document.html?.length ?? 0);
+  if (text > limits.maxOutputChars) throw new ScrapelineError("too-large", `${file.name} converts to more than ${limits.maxOutputChars} characters of text (the limit of a parsed document): refused`);
   return { document, markdown, ...(rawHtml !== undefined ? { rawHtml } : {}) };
 }
 

@@ -1,6 +1,7 @@
 import { Unzip, UnzipInflate, unzipSync } from "fflate";
 import { ScrapelineError } from "../../../core/index.js";
 import { megabytes, type ParseLimits } from "./limits.js";
+import { isXmlPart, XmlScan } from "./xml-scan.js";
 
 /** The entries of a zip, by name; only those asked for are kept. */
 export type ZipEntries = Map<string, Uint8Array>;
@@ -27,11 +28,15 @@ export function zipNames(bytes: Uint8Array, label: string): string[] {
   return names;
 }
 
+/** Compressed bytes handed to the inflater at a time: what one of them inflates to stays small (deflate expands at most ~1032×). */
+const SLICE = 8 * 1024;
+
 /**
  * Checks what a zip inflates to before anything else reads it: the sizes its directory declares
- * (before inflating), then the bytes each entry really inflates to (counted while inflating, and
- * stopped at the limit; a directory can lie). A zip bomb fails here, having used at most the
- * limit's worth of memory one chunk at a time.
+ * (before inflating), then the bytes each entry really inflates to, counted while inflating a
+ * slice at a time and stopped at the limit of one part and of all of them (a directory can lie),
+ * and each XML part read as it inflates (nesting depth, length of one text or value). A zip bomb
+ * fails here, having held at most a few megabytes of it at a time.
  */
 export function checkZip(bytes: Uint8Array, limits: ParseLimits, label: string): void {
   let declared = 0;
@@ -42,6 +47,7 @@ export function checkZip(bytes: Uint8Array, limits: ParseLimits, label: string):
         entries++;
         declared += file.originalSize;
         if (entries > limits.maxEntries) throw new ScrapelineError("too-large", `${label} has more than ${limits.maxEntries} entries: refused as a possible zip bomb`);
+        if (file.originalSize > limits.maxPartBytes) throw partTooLarge(label, file.name, limits);
         if (declared > limits.maxInflatedBytes) throw bomb(label, limits);
         return false;
       },
@@ -54,19 +60,27 @@ export function checkZip(bytes: Uint8Array, limits: ParseLimits, label: string):
   const unzip = new Unzip();
   unzip.register(UnzipInflate);
   unzip.onfile = (file) => {
-    file.ondata = (error, data) => {
+    if (failure) return;
+    let part = 0;
+    const scan = isXmlPart(file.name) ? new XmlScan(file.name, limits, label) : undefined;
+    file.ondata = (error, data, final) => {
       if (failure) return;
       if (error) failure = error;
-      actual += data?.length ?? 0;
-      if (actual > limits.maxInflatedBytes) {
-        failure = bomb(label, limits);
-        file.terminate();
+      const length = data?.length ?? 0;
+      actual += length;
+      part += length;
+      if (part > limits.maxPartBytes) failure = partTooLarge(label, file.name, limits);
+      else if (actual > limits.maxInflatedBytes) failure = bomb(label, limits);
+      else if (scan && data) {
+        scan.push(data, final);
+        failure = scan.failure;
       }
+      if (failure) file.terminate();
     };
     file.start();
   };
   try {
-    unzip.push(bytes, true);
+    for (let at = 0; at < bytes.length && !failure; at += SLICE) unzip.push(bytes.subarray(at, at + SLICE), at + SLICE >= bytes.length);
   } catch (error) {
     failure ??= error;
   }
@@ -89,6 +103,10 @@ export function readZip(bytes: Uint8Array, limits: ParseLimits, label: string, w
 export function entryText(entries: ZipEntries, name: string): string | undefined {
   const data = entries.get(name);
   return data === undefined ? undefined : new TextDecoder("utf-8").decode(data);
+}
+
+function partTooLarge(label: string, part: string, limits: ParseLimits): ScrapelineError {
+  return new ScrapelineError("too-large", `${label}: its part ${part} inflates to more than ${megabytes(limits.maxPartBytes)} (the limit of one part): refused as a possible zip bomb`);
 }
 
 function bomb(label: string, limits: ParseLimits): ScrapelineError {
