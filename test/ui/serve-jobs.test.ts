@@ -53,11 +53,11 @@ describe("serve's /ui and its jobs' runs", () => {
     expect(doc.status).toBe(200);
     expect(doc.text).toContain("bolt");
     expect(doc.text).not.toMatch(/scrapeline-upload-|file:/);
-    // A file that fails is named the same way.
+    // A file that fails (a mislabelled document: the client's error, 422) is named the same way.
     const bad = new FormData();
     bad.append("file", new Blob([new TextEncoder().encode("just words")]), "report.docx");
     const failed = await fetch(`${serve.server.url}/v2/parse`, { method: "POST", headers: auth(), body: bad });
-    expect(failed.status).toBe(500);
+    expect(failed.status).toBe(422);
     const failedRun = await get(`/ui/runs/${await newestRun()}`);
     expect(failedRun.text).toContain("report.docx");
     expect(failedRun.text).not.toMatch(/scrapeline-upload-|file:/);
