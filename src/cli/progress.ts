@@ -71,6 +71,8 @@ export class RunTally {
         break;
       }
       case "step-finished": {
+        // A step can end before it started its pages (its session's login failed): it still has its row.
+        if (!this.steps.has(event.stepId)) this.steps.set(event.stepId, { id: event.stepId, kind: "", done: 0, failed: 0, retries: 0, credits: 0, estimated: 0, status: "running", startedAt: this.now() });
         const s = this.steps.get(event.stepId);
         if (s) {
           s.status = event.status;

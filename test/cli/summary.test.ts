@@ -25,6 +25,14 @@ describe("run summary", () => {
     expect(row.split(/\s+/)).toEqual(["x", "succeeded", "2", "0", "0", "16", "-"]);
     expect(summaryTable(tally, "succeeded", 16)).not.toMatch(/estimated/);
   });
+  it("has a row for a step that failed before it started its pages (a session whose login failed)", () => {
+    const tally = new RunTally(() => 0);
+    tally.apply({ type: "run-started", runId: 3, pipeline: "p", resumed: false });
+    tally.apply({ type: "step-finished", stepId: "orders", status: "failed", documents: 0, failures: 0, credits: 0, error: 'session "shop": login failed' });
+    const row = summaryTable(tally, "failed", 0).split("\n").find((l) => l.startsWith("orders "));
+    expect(row?.split(/\s+/)).toEqual(["orders", "failed", "0", "0", "0", "0", "-"]);
+    expect(JSON.parse(summaryJson(tally, "failed", 0)).steps).toEqual([{ id: "orders", status: "failed", documents: 0, failed: 0, retries: 0, credits: 0, error: 'session "shop": login failed' }]);
+  });
 });
 
 describe("progress bars", () => {
