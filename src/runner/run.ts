@@ -27,6 +27,8 @@ export interface RunOptions {
   pipelineHash: string;
   /** Continue this run instead of starting a new one. */
   resume?: RunRecord;
+  /** The pipeline file and the flags that finish this run with --resume, kept with it. */
+  resumeWords?: readonly string[];
   /** Stop starting new work; pages in flight finish and are stored (first Ctrl-C). */
   stop?: AbortSignal;
   /** Abort pages in flight too (second Ctrl-C). */
@@ -55,8 +57,8 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
   const { plan, store } = { plan: options.plan, store: ports.store };
   const pipeline = plan.pipeline;
   const emit = options.onEvent ?? (() => {});
-  const run = options.resume ?? store.createRun({ pipelineName: pipeline.name, pipelineFile: pipeline.file, pipelineHash: options.pipelineHash, planJson: options.planJson, engine: ports.engine.name });
-  if (options.resume) store.reopenRun(run.id);
+  const run = options.resume ?? store.createRun({ pipelineName: pipeline.name, pipelineFile: pipeline.file, pipelineHash: options.pipelineHash, planJson: options.planJson, engine: ports.engine.name, ...(options.resumeWords ? { resumeWords: options.resumeWords } : {}) });
+  if (options.resume) store.reopenRun(run.id, options.resumeWords);
   emit({ type: "run-started", runId: run.id, pipeline: pipeline.name, resumed: Boolean(options.resume) });
 
   const stopController = new AbortController();

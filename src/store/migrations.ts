@@ -311,4 +311,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE step_runs ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
   `,
+  // How to finish a run: the file and the flags it was started (or last resumed) with, as a JSON
+  // array of words, so every place that tells the command tells the same one.
+  `
+  ALTER TABLE runs ADD COLUMN resume_words TEXT;
+  `,
 ];

@@ -101,8 +101,8 @@ export class SqliteStore implements Store {
       const plan = putBlob(this.db, Buffer.from(run.planJson));
       const owner = currentOwner();
       const info = this.db
-        .prepare("INSERT INTO runs (pipeline_name, pipeline_file, pipeline_hash, plan_json, plan_blob, engine, status, started_at, owner_host, owner_pid, owner_started) VALUES (?, ?, ?, '', ?, ?, 'running', ?, ?, ?, ?)")
-        .run(run.pipelineName, run.pipelineFile, run.pipelineHash, plan, run.engine, this.stamp(), owner.host, owner.pid, owner.started);
+        .prepare("INSERT INTO runs (pipeline_name, pipeline_file, pipeline_hash, plan_json, plan_blob, engine, status, started_at, owner_host, owner_pid, owner_started, resume_words) VALUES (?, ?, ?, '', ?, ?, 'running', ?, ?, ?, ?, ?)")
+        .run(run.pipelineName, run.pipelineFile, run.pipelineHash, plan, run.engine, this.stamp(), owner.host, owner.pid, owner.started, run.resumeWords ? JSON.stringify(run.resumeWords) : null);
       return Number(info.lastInsertRowid);
     }).immediate();
     return this.getRun(id)!;
@@ -150,9 +150,10 @@ export class SqliteStore implements Store {
     this.db.prepare("UPDATE runs SET status = ?, finished_at = ?, error = ? WHERE id = ?").run(status, this.stamp(), error ?? null, id);
   }
 
-  reopenRun(id: number): void {
+  reopenRun(id: number, resumeWords?: readonly string[]): void {
     const owner = currentOwner();
     this.db.prepare("UPDATE runs SET status = 'running', finished_at = NULL, error = NULL, owner_host = ?, owner_pid = ?, owner_started = ? WHERE id = ?").run(owner.host, owner.pid, owner.started, id);
+    if (resumeWords) this.db.prepare("UPDATE runs SET resume_words = ? WHERE id = ?").run(JSON.stringify(resumeWords), id);
   }
 
   startStep(runId: number, stepId: string, kind: string): void {
