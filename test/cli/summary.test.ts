@@ -36,6 +36,21 @@ describe("run summary", () => {
 });
 
 describe("progress bars", () => {
+  it("a crawl fills against the pages found so far and tells found/limit, its pace and the time left", () => {
+    let now = 0;
+    const tally = new RunTally(() => now);
+    tally.apply({ type: "step-started", stepId: "docs", kind: "crawl" });
+    tally.apply({ type: "step-progress", stepId: "docs", found: 1, limit: 500, done: 0 });
+    for (let n = 1; n <= 32; n++) tally.apply({ type: "document-stored", stepId: "docs", url: `https://x/${n}`, statusCode: 200, credits: 1 });
+    tally.apply({ type: "step-progress", stepId: "docs", found: 64, limit: 500, done: 32 });
+    now = 8000;
+    let err = "";
+    const bars = new ProgressBars({ stdout: () => {}, stderr: (t: string) => (err += t), isTTY: true, color: false } as never, tally, () => now);
+    bars.stop();
+    expect(err).toContain(`${"█".repeat(12)}${"░".repeat(12)} ${"32/64".padStart(9)}  found 64/500  4.0 pages/s  ETA 8 s  failed 0  credits 32`);
+  });
+
+
   it("a step that stores more pages than it announced (tabs, found as it goes) fills its bar and no more", () => {
     const tally = new RunTally(() => 0);
     tally.apply({ type: "step-started", stepId: "s", kind: "interact", total: 1 });
