@@ -33,6 +33,8 @@ export class RunTally {
   readonly warnings: Array<{ step: string; message: string }> = [];
   warningsTotal = 0;
   runId?: number;
+  /** Whether this process continued an earlier attempt (--resume). */
+  resumed = false;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -40,6 +42,7 @@ export class RunTally {
     switch (event.type) {
       case "run-started":
         this.runId = event.runId;
+        this.resumed = event.resumed;
         break;
       case "step-started":
         this.steps.set(event.stepId, { id: event.stepId, kind: event.kind, ...(event.total !== undefined ? { total: event.total } : {}), done: 0, failed: 0, retries: 0, credits: 0, estimated: 0, status: "running", startedAt: this.now() });

@@ -43,6 +43,8 @@ export interface RunResult {
   status: RunStatus;
   credits: number;
   failedSteps: string[];
+  /** Documents stored per step in the whole run (a resumed run's earlier attempts included). */
+  documents: Record<string, number>;
 }
 
 type Outcome = "succeeded" | "failed" | "skipped" | "cancelled";
@@ -161,6 +163,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
   const status: RunStatus = ctx.budget.exhausted ? "budget-exhausted" : options.stop?.aborted || options.abort?.aborted ? "interrupted" : failedSteps.length > 0 ? "failed" : "succeeded";
   store.finishRun(run.id, status, failedSteps.length ? `failed steps: ${failedSteps.join(", ")}` : undefined);
   const credits = store.getRun(run.id)?.creditsUsed ?? ctx.budget.total;
+  const documents = Object.fromEntries(store.getSteps(run.id).map((s) => [s.stepId, s.documents]));
   emit({ type: "run-finished", runId: run.id, status, credits });
-  return { runId: run.id, status, credits, failedSteps };
+  return { runId: run.id, status, credits, failedSteps, documents };
 }

@@ -35,6 +35,22 @@ describe("run summary", () => {
   });
 });
 
+describe("a resumed run's summary", () => {
+  it("counts the run's documents, as runs does, and says what this process stored", () => {
+    const tally = new RunTally(() => 0);
+    tally.apply({ type: "run-started", runId: 4, pipeline: "p", resumed: true });
+    tally.apply({ type: "step-skipped", stepId: "home", reason: "already finished in run 4" });
+    tally.apply({ type: "step-started", stepId: "docs", kind: "crawl" });
+    for (let n = 1; n <= 25; n++) tally.apply({ type: "document-stored", stepId: "docs", url: `https://x/${n}`, statusCode: 200, credits: 1 });
+    tally.apply({ type: "step-finished", stepId: "docs", status: "succeeded", documents: 25, failures: 0, credits: 120, crawl: { found: 120, skippedByRobots: 0, skippedByRules: 0 } });
+    const text = summaryTable(tally, "succeeded", 121, { home: 1, docs: 120 });
+    expect(text.split("\n").find((l) => l.startsWith("docs "))!.split(/\s+/).slice(0, 3)).toEqual(["docs", "succeeded", "120"]);
+    expect(text.split("\n").find((l) => l.startsWith("home "))!.split(/\s+/).slice(0, 3)).toEqual(["home", "skipped", "1"]);
+    expect(text).toContain("docs: found 120, crawled 120,");
+    expect(text).toContain("run 4 (resumed): 121 document(s) in all, 25 stored by this process\n");
+  });
+});
+
 describe("progress bars", () => {
   it("a crawl fills against the pages found so far and tells found/limit, its pace and the time left", () => {
     let now = 0;

@@ -82,7 +82,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         return;
       }
       if (result.warnings.length) printDiagnostics(io, result.warnings, "short", new Map(), io.stderr);
-      io.stdout(args.json ? summaryJson(tally, result.status, result.credits) : summaryTable(tally, result.status, result.credits));
+      io.stdout(args.json ? summaryJson(tally, result.status, result.credits, result.documents) : summaryTable(tally, result.status, result.credits, result.documents));
       const notify = result.notify;
       if (notify) {
         // Webhook URLs often carry their secret in the path: deliveries name only the origin.
