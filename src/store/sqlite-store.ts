@@ -266,6 +266,11 @@ export class SqliteStore implements Store {
     return (this.db.prepare("SELECT * FROM snapshots WHERE url = ? AND branch = ? ORDER BY version").all(url, snapshotBranch(tag)) as Row[]).map(toSnapshot);
   }
 
+  /** Every URL with a history on a tag's branch (null: the default one). */
+  snapshotUrls(tag: string | null): string[] {
+    return this.db.prepare("SELECT DISTINCT url FROM snapshots WHERE branch = ?").pluck().all(snapshotBranch(tag)) as string[];
+  }
+
   snapshotMarkdown(snapshot: SnapshotRecord): string {
     return getBlob(this.db, snapshot.blobHash).toString("utf8");
   }
