@@ -134,6 +134,16 @@ describe("run", () => {
     expect(events.find((e) => e.type === "step-skipped")).toMatchObject({ stepId: "later", reason: 'the run stopped: step "bad" failed' });
   });
 
+  it("a prompt-only extract with no model, running when another step fails, fails with its own error", async () => {
+    const yaml = `version: 1\nname: nomodel\nconcurrency: 1\nretry: { attempts: 1, initialDelayMs: 10, maxDelayMs: 10 }\nsteps:\n${scrape("bad", "http://127.0.0.1:1/")}  - id: ex\n    extract: { urls: ["${site.url}/p/1", "${site.url}/p/2"], prompt: The title }\n`;
+    const { result, events } = await runYaml(yaml, { env: {} });
+    if (!result.ok) throw new Error("invalid");
+    expect(result.failedSteps.sort()).toEqual(["bad", "ex"]);
+    const failed = events.filter((e) => e.type === "document-failed" && e.stepId === "ex");
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed[0]).toMatchObject({ reason: expect.stringContaining("set SCRAPELINE_LLM_BASE_URL and SCRAPELINE_LLM_MODEL") });
+  });
+
   it("stops before the budget would be exceeded, keeping what it stored", async () => {
     const yaml = `version: 1\nname: budget\nconcurrency: 1\nbudget: { maxCredits: 2 }\nsteps:\n  - id: pages\n    scrape: { urls: ["${site.url}/p/1", "${site.url}/p/2", "${site.url}/p/3", "${site.url}/about"] }\n  - id: later\n    needs: [pages]\n    scrape: { url: "${site.url}/" }\n`;
     const { result, db, events } = await runYaml(yaml);
