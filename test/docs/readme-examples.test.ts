@@ -120,6 +120,14 @@ describe("README commands", () => {
   for (const example of examples) {
     it(`${example.where}: scrapeline ${example.args.join(" ")}`, () => checkCommand(example));
   }
+
+  it("the Commands table has a row for every command of scrapeline --help", () => {
+    const section = README.slice(README.indexOf("## Commands"), README.indexOf("\n## ", README.indexOf("## Commands") + 1));
+    const rows = new Set([...section.matchAll(/^\| `scrapeline ([a-z-]+)/gm)].map((m) => m[1]!));
+    const commands = helpCommands(help([]));
+    expect(commands.length).toBeGreaterThan(15);
+    expect(commands.filter((name) => !rows.has(name))).toEqual([]);
+  });
 });
 
 describe("--help examples", () => {
