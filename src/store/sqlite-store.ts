@@ -159,7 +159,7 @@ export class SqliteStore implements Store {
   startStep(runId: number, stepId: string, kind: string): void {
     this.db.prepare(
       `INSERT INTO step_runs (run_id, step_id, kind, status, started_at) VALUES (?, ?, ?, 'running', ?)
-       ON CONFLICT (run_id, step_id) DO UPDATE SET status = 'running', finished_at = NULL, error = NULL`,
+       ON CONFLICT (run_id, step_id) DO UPDATE SET kind = excluded.kind, status = 'running', started_at = COALESCE(step_runs.started_at, excluded.started_at), finished_at = NULL, error = NULL`,
     ).run(runId, stepId, kind, this.stamp());
   }
 
