@@ -34,11 +34,19 @@ describe("scrapeline watch --once and scrapeline monitors", () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/^name\s+schedule\s+next due\s+last check\s+status\s+found\s+notify/);
     expect(listed.stdout).toMatch(/hello\s+every 1s UTC\s+\S+\s+\S+\s+completed\s+0 changed, 1 new, 0 removed\s+ok/);
+    // Each value starts under its header.
+    const [header, row] = listed.stdout.split("\n") as [string, string];
+    for (const [title, value] of [["last check", /\d{4}-\S+Z/], ["status", /completed/], ["found", /0 changed/], ["notify", /ok$/]] as const) {
+      expect(row.slice(header.indexOf(title)), title).toMatch(new RegExp(`^${value.source}`));
+    }
     const json = JSON.parse((await cliInProcess(["monitors", "--db", db, "--json"])).stdout);
     expect(json).toEqual([expect.objectContaining({ name: "hello", source: "file", schedule: "every 1s", lastCheck: expect.objectContaining({ status: "completed", summary: { totalPages: 1, same: 0, changed: 0, new: 1, removed: 0, error: 0 } }) })]);
     const one = await cliInProcess(["monitors", "hello", "--db", db]);
     expect(one.stdout).toMatch(/^hello \(\S+hello\.yaml\): every 1s UTC, next due /);
     expect(one.stdout).toMatch(/\n1\s+\S+Z\s+completed\s+1\s+0 changed, 1 new, 0 removed\s+-/);
+    const [checksHeader, checkRow] = one.stdout.split("\n").slice(-3) as [string, string];
+    expect(checkRow.indexOf("completed")).toBe(checksHeader.indexOf("status"));
+    expect(checkRow.indexOf("0 changed")).toBe(checksHeader.indexOf("found"));
   });
 
   it("an invalid file is reported with file:line:col and exit 2; monitors on a missing database is an error", async () => {
