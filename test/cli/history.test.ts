@@ -33,6 +33,9 @@ describe("runs, show and export", () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^id\s+pipeline\s+status/);
     expect(text.stdout).toContain("hist");
+    // The start time begins under its header.
+    const [header, row] = text.stdout.split("\n") as [string, string];
+    expect(row.slice(header.indexOf("started"))).toMatch(/^\d{4}-\d\d-\d\dT/);
     const json = JSON.parse((await cli(["runs", "--db", db, "--json"])).stdout);
     expect(json[0]).toMatchObject({ id: runId, pipelineName: "hist", status: "succeeded", documents: 3, creditsUsed: 3 });
   });

@@ -25,7 +25,7 @@ export function runsCommand(io: Io, setExit: (code: number) => void): CommandMod
       if (args.json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
       else if (runs.length === 0) io.stdout("no runs yet\n");
       else {
-        io.stdout(table(["id", "pipeline", "status", "started", "duration", "documents", "credits"], runs.map((r) => [String(r.id), r.pipelineName, r.status, r.startedAt, duration(r.durationMs), String(r.documents), String(r.creditsUsed)]), 3));
+        io.stdout(table(["id", "pipeline", "status", "started", "duration", "documents", "credits"], runs.map((r) => [String(r.id), r.pipelineName, r.status, r.startedAt, duration(r.durationMs), String(r.documents), String(r.creditsUsed)]), 4));
         // `--resume` alone picks a pipeline's newest unfinished run: say how to finish each.
         const newest = new Map<string, (typeof runs)[number]>();
         for (const r of runs) if (!newest.has(r.pipelineName)) newest.set(r.pipelineName, r);
