@@ -3,6 +3,7 @@ import { ScrapelineError } from "../core/index.js";
 import { gitDiff } from "../changes/index.js";
 import { resolveRunId } from "./history.js";
 import { searchChanges, type SearchStepChanges } from "./search-changes.js";
+import { storedPageUrl } from "./snapshot-url.js";
 import { openExistingStore } from "./store.js";
 
 export interface PageChange {
@@ -56,9 +57,10 @@ export interface HistoryEntry {
 }
 
 /** The versions of a page (URL and tag), oldest first; a page with none is an error, as for pageDiff. */
-export function pageHistory(db: string, url: string, tag: string | null = null): HistoryEntry[] {
+export function pageHistory(db: string, given: string, tag: string | null = null): HistoryEntry[] {
   const store = openExistingStore(db);
   try {
+    const url = storedPageUrl(store, given, tag);
     const versions = store.snapshots(url, tag);
     if (versions.length === 0) throw noSnapshots(url, tag);
     return versions.map(({ version, statusCode, firstSeenAt, firstRunId, lastSeenAt, lastRunId, fingerprint }) => ({ version, statusCode, firstSeenAt, firstRunId, lastSeenAt, lastRunId, fingerprint }));
@@ -80,10 +82,11 @@ export interface PageDiff {
  * The diff between two versions of a page: by default the last two; `from`/`to` name runs, and
  * pick the version that was current in that run.
  */
-export function pageDiff(db: string, url: string, options: { tag?: string | null; from?: number; to?: number } = {}): PageDiff {
+export function pageDiff(db: string, given: string, options: { tag?: string | null; from?: number; to?: number } = {}): PageDiff {
   const tag = options.tag ?? null;
   const store = openExistingStore(db);
   try {
+    const url = storedPageUrl(store, given, tag);
     const versions = store.snapshots(url, tag);
     const label = tag === null ? url : `${url} (tag ${tag})`;
     if (versions.length === 0) throw noSnapshots(url, tag);

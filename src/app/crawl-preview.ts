@@ -1,6 +1,6 @@
 import { ScrapelineError } from "../core/index.js";
 import { Extractor } from "../engines/local/index.js";
-import { DEFAULT_LLM, readCrawlPrompt, type PromptOptions } from "../pipeline/index.js";
+import { ABSOLUTE_URL_HINT, DEFAULT_LLM, readCrawlPrompt, type PromptOptions } from "../pipeline/index.js";
 import { extractionSettings } from "./extraction.js";
 
 /** The service's limit on a params-preview prompt (API-NOTES.md §3.4). */
@@ -20,7 +20,7 @@ export function previewCrawlParams(url: string, prompt: string): CrawlPreview {
   try {
     parsed = new URL(url);
   } catch {
-    throw new ScrapelineError("invalid-input", `${JSON.stringify(url)} is not a URL`);
+    throw new ScrapelineError("invalid-input", `${JSON.stringify(url)} is not a URL (${ABSOLUTE_URL_HINT})`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new ScrapelineError("invalid-input", `${url} is not an http(s) URL`);
   if (prompt.trim() === "") throw new ScrapelineError("invalid-input", "the prompt is empty");

@@ -96,9 +96,9 @@ async function openSink(options: ExportOptions): Promise<{ write: (t: string) =>
   };
 }
 
-/** url, status and title, then every field of the extracted `json` flattened to dotted columns. */
+/** step, url, status and title, then every field of the extracted `json` flattened to dotted columns. */
 function toCsv(rows: StoredDocument[]): string {
-  return csvOf(rows.map((r) => ({ url: r.url, status: String(r.document.metadata.statusCode ?? ""), title: String(firstOf(r.document.metadata.title) ?? ""), ...flatten(r.document.json) })));
+  return csvOf(rows.map((r) => ({ step: r.stepId, url: r.url, status: String(r.document.metadata.statusCode ?? ""), title: String(firstOf(r.document.metadata.title) ?? ""), ...flatten(r.document.json) })));
 }
 
 function csvOf(flat: Array<Record<string, string>>): string {

@@ -126,7 +126,8 @@ export class MonitorLoop {
     const { tables, log, maxParallel } = this.options;
     const monitor = tables.byId(entry.monitor.id);
     if (!monitor) return undefined;
-    const decision = decide(entry.schedule, monitor.key, at, { ...(monitor.lastSlot ? { lastSlot: new Date(monitor.lastSlot) } : {}), registeredAt: new Date(monitor.registeredAt) });
+    // A pipeline file that has never been checked is due at once (watch): its first check is the baseline.
+    const decision = decide(entry.schedule, monitor.key, at, { ...(monitor.lastSlot ? { lastSlot: new Date(monitor.lastSlot) } : {}), registeredAt: new Date(monitor.registeredAt), baselineFirst: monitor.source === "file" });
     if (decision.action === "wait") {
       if (monitor.nextDue !== decision.nextDue.toISOString()) tables.setNextDue(monitor.id, decision.nextDue.toISOString());
       return decision.nextDue.getTime();
@@ -154,14 +155,14 @@ export class MonitorLoop {
     const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "running", owner: SELF });
     if (!check) return undefined;
     if (decision.late) log("check.late", { monitor: monitor.name, slot, missed: decision.missedSlots });
-    this.start({ ...entry, monitor }, check, false);
+    this.start({ ...entry, monitor }, check, false, decision.baseline);
     return undefined;
   }
 
-  private start(entry: LoopEntry, check: CheckRecord, resumed: boolean): void {
+  private start(entry: LoopEntry, check: CheckRecord, resumed: boolean, baseline = false): void {
     const { options } = this;
     this.summary.checks++;
-    options.log(resumed ? "check.resumed" : "check.started", { monitor: entry.monitor.name, check: check.id, slot: check.slot, run: check.runId ?? undefined });
+    options.log(resumed ? "check.resumed" : "check.started", { monitor: entry.monitor.name, check: check.id, slot: check.slot, run: check.runId ?? undefined, ...(baseline ? { note: "first check: baseline" } : {}) });
     const task = runCheck(options.tables, options.store, check, {
       db: options.db,
       file: entry.file,

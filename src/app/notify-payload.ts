@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { CheckSummary, NotifyEvent } from "../core/index.js";
 
 /** The JSON bodies webhooks receive. */
@@ -24,4 +25,19 @@ export interface RunSummaryPayload {
   /** The pages worth telling (in a state `on` lists, passing the rules). */
   pages: PagePayload[];
   failures: Array<{ stepId: string; url: string; kind: string; error: string }>;
+}
+
+/**
+ * The id of one notification in the scrapeline format: the same however often it is sent (each
+ * try, a redelivery after a crash, one worked out again from the stored run), different for
+ * every other notification (another run, event or page), so a receiver can drop a repeat.
+ */
+export function notificationId(summary: Pick<RunSummaryPayload, "pipeline" | "runId" | "startedAt">, event: string, page = ""): string {
+  return createHash("sha256").update([summary.pipeline, summary.runId, summary.startedAt, event, page].join("\n")).digest("hex").slice(0, 32);
+}
+
+/** The same id as a UUID: the service envelope's webhookId. */
+export function notificationUuid(summary: Pick<RunSummaryPayload, "pipeline" | "runId" | "startedAt">, event: string, page = ""): string {
+  const hex = notificationId(summary, event, page);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }

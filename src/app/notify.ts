@@ -1,11 +1,11 @@
 import type { Delivery, NotificationEvent, NotificationSender, NotifyChannel, NotifyConfig, OutgoingNotification, Store } from "../core/index.js";
 import { createNotificationSender } from "../engines/local/index.js";
 import { runSummary } from "./notify-summary.js";
-import type { RunSummaryPayload } from "./notify-payload.js";
+import { notificationId, type RunSummaryPayload } from "./notify-payload.js";
 import { checkCompletedText, failedText, pageText } from "./notify-text.js";
 import { completedEnvelope, failedEnvelope, pageEnvelope } from "./notify-service.js";
 
-export type { PagePayload, RunSummaryPayload } from "./notify-payload.js";
+export { notificationId, type PagePayload, type RunSummaryPayload } from "./notify-payload.js";
 export { runSummary } from "./notify-summary.js";
 
 export { signature } from "../engines/local/index.js";
@@ -46,13 +46,13 @@ export function notificationsFor(summary: RunSummaryPayload, config: NotifyConfi
   const failedRun = summary.status === "failed" || summary.failures.length > 0;
   const tellFailures = config.on.includes("failed") && failedRun;
   if (summary.pages.length > 0 || tellFailures) {
-    out.push({ event: "monitor.check.completed", json: summary, subject: `[scrapeline] ${summary.pipeline}: ${summary.pages.length} page(s) changed`, text: checkCompletedText(summary), service: completedEnvelope(summary) });
+    out.push({ event: "monitor.check.completed", json: { notificationId: notificationId(summary, "monitor.check.completed"), ...summary }, subject: `[scrapeline] ${summary.pipeline}: ${summary.pages.length} page(s) changed`, text: checkCompletedText(summary), service: completedEnvelope(summary) });
   }
   for (const page of summary.pages) {
-    out.push({ event: "monitor.page", json: { event: "monitor.page", pipeline: summary.pipeline, runId: summary.runId, ...page }, subject: `[scrapeline] ${summary.pipeline}: ${page.changeStatus} ${page.url}`, text: pageText(summary.pipeline, page), service: pageEnvelope(summary, page) });
+    out.push({ event: "monitor.page", json: { notificationId: notificationId(summary, "monitor.page", `${page.stepId} ${page.url}`), event: "monitor.page", pipeline: summary.pipeline, runId: summary.runId, ...page }, subject: `[scrapeline] ${summary.pipeline}: ${page.changeStatus} ${page.url}`, text: pageText(summary.pipeline, page), service: pageEnvelope(summary, page) });
   }
   if (tellFailures) {
-    const json = { event: "failed", pipeline: summary.pipeline, runId: summary.runId, status: summary.status, failures: summary.failures };
+    const json = { notificationId: notificationId(summary, "failed"), event: "failed", pipeline: summary.pipeline, runId: summary.runId, status: summary.status, failures: summary.failures };
     out.push({ event: "failed", json, subject: `[scrapeline] ${summary.pipeline}: run ${summary.runId} ${summary.status === "failed" ? "failed" : "had failed pages"}`, text: failedText(summary), service: failedEnvelope(summary) });
   }
   return out;

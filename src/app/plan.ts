@@ -3,6 +3,7 @@ import type { Interpolation } from "../pipeline/index.js";
 import { estimateStep } from "../credits/index.js";
 import { planPipeline } from "../planner/index.js";
 import { loadPipeline, redactInterpolations } from "../pipeline/index.js";
+import { readinessWarnings } from "./readiness.js";
 import { scheduleView, type ScheduleView } from "./schedule-view.js";
 
 export interface PlanView {
@@ -36,9 +37,10 @@ export interface PlanReport {
  * Loads and plans one pipeline, returning the normalized steps in run order. Values taken from
  * the environment are shown as their `${VAR}` reference, so a plan can be printed in CI logs.
  */
-export async function planFile(file: string, options: { env?: Readonly<Record<string, string | undefined>>; vars?: Record<string, string>; now?: Date } = {}): Promise<PlanReport> {
-  const env = options.vars ? { ...(options.env ?? process.env), ...options.vars } : options.env;
-  const loaded = await loadPipeline(file, env ? { env } : {});
+export async function planFile(file: string, options: { env?: Readonly<Record<string, string | undefined>>; vars?: Record<string, string>; now?: Date; allowPrivateNetwork?: boolean } = {}): Promise<PlanReport> {
+  const env = options.vars ? { ...(options.env ?? process.env), ...options.vars } : (options.env ?? process.env);
+  const loaded = await loadPipeline(file, { env });
+  if (loaded.pipeline && loaded.locate) loaded.diagnostics.push(...readinessWarnings(loaded.pipeline, loaded.locate, { env, allowPrivateNetwork: Boolean(options.allowPrivateNetwork) }));
   const sources = new Map<string, string>();
   if (loaded.diagnostics.length > 0 && loaded.text !== undefined) sources.set(file, loaded.text);
   if (!loaded.pipeline) return { diagnostics: loaded.diagnostics, sources };

@@ -38,6 +38,8 @@ export interface RunFileOptions {
   text?: string;
   /** Where the run's notifications are recorded before they are sent (a monitor check's outbox). */
   notifyOutbox?: NotificationOutbox;
+  /** The pipeline file and the flags that finish the run with --resume (secrets left out), kept with it. */
+  resumeWords?: readonly string[];
 }
 
 export type RunFileResult = { ok: false; diagnostics: Diagnostic[] } | ({ ok: true; pipeline: Pipeline; warnings: Diagnostic[]; notify?: NotifyOutcome } & RunResult);
@@ -92,7 +94,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     try {
       result = await runPlan(
         { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, ...(pipeline.sessions ? { sessions: new SessionTable(store.db, env[SECRET_KEY_ENV]) } : {}) },
-        { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
+        { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(options.resumeWords ? { resumeWords: options.resumeWords } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
       );
     } catch (error) {
       closeUnfinished(store, runId, "failed", `internal error: ${error instanceof Error ? error.message : String(error)}`);

@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import type { ChangeTrackingFormat, Document, Engine, MapLink, Pipeline, ScrapeOptions, ServeJobKind, Step, Team, ThreatProtectionOverride } from "../core/index.js";
 import { ScrapelineError, type ErrorKind } from "../core/index.js";
 import { TOKENS_PER_CREDIT } from "../credits/index.js";
-import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassifier } from "../engines/local/index.js";
+import { checkThreatProtection, fileRiskClassifier, LocalEngine, SERVE_LLM_HOWTO, type RiskClassifier } from "../engines/local/index.js";
 import { DEFAULT_LLM } from "../pipeline/index.js";
 import { inlineAssets } from "./assets.js";
 import { extractionSettings } from "./extraction.js";
@@ -89,7 +89,8 @@ export class ServeService {
     this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
     this.engine = new LocalEngine({
       allowPrivateNetwork: Boolean(options.allowPrivateNetwork),
-      extraction: extractionSettings({ extractor: "auto", llm: { ...DEFAULT_LLM } }, options.env ?? process.env),
+      // serve has no pipeline: its model is its own environment's, and its errors say so.
+      extraction: { ...extractionSettings({ extractor: "auto", llm: { ...DEFAULT_LLM } }, options.env ?? process.env), howTo: SERVE_LLM_HOWTO },
       ...(this.riskClassifier ? { riskClassifier: this.riskClassifier } : {}),
       ...((options.env ?? process.env).SCRAPELINE_SEARXNG_URL ? { searxngUrl: (options.env ?? process.env).SCRAPELINE_SEARXNG_URL! } : {}),
     });

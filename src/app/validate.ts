@@ -1,6 +1,7 @@
 import { hasErrors, type Diagnostic } from "../core/index.js";
 import { loadPipeline, type LoadResult } from "../pipeline/index.js";
 import { expandPipelinePaths } from "./files.js";
+import { readinessWarnings } from "./readiness.js";
 
 export interface ValidateReport {
   files: LoadResult[];
@@ -14,12 +15,17 @@ export interface ValidateOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Treat warnings as failures. */
   strict?: boolean;
+  /** The run would have --allow-private-network: loopback and private addresses are not warned about. */
+  allowPrivateNetwork?: boolean;
 }
 
 /** Validates every pipeline under the given paths; all problems at once, nothing thrown. */
 export async function validatePipelines(paths: readonly string[], options: ValidateOptions = {}): Promise<ValidateReport> {
   const files = await expandPipelinePaths(paths);
-  const results = await Promise.all(files.map((file) => loadPipeline(file, options.env ? { env: options.env } : {})));
+  const env = options.env ?? process.env;
+  const results = await Promise.all(files.map((file) => loadPipeline(file, { env })));
+  // What a valid file would surely fail at when run here (a private address, no model, no search provider).
+  for (const r of results) if (r.pipeline && r.locate) r.diagnostics.push(...readinessWarnings(r.pipeline, r.locate, { env, allowPrivateNetwork: Boolean(options.allowPrivateNetwork) }));
   const diagnostics = results.flatMap((r) => r.diagnostics);
   const sources = new Map<string, string>();
   for (const r of results) if (r.diagnostics.length > 0 && r.text !== undefined) sources.set(r.file, r.text);

@@ -15,6 +15,8 @@ interface StepLine {
   startedAt: number;
   finishedAt?: number;
   crawl?: { found: number; skippedByRobots: number; skippedByRules: number };
+  /** A crawl's frontier as it goes: pages found (at most limit), the limit, pages finished (an earlier attempt's too). */
+  frontier?: { found: number; limit: number; done: number };
   error?: string;
 }
 
@@ -31,6 +33,8 @@ export class RunTally {
   readonly warnings: Array<{ step: string; message: string }> = [];
   warningsTotal = 0;
   runId?: number;
+  /** Whether this process continued an earlier attempt (--resume). */
+  resumed = false;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -38,6 +42,7 @@ export class RunTally {
     switch (event.type) {
       case "run-started":
         this.runId = event.runId;
+        this.resumed = event.resumed;
         break;
       case "step-started":
         this.steps.set(event.stepId, { id: event.stepId, kind: event.kind, ...(event.total !== undefined ? { total: event.total } : {}), done: 0, failed: 0, retries: 0, credits: 0, estimated: 0, status: "running", startedAt: this.now() });
@@ -61,6 +66,11 @@ export class RunTally {
         if (this.failedPages.length < FAILED_PAGES_SHOWN) this.failedPages.push({ url: event.url, step: event.stepId, error: event.reason });
         break;
       }
+      case "step-progress": {
+        const s = this.steps.get(event.stepId);
+        if (s) s.frontier = { found: event.found, limit: event.limit, done: event.done };
+        break;
+      }
       case "step-warning":
         this.warningsTotal++;
         if (this.warnings.length < FAILED_PAGES_SHOWN) this.warnings.push({ step: event.stepId, message: event.message });
@@ -71,6 +81,8 @@ export class RunTally {
         break;
       }
       case "step-finished": {
+        // A step can end before it started its pages (its session's login failed): it still has its row.
+        if (!this.steps.has(event.stepId)) this.steps.set(event.stepId, { id: event.stepId, kind: "", done: 0, failed: 0, retries: 0, credits: 0, estimated: 0, status: "running", startedAt: this.now() });
         const s = this.steps.get(event.stepId);
         if (s) {
           s.status = event.status;
@@ -144,6 +156,7 @@ export class ProgressBars {
   constructor(
     private readonly io: Io,
     private readonly tally: RunTally,
+    private readonly now: () => number = Date.now,
   ) {}
 
   start(): void {
@@ -170,15 +183,40 @@ export class ProgressBars {
 
   private draw(): void {
     this.clear();
-    const lines = [...this.tally.steps.values()].map((s) => {
-      const width = 24;
-      const total = s.total ?? 0;
-      const filled = total > 0 ? Math.min(width, Math.round((width * (s.done + s.failed)) / total)) : s.status === "running" ? 0 : width;
-      const bar = `${"█".repeat(filled)}${"░".repeat(width - filled)}`;
-      const count = total > 0 ? `${s.done + s.failed}/${total}` : `${s.done}`;
-      return `${s.id.padEnd(16)} ${s.kind.padEnd(7)} ${bar} ${count.padStart(9)}  failed ${s.failed}  credits ${s.credits}  ${s.status === "running" ? "" : s.status}`;
-    });
+    const lines = [...this.tally.steps.values()].map((s) => barLine(s, this.now()));
     if (lines.length) this.io.stderr(`${lines.join("\n")}\n`);
     this.drawn = lines.length;
   }
+}
+
+const BAR_WIDTH = 24;
+
+/**
+ * One step's bar. A crawl fills against the pages found so far (which grow up to its limit) and
+ * tells found/limit, its pace and, while it runs, the time left at that pace.
+ */
+export function barLine(s: StepLine, now: number): string {
+  const crawl = s.frontier;
+  const done = crawl ? crawl.done : s.done + s.failed;
+  const total = crawl ? crawl.found : (s.total ?? 0);
+  const running = s.status === "running";
+  const filled = total > 0 ? Math.min(BAR_WIDTH, Math.round((BAR_WIDTH * done) / total)) : running ? 0 : BAR_WIDTH;
+  const bar = `${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}`;
+  const count = total > 0 ? `${done}/${total}` : `${s.done}`;
+  let pace = "";
+  if (crawl) {
+    const seconds = ((s.finishedAt ?? now) - s.startedAt) / 1000;
+    const rate = seconds > 0 ? (s.done + s.failed) / seconds : 0;
+    const left = crawl.found - crawl.done;
+    pace = `  found ${crawl.found}/${crawl.limit}  ${rate.toFixed(1)} pages/s${running && rate > 0 && left > 0 ? `  ETA ${eta(left / rate)}` : ""}`;
+  }
+  return `${s.id.padEnd(16)} ${s.kind.padEnd(7)} ${bar} ${count.padStart(9)}${pace}  failed ${s.failed}  credits ${s.credits}  ${running ? "" : s.status}`;
+}
+
+/** "42 s", "3 min 5 s", "1 h 12 min". */
+function eta(seconds: number): string {
+  const s = Math.ceil(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }

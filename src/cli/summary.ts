@@ -1,25 +1,37 @@
 import type { RunTally } from "./progress.js";
 import { table } from "./table.js";
 
-/** The table printed when a run ends: one row per step, then the total. */
-export function summaryTable(tally: RunTally, status: string, credits: number): string {
+/** Documents per step in the whole run (a resumed run's earlier attempts included), as the store holds them. */
+export type StoredDocuments = Readonly<Record<string, number>>;
+
+/**
+ * The table printed when a run ends: one row per step, then the total. Documents are the run's
+ * (as `runs` and `show` count them); a resumed run also says what this process added.
+ */
+export function summaryTable(tally: RunTally, status: string, credits: number, stored: StoredDocuments = {}): string {
   const header = ["step", "status", "documents", "failures", "retries", "credits", "duration"];
-  const rows = [...tally.steps.values()].map((s) => [s.id, s.status, String(s.done), String(s.failed), String(s.retries), String(s.credits), s.finishedAt ? `${((s.finishedAt - s.startedAt) / 1000).toFixed(1)} s` : "-"]);
+  const documents = (s: { id: string; done: number }) => Math.max(stored[s.id] ?? 0, s.done);
+  const rows = [...tally.steps.values()].map((s) => [s.id, s.status, String(documents(s)), String(s.failed), String(s.retries), String(s.credits), s.finishedAt ? `${((s.finishedAt - s.startedAt) / 1000).toFixed(1)} s` : "-"]);
   const crawls = [...tally.steps.values()].flatMap((s) =>
-    s.crawl ? [`${s.id}: found ${s.crawl.found}, crawled ${s.done}, skipped by robots.txt ${s.crawl.skippedByRobots}, skipped by rules ${s.crawl.skippedByRules}, failed ${s.failed}, ${s.credits} credit${s.credits === 1 ? "" : "s"}\n`] : [],
+    s.crawl ? [`${s.id}: found ${s.crawl.found}, crawled ${documents(s)}, skipped by robots.txt ${s.crawl.skippedByRobots}, skipped by rules ${s.crawl.skippedByRules}, failed ${s.failed}, ${s.credits} credit${s.credits === 1 ? "" : "s"}\n`] : [],
   );
+  const total = [...tally.steps.values()].reduce((n, s) => n + documents(s), 0);
+  const added = [...tally.steps.values()].reduce((n, s) => n + s.done, 0);
+  const resumed = tally.resumed ? `run ${tally.runId ?? "?"} (resumed): ${total} document(s) in all, ${added} stored by this process\n` : "";
   const estimated = [...tally.steps.values()].reduce((n, s) => n + s.estimated, 0);
   const split = estimated > 0 ? ` (${credits - estimated} as billed by the service, ${estimated} estimated by the billing rules where it gave no figure)` : "";
   const warned = tally.warningsTotal > 0 ? `${tally.warningsTotal} warning${tally.warningsTotal === 1 ? "" : "s"}, printed above (scrapeline show lists them again)\n` : "";
-  return `${table(header, rows, 2)}\n${crawls.join("")}${warned}run ${tally.runId ?? "?"} ${status}: ${credits} credit${credits === 1 ? "" : "s"} used${split}\n`;
+  return `${table(header, rows, 2)}\n${crawls.join("")}${resumed}${warned}run ${tally.runId ?? "?"} ${status}: ${credits} credit${credits === 1 ? "" : "s"} used${split}\n`;
 }
 
-export function summaryJson(tally: RunTally, status: string, credits: number): string {
+export function summaryJson(tally: RunTally, status: string, credits: number, stored: StoredDocuments = {}): string {
   return `${JSON.stringify(
     {
       runId: tally.runId,
       status,
-      steps: [...tally.steps.values()].map((s) => ({ id: s.id, status: s.status, documents: s.done, failed: s.failed, retries: s.retries, credits: s.credits, ...(s.estimated ? { estimatedCredits: s.estimated } : {}), ...(s.crawl ? { crawl: s.crawl } : {}), ...(s.error ? { error: s.error } : {}) })),
+      ...(tally.resumed ? { resumed: true } : {}),
+      // documents: the run's; added: stored by this process (less, when it resumed an earlier attempt).
+      steps: [...tally.steps.values()].map((s) => ({ id: s.id, status: s.status, documents: Math.max(stored[s.id] ?? 0, s.done), ...(tally.resumed ? { added: s.done } : {}), failed: s.failed, retries: s.retries, credits: s.credits, ...(s.estimated ? { estimatedCredits: s.estimated } : {}), ...(s.crawl ? { crawl: s.crawl } : {}), ...(s.error ? { error: s.error } : {}) })),
       credits,
       // Why pages failed, so a script need not ask again: the first FAILED_PAGES_SHOWN, and how many in all.
       failedPages: tally.failedPages,

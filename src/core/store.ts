@@ -17,6 +17,8 @@ export interface RunRecord {
   error: string | null;
   /** The process that ran it last (absent in runs recorded before owners were). */
   owner?: { host: string; pid: number };
+  /** The pipeline file and the flags of `run` that finish it with `--resume` (absent when it was not started by `run`). */
+  resumeWords?: string[];
 }
 
 export interface StepRecord {
@@ -51,6 +53,8 @@ export interface NewRun {
   /** The normalized pipeline with values from the environment masked. */
   planJson: string;
   engine: string;
+  /** The pipeline file and the flags of `run` that would finish this run (see RunRecord.resumeWords). */
+  resumeWords?: readonly string[];
 }
 
 /** A page-cache entry written with the page it was fetched for (`cachePut` in the same transaction). */
@@ -74,8 +78,8 @@ export interface Store {
   /** The latest run of a pipeline, when it did not succeed (interrupted, failed, stopped by its budget, or still running): what a bare --resume continues. */
   latestUnfinishedRun(pipelineName: string): RunRecord | undefined;
   finishRun(id: number, status: RunStatus, error?: string): void;
-  /** Marks a run as running again, for --resume. */
-  reopenRun(id: number): void;
+  /** Marks a run as running again, for --resume; `resumeWords` replace the stored ones when given. */
+  reopenRun(id: number, resumeWords?: readonly string[]): void;
 
   startStep(runId: number, stepId: string, kind: string): void;
   finishStep(runId: number, stepId: string, status: StepStatus, error?: string): void;

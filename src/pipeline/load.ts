@@ -8,7 +8,7 @@ import { bundledSchemas } from "./schema.js";
 import { schemaDiagnostics } from "./schema-errors.js";
 import { isObj } from "./sites.js";
 import { decodeSource, readSource } from "./source.js";
-import { parseYaml, spanAt, spanOf, toData } from "./yaml-doc.js";
+import { locate, parseYaml, spanAt, spanOf, toData } from "./yaml-doc.js";
 
 export interface LoadOptions {
   /** Variables for `${VAR}` interpolation; the process environment by default. */
@@ -24,6 +24,8 @@ export interface LoadResult {
   interpolations: Interpolation[];
   /** The file's text, when it was read as text: for quoting source lines without reading it again. */
   text?: string;
+  /** Where a path of the file is (steps, index, kind, key…), for findings made after loading; undefined when the file has no such node. */
+  locate?: (path: readonly (string | number)[]) => { line: number; column: number; length: number } | undefined;
 }
 
 export async function loadPipeline(file: string, options: LoadOptions = {}): Promise<LoadResult> {
@@ -82,7 +84,7 @@ function loadUnsafe(file: string, text: string, options: LoadOptions): LoadResul
   const report = new Reporter(source);
   semanticChecks(data, report);
   warnLiteralCredentials(data, interpolations, report);
-  const result: LoadResult = { file, diagnostics, interpolations };
+  const result: LoadResult = { file, diagnostics, interpolations, locate: (path) => (locate(source, path).node ? spanAt(source, path) : undefined) };
   // Normalizing needs schema-valid data; it runs even when semantic checks failed, so its
   // warnings (v1 forms and the like) arrive together with every error.
   if (schemaValid) {

@@ -6,6 +6,9 @@ import { describePath, fieldIn, STEP_KINDS } from "./where.js";
 import { parseKeyProblem } from "./parse-step.js";
 import { spanAt, type Path, type SourceDoc } from "./yaml-doc.js";
 
+/** What to do with a URL that is not absolute ("example.com"): said by validate and by every command given one. */
+export const ABSOLUTE_URL_HINT = "write the full URL, e.g. https://example.com/page";
+
 type SchemaError = ErrorObject & { parentSchema?: Record<string, unknown>; schema?: unknown; data?: unknown };
 
 /** Turns ajv's raw errors into one diagnostic per real problem, each at its place in the file. */
@@ -145,7 +148,7 @@ export function schemaDiagnostics(source: SourceDoc, data: unknown, errors: read
         emit(path, "value", "bad-pattern", `${JSON.stringify(error.data)} is not a valid ${what}`, patternHint(String(p.pattern)));
         break;
       case "format":
-        emit(path, "value", "bad-format", `${JSON.stringify(error.data)} is not a valid ${p.format === "uri" ? "absolute URL" : p.format} (${what})`, p.format === "uri" ? "write the full URL, e.g. https://example.com/page" : undefined);
+        emit(path, "value", "bad-format", `${JSON.stringify(error.data)} is not a valid ${p.format === "uri" ? "absolute URL" : p.format} (${what})`, p.format === "uri" ? ABSOLUTE_URL_HINT : undefined);
         break;
       case "uniqueItems":
       {

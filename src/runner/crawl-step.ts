@@ -65,6 +65,10 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
       return false;
     });
   };
+  // The progress bar's figures: how far the crawl has got, as pages finish.
+  let finished = 0;
+  const tellProgress = () => ctx.emit({ type: "step-progress", stepId: step.id, found: Math.min(frontier.stats.found, step.body.limit), limit: step.body.limit, done: finished });
+  tellProgress();
   const inFlight = new Set<Promise<void>>();
   const maxInFlight = Math.max(2, ctx.plan.pipeline.concurrency * 2);
   let sinceSnapshot = 0;
@@ -87,6 +91,8 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
       if (page) {
         frontier.discover(page.url, follow(page.links ?? []), next.depth);
         frontier.done(next.url);
+        finished++;
+        tellProgress();
         continue;
       }
       // Its links are needed to go on and were not kept: the page is fetched again (and stored once).
@@ -96,6 +102,8 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
       if (outcome === "cancelled") return;
       if (outcome !== "failed") frontier.discover(outcome.url, follow(outcome.links ?? []), next.depth);
       frontier.done(next.url);
+      finished++;
+      tellProgress();
       if (++sinceSnapshot >= Math.max(SNAPSHOT_EVERY, frontier.stats.found / SNAPSHOT_SHARE)) snapshot();
     });
     inFlight.add(task);

@@ -5,6 +5,8 @@ export type RunEvent =
   | { type: "run-started"; runId: number; pipeline: string; resumed: boolean }
   | { type: "step-started"; stepId: string; kind: string; total?: number }
   | { type: "step-skipped"; stepId: string; reason: string }
+  /** A crawl's frontier moved: pages `found` so far (never more than `limit`), `limit` the most it visits, `done` the pages it finished (an earlier attempt's included). */
+  | { type: "step-progress"; stepId: string; found: number; limit: number; done: number }
   | { type: "step-warning"; stepId: string; message: string }
   | { type: "step-finished"; stepId: string; status: "succeeded" | "failed" | "cancelled"; documents: number; failures: number; credits: number; error?: string; crawl?: { found: number; skippedByRobots: number; skippedByRules: number } }
   | { type: "document-stored"; stepId: string; url: string; statusCode: number; credits: number; /** The engine reported no figure: computed by the billing rules. */ estimated?: boolean; /** The page's own warning (Document.warning). */ warning?: string }

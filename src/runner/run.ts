@@ -27,6 +27,8 @@ export interface RunOptions {
   pipelineHash: string;
   /** Continue this run instead of starting a new one. */
   resume?: RunRecord;
+  /** The pipeline file and the flags that finish this run with --resume, kept with it. */
+  resumeWords?: readonly string[];
   /** Stop starting new work; pages in flight finish and are stored (first Ctrl-C). */
   stop?: AbortSignal;
   /** Abort pages in flight too (second Ctrl-C). */
@@ -41,6 +43,8 @@ export interface RunResult {
   status: RunStatus;
   credits: number;
   failedSteps: string[];
+  /** Documents stored per step in the whole run (a resumed run's earlier attempts included). */
+  documents: Record<string, number>;
 }
 
 type Outcome = "succeeded" | "failed" | "skipped" | "cancelled";
@@ -55,8 +59,8 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
   const { plan, store } = { plan: options.plan, store: ports.store };
   const pipeline = plan.pipeline;
   const emit = options.onEvent ?? (() => {});
-  const run = options.resume ?? store.createRun({ pipelineName: pipeline.name, pipelineFile: pipeline.file, pipelineHash: options.pipelineHash, planJson: options.planJson, engine: ports.engine.name });
-  if (options.resume) store.reopenRun(run.id);
+  const run = options.resume ?? store.createRun({ pipelineName: pipeline.name, pipelineFile: pipeline.file, pipelineHash: options.pipelineHash, planJson: options.planJson, engine: ports.engine.name, ...(options.resumeWords ? { resumeWords: options.resumeWords } : {}) });
+  if (options.resume) store.reopenRun(run.id, options.resumeWords);
   emit({ type: "run-started", runId: run.id, pipeline: pipeline.name, resumed: Boolean(options.resume) });
 
   const stopController = new AbortController();
@@ -79,6 +83,8 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
   const previously = new Map(options.resume ? store.getSteps(run.id).map((s) => [s.stepId, s.status]) : []);
   const outcomes = new Map<string, Promise<Outcome>>();
   let stoppedBy: string | undefined;
+  /** Why no more steps start (a step failed): steps already running go on to their end. */
+  let noNewSteps: string | undefined;
 
   const execute = async (planned: PlannedStep): Promise<Outcome> => {
     const { step } = planned;
@@ -89,7 +95,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
       return "succeeded";
     }
     if (blocked) return skip(step.id, `needs "${blocked[0]}", which ${blocked[1] === "failed" ? "failed" : `was ${blocked[1]}`}`);
-    if (stop.aborted) return skip(step.id, stoppedBy ?? "the run was interrupted");
+    if (stop.aborted || noNewSteps !== undefined) return skip(step.id, stoppedBy ?? noNewSteps ?? "the run was interrupted");
 
     store.startStep(run.id, step.id, step.kind);
     const stepController = new AbortController();
@@ -109,17 +115,23 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
       const timedOut = stepController.signal.aborted;
       // A remote job stopped by the step's timeout was cancelled on the service, and is reported so.
       const status: Outcome = result.cancelled && (!timedOut || result.remoteCancelled) ? "cancelled" : result.failures > 0 || timedOut ? "failed" : "succeeded";
-      const error = timedOut ? `step timed out after ${step.timeoutMs} ms${result.remoteCancelled ? "; the service's job was cancelled" : ""}` : result.failures > 0 ? `${result.failures} page(s) failed` : undefined;
+      const error = timedOut
+        ? `step timed out after ${step.timeoutMs} ms${result.remoteCancelled ? "; the service's job was cancelled" : ""}`
+        : status === "cancelled"
+          ? `cancelled: ${stoppedBy ?? "the run was interrupted"}`
+          : result.failures > 0
+            ? `${result.failures} page(s) failed`
+            : undefined;
       store.finishStep(run.id, step.id, status, error);
       const crawl = result.found === undefined ? undefined : { found: result.found, skippedByRobots: result.skippedByRobots ?? 0, skippedByRules: result.skippedByRules ?? 0 };
       emit({ type: "step-finished", stepId: step.id, status, documents: result.documents, failures: result.failures, credits: record?.creditsUsed ?? 0, ...(error ? { error } : {}), ...(crawl ? { crawl } : {}) });
-      if (status === "failed" && !step.continueOnError) halt(`step "${step.id}" failed`);
+      if (status === "failed" && !step.continueOnError) startNoMoreSteps(step.id);
       return status;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       store.finishStep(run.id, step.id, "failed", message);
       emit({ type: "step-finished", stepId: step.id, status: "failed", documents: 0, failures: 0, credits: 0, error: message });
-      if (!step.continueOnError) halt(`step "${step.id}" failed`);
+      if (!step.continueOnError) startNoMoreSteps(step.id);
       return "failed";
     } finally {
       if (timer) clearTimeout(timer);
@@ -132,6 +144,12 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
     return "skipped";
   }
 
+  /** A failed step stops the run from starting more steps; the ones running finish and are stored. */
+  function startNoMoreSteps(failedStep: string): void {
+    noNewSteps ??= `the run stopped: step "${failedStep}" failed`;
+  }
+
+  /** Stops all work, pages in flight aside (the budget is spent). */
   function halt(reason: string): void {
     if (stoppedBy === undefined) stoppedBy = `the run stopped: ${reason}`;
     stopController.abort();
@@ -145,6 +163,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
   const status: RunStatus = ctx.budget.exhausted ? "budget-exhausted" : options.stop?.aborted || options.abort?.aborted ? "interrupted" : failedSteps.length > 0 ? "failed" : "succeeded";
   store.finishRun(run.id, status, failedSteps.length ? `failed steps: ${failedSteps.join(", ")}` : undefined);
   const credits = store.getRun(run.id)?.creditsUsed ?? ctx.budget.total;
+  const documents = Object.fromEntries(store.getSteps(run.id).map((s) => [s.stepId, s.documents]));
   emit({ type: "run-finished", runId: run.id, status, credits });
-  return { runId: run.id, status, credits, failedSteps };
+  return { runId: run.id, status, credits, failedSteps, documents };
 }

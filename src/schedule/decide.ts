@@ -4,8 +4,11 @@ import { dueAt, latestSlot, nextSlot } from "./next.js";
 /** What a monitor's schedule says at a moment, given the slot it last handled. */
 export type Decision =
   | { action: "wait"; nextDue: Date; nextSlot: Date }
-  /** Run the check of `slot`; `missedSlots` more fell due before it while nothing ran them. */
-  | { action: "run"; slot: Date; late: boolean; missedSlots: number }
+  /**
+   * Run the check of `slot`; `missedSlots` more fell due before it while nothing ran them. A
+   * `baseline` is a monitor's first check, run when it is first seen: what the next one is compared with.
+   */
+  | { action: "run"; slot: Date; late: boolean; missedSlots: number; baseline?: true }
   /** A slot fell due while nothing was watching, and `missed: skip` says to let it go. */
   | { action: "skip-missed"; slot: Date; missedSlots: number };
 
@@ -20,10 +23,13 @@ export function graceMs(schedule: ScheduleConfig, slot: Date): number {
 
 /**
  * Decides what to do now. `lastSlot` is the slot of the latest check (run or skipped); a monitor
- * seen for the first time has `registeredAt` instead, and its first slot is the next one after it.
- * A monitor never runs a slot twice, and runs at most one check for any number of missed slots.
+ * seen for the first time has `registeredAt` instead, and its first slot is the next one after it
+ * — unless `baselineFirst`: then a monitor that has never been checked is due at once, its first
+ * check (slot: now) the baseline the next one is compared with. A monitor never runs a slot
+ * twice, and runs at most one check for any number of missed slots.
  */
-export function decide(schedule: ScheduleConfig, key: string, now: Date, since: { lastSlot?: Date; registeredAt: Date }): Decision {
+export function decide(schedule: ScheduleConfig, key: string, now: Date, since: { lastSlot?: Date; registeredAt: Date; baselineFirst?: boolean }): Decision {
+  if (since.lastSlot === undefined && since.baselineFirst) return { action: "run", slot: now, late: false, missedSlots: 0, baseline: true };
   const from = since.lastSlot ?? since.registeredAt;
   const upcoming = nextSlot(schedule, from);
   if (dueAt(schedule, upcoming, key) > now) return { action: "wait", nextSlot: upcoming, nextDue: dueAt(schedule, upcoming, key) };

@@ -330,4 +330,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX serve_job_webhooks_by_job ON serve_job_webhooks (job_id, id);
   CREATE INDEX serve_job_webhooks_unsettled ON serve_job_webhooks (settled_at) WHERE settled_at IS NULL;
   `,
+  // How to finish a run: the file and the flags it was started (or last resumed) with, as a JSON
+  // array of words, so every place that tells the command tells the same one.
+  `
+  ALTER TABLE runs ADD COLUMN resume_words TEXT;
+  `,
 ];

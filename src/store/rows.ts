@@ -30,6 +30,7 @@ export function toRun(row: Row): RunRecord {
     creditsUsed: (row.credits_used as number) + ((row.journal_credits as number | undefined) ?? 0),
     error: dead ? `the process running it (pid ${owner!.pid} on ${owner!.host}) stopped before the run finished` : ((row.error as string | null) ?? null),
     ...(owner ? { owner } : {}),
+    ...(typeof row.resume_words === "string" ? { resumeWords: JSON.parse(row.resume_words) as string[] } : {}),
   };
 }
 

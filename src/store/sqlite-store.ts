@@ -101,8 +101,8 @@ export class SqliteStore implements Store {
       const plan = putBlob(this.db, Buffer.from(run.planJson));
       const owner = currentOwner();
       const info = this.db
-        .prepare("INSERT INTO runs (pipeline_name, pipeline_file, pipeline_hash, plan_json, plan_blob, engine, status, started_at, owner_host, owner_pid, owner_started) VALUES (?, ?, ?, '', ?, ?, 'running', ?, ?, ?, ?)")
-        .run(run.pipelineName, run.pipelineFile, run.pipelineHash, plan, run.engine, this.stamp(), owner.host, owner.pid, owner.started);
+        .prepare("INSERT INTO runs (pipeline_name, pipeline_file, pipeline_hash, plan_json, plan_blob, engine, status, started_at, owner_host, owner_pid, owner_started, resume_words) VALUES (?, ?, ?, '', ?, ?, 'running', ?, ?, ?, ?, ?)")
+        .run(run.pipelineName, run.pipelineFile, run.pipelineHash, plan, run.engine, this.stamp(), owner.host, owner.pid, owner.started, run.resumeWords ? JSON.stringify(run.resumeWords) : null);
       return Number(info.lastInsertRowid);
     }).immediate();
     return this.getRun(id)!;
@@ -150,15 +150,16 @@ export class SqliteStore implements Store {
     this.db.prepare("UPDATE runs SET status = ?, finished_at = ?, error = ? WHERE id = ?").run(status, this.stamp(), error ?? null, id);
   }
 
-  reopenRun(id: number): void {
+  reopenRun(id: number, resumeWords?: readonly string[]): void {
     const owner = currentOwner();
     this.db.prepare("UPDATE runs SET status = 'running', finished_at = NULL, error = NULL, owner_host = ?, owner_pid = ?, owner_started = ? WHERE id = ?").run(owner.host, owner.pid, owner.started, id);
+    if (resumeWords) this.db.prepare("UPDATE runs SET resume_words = ? WHERE id = ?").run(JSON.stringify(resumeWords), id);
   }
 
   startStep(runId: number, stepId: string, kind: string): void {
     this.db.prepare(
       `INSERT INTO step_runs (run_id, step_id, kind, status, started_at) VALUES (?, ?, ?, 'running', ?)
-       ON CONFLICT (run_id, step_id) DO UPDATE SET status = 'running', finished_at = NULL, error = NULL`,
+       ON CONFLICT (run_id, step_id) DO UPDATE SET kind = excluded.kind, status = 'running', started_at = COALESCE(step_runs.started_at, excluded.started_at), finished_at = NULL, error = NULL`,
     ).run(runId, stepId, kind, this.stamp());
   }
 
@@ -263,6 +264,11 @@ export class SqliteStore implements Store {
 
   snapshots(url: string, tag: string | null): SnapshotRecord[] {
     return (this.db.prepare("SELECT * FROM snapshots WHERE url = ? AND branch = ? ORDER BY version").all(url, snapshotBranch(tag)) as Row[]).map(toSnapshot);
+  }
+
+  /** Every URL with a history on a tag's branch (null: the default one). */
+  snapshotUrls(tag: string | null): string[] {
+    return this.db.prepare("SELECT DISTINCT url FROM snapshots WHERE branch = ?").pluck().all(snapshotBranch(tag)) as string[];
   }
 
   snapshotMarkdown(snapshot: SnapshotRecord): string {

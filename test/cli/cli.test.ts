@@ -163,6 +163,10 @@ describe("scrapeline crawl-preview and crawl prompts", () => {
     expect(none.code).toBe(0);
     expect(none.stderr).toContain("no crawl option was recognised");
     expect((await cli(["crawl-preview", "mailto:x@example.com", "only blog"])).code).toBe(2);
+    // A bare host gets the hint validate gives for the same mistake.
+    const bare = await cli(["crawl-preview", "example.com", "only blog"]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toBe('error: "example.com" is not a URL (write the full URL, e.g. https://example.com/page)\n');
     const empty = await cli(["crawl-preview", "https://example.com", "  "]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain("the prompt is empty");

@@ -33,6 +33,9 @@ describe("runs, show and export", () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^id\s+pipeline\s+status/);
     expect(text.stdout).toContain("hist");
+    // The start time begins under its header.
+    const [header, row] = text.stdout.split("\n") as [string, string];
+    expect(row.slice(header.indexOf("started"))).toMatch(/^\d{4}-\d\d-\d\dT/);
     const json = JSON.parse((await cli(["runs", "--db", db, "--json"])).stdout);
     expect(json[0]).toMatchObject({ id: runId, pipelineName: "hist", status: "succeeded", documents: 3, creditsUsed: 3 });
   });
@@ -62,8 +65,11 @@ describe("runs, show and export", () => {
 
   it("exports CSV with quoting", async () => {
     const csv = (await cli(["export", "--db", db, "--format", "csv", "--step", "pages"])).stdout;
-    expect(csv.split("\r\n")[0]).toBe("url,status,title");
-    expect(csv).toContain(`${site.url}/a,200,"Alpha, ""quoted"""`);
+    expect(csv.split("\r\n")[0]).toBe("step,url,status,title");
+    // Without --step, the step column tells which step stored each page.
+    const all = (await cli(["export", "--db", db, "--format", "csv"])).stdout.split("\r\n");
+    expect(all.slice(1).filter(Boolean).map((l) => l.split(",")[0])).toEqual(["pages", "pages", "missing"]);
+    expect(csv).toContain(`pages,${site.url}/a,200,"Alpha, ""quoted"""`);
   });
 
   it("exports one markdown file per page with front matter", async () => {

@@ -47,7 +47,8 @@ describe("history and diff of a page nothing is known about", () => {
     expect(diff.code).toBe(2);
     expect(history.code).toBe(2);
     expect(history.stderr).toBe(diff.stderr);
-    expect(history.stderr).toBe(`error: no snapshots of ${url}; run a pipeline with the changeTracking format first\n`);
+    // The database has a history, of another page: that one is named, not changeTracking.
+    expect(history.stderr).toBe(`error: no snapshots of ${url}; the nearest pages with a history: ${site.url}/price\n`);
     const json = await cliInProcess(["history", url, "--db", db, "--json"]);
     expect(json.code).toBe(2);
     expect(json.stdout).toBe("");

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resumeCommand } from "../../src/cli/resume-hint.js";
+import { resumeCommand, resumeWords } from "../../src/cli/resume-hint.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { workdir } from "../run/helpers.js";
 
@@ -15,9 +15,14 @@ afterAll(() => site.stop());
 
 describe("the command that finishes a run", () => {
   it("repeats --var as given, except the values of variables named as secrets", () => {
-    const command = resumeCommand(7, { file: "p.yaml", var: ["REGION=eu", "API_KEY=sk-123", "SESSION_COOKIE=abc", "PAGES=3"] });
+    const command = resumeCommand(7, resumeWords({ file: "p.yaml", var: ["REGION=eu", "API_KEY=sk-123", "SESSION_COOKIE=abc", "PAGES=3"] }, {}));
     expect(command).toBe("scrapeline run p.yaml --resume 7 --var REGION=eu --var 'API_KEY=…' --var 'SESSION_COOKIE=…' --var PAGES=3");
     expect(command).not.toContain("sk-123");
+  });
+
+  it("gives the database SCRAPELINE_DB named as --db, since the shell that follows it may not have it", () => {
+    expect(resumeCommand(3, resumeWords({ file: "p.yaml", engine: "firecrawl" }, { SCRAPELINE_DB: "big 3.db" }))).toBe("scrapeline run p.yaml --resume 3 --db 'big 3.db' --engine firecrawl");
+    expect(resumeCommand(3, resumeWords({ file: "p.yaml", db: "flag.db" }, { SCRAPELINE_DB: "env.db" }))).toBe("scrapeline run p.yaml --resume 3 --db flag.db");
   });
 
   it("is printed for a run stopped by its budget, and finishes it once the budget is raised", async () => {
@@ -39,6 +44,13 @@ describe("the command that finishes a run", () => {
     expect(stopped.status, stopped.stderr).toBe(3);
     const line = stopped.stderr.split("\n").find((l) => l.includes("stopped at its budget"));
     expect(line).toBe(`run 1 stopped at its budget; raise budget.maxCredits, then finish it: scrapeline run ${file} --resume 1 --db ${db} --var MAX=1 --allow-private-network`);
+    // runs and show tell the same command, flags and all, from the run's own record.
+    const command = line!.slice(line!.indexOf("scrapeline run "));
+    const listed = await run("runs", "--db", db);
+    expect(listed.stdout).toContain(`run 1 stopped at its budget; raise budget.maxCredits, then finish it: ${command}\n`);
+    const shown = await run("show", "1", "--db", db);
+    expect(shown.stdout).toContain(`run 1 stopped at its budget; raise budget.maxCredits, then finish it: ${command}\n`);
+    expect(JSON.parse((await run("show", "1", "--db", db, "--json")).stdout).run.resumeWords).toEqual([file, "--db", db, "--var", "MAX=1", "--allow-private-network"]);
     // The printed command with the budget raised finishes the run.
     const finished = await run("run", file, "--resume", "1", "--db", db, "--var", "MAX=10", "--allow-private-network", "--json");
     expect(finished.status, finished.stderr).toBe(0);

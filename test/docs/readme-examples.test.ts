@@ -120,6 +120,14 @@ describe("README commands", () => {
   for (const example of examples) {
     it(`${example.where}: scrapeline ${example.args.join(" ")}`, () => checkCommand(example));
   }
+
+  it("the Commands table has a row for every command of scrapeline --help", () => {
+    const section = README.slice(README.indexOf("## Commands"), README.indexOf("\n## ", README.indexOf("## Commands") + 1));
+    const rows = new Set([...section.matchAll(/^\| `scrapeline ([a-z-]+)/gm)].map((m) => m[1]!));
+    const commands = helpCommands(help([]));
+    expect(commands.length).toBeGreaterThan(15);
+    expect(commands.filter((name) => !rows.has(name))).toEqual([]);
+  });
 });
 
 describe("--help examples", () => {
@@ -152,7 +160,9 @@ describe("README yaml blocks", () => {
       writeFileSync(file, JSON.stringify(pipeline, null, 2));
       // ${VAR} references in the example stand for values the reader provides
       const env = Object.fromEntries([...block.text.matchAll(/\$\{([A-Z_][A-Z0-9_]*)\}/g)].map((m) => [m[1]!, `https://example.com/${m[1]!.toLowerCase()}`]));
-      const r = cli(["validate", "--strict", file], { env });
+      // The reader has set up what the example needs (a model, a search provider): validate warns otherwise.
+      const configured = { SCRAPELINE_LLM_BASE_URL: "http://127.0.0.1:11434/v1", SCRAPELINE_LLM_MODEL: "example", SCRAPELINE_SEARXNG_URL: "http://127.0.0.1:8888" };
+      const r = cli(["validate", "--strict", file], { env: { ...configured, ...env } });
       expect(r.code, `README.md:${block.line}\n${r.stdout}${r.stderr}`).toBe(0);
     });
   }

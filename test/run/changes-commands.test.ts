@@ -80,6 +80,25 @@ describe("scrapeline history and diff", () => {
     expect(backwards.stdout).toContain("+Starter: 10 EUR");
   });
 
+  it("reads a URL written another way as the same page: a trailing slash, no scheme, the host's case", async () => {
+    const versions = JSON.parse((await cli(["history", `${site.url}/price`, "--json"])).stdout);
+    const host = new URL(site.url).host;
+    for (const written of [`${site.url}/price/`, `${host}/price`, `HTTP://${host.toUpperCase()}/price#top`]) {
+      const r = await cli(["history", written, "--json"]);
+      expect(r.stderr, written).toBe("");
+      expect(JSON.parse(r.stdout)).toEqual(versions);
+    }
+    const diff = await cli(["diff", `${host}/price/`, "--json"]);
+    expect(JSON.parse(diff.stdout)).toMatchObject({ url: `${site.url}/price`, from: { version: 1 }, to: { version: 2 } });
+  });
+
+  it("suggests the nearest stored pages when none matches", async () => {
+    const r = await cli(["history", `${site.url}/prices`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`no snapshots of ${site.url}/prices; the nearest pages with a history: ${site.url}/price, ${site.url}/static`);
+    expect(r.stderr).not.toContain("changeTracking format first");
+  });
+
   it("says clearly when a page has no history", async () => {
     const r = await cli(["diff", `${site.url}/nothing`]);
     expect(r.code).toBe(2);

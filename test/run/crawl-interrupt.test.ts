@@ -58,7 +58,7 @@ describe("SIGINT during a crawl, then --resume", () => {
     expect(resumed.code).toBe(0);
     const summary = JSON.parse(resumed.out);
     expect(summary.status).toBe("succeeded");
-    expect(summary.steps).toEqual([expect.objectContaining({ id: "site", status: "succeeded", documents: PAGES - storedBefore })]);
+    expect(summary.steps).toEqual([expect.objectContaining({ id: "site", status: "succeeded", documents: PAGES, added: PAGES - storedBefore })]);
 
     const after = new Database(db, { readonly: true });
     expect(after.prepare("SELECT id, status FROM runs").all()).toEqual([{ id: 1, status: "succeeded" }]);

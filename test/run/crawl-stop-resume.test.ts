@@ -95,9 +95,9 @@ describe("Ctrl-C during a crawl, then --resume, stores what an uninterrupted cra
 
     const resumed = await finish(cliChild(["run", file, "--db", db, "--allow-private-network", "--resume", "--json"]));
     expect(resumed.code, resumed.err).toBe(0);
-    const summary = JSON.parse(resumed.out) as { status: string; steps: Array<{ id: string; status: string; documents: number; failed: number }> };
+    const summary = JSON.parse(resumed.out) as { status: string; steps: Array<{ id: string; status: string; documents: number; added: number; failed: number }> };
     expect(summary.status).toBe("succeeded");
-    expect(summary.steps).toEqual([expect.objectContaining({ id: "site", status: "succeeded", documents: ALL - stored, failed: 0 })]);
+    expect(summary.steps).toEqual([expect.objectContaining({ id: "site", status: "succeeded", documents: ALL, added: ALL - stored, failed: 0 })]);
     // Every page once: none lost, none stored twice.
     expect(storedUrls(db)).toEqual(everyUrl());
     const fetched = fetchedSince(before);

@@ -68,6 +68,11 @@ describe("crawl steps on the local engine", () => {
     const limited = await runYaml(pipeline(crawl(`url: "${site.url}/docs/", sitemap: skip, limit: 5`)));
     if (!limited.result.ok) throw new Error("invalid");
     expect(readDocuments(limited.db, limited.result.runId, "site")).toHaveLength(5);
+    // The progress bar's figures: found grows up to the limit, and the last report has every found page done.
+    const progress = limited.events.flatMap((e) => (e.type === "step-progress" ? [e] : []));
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.every((e) => e.limit === 5 && e.found <= 5 && e.done <= e.found)).toBe(true);
+    expect(progress.at(-1)).toMatchObject({ found: 5, done: 5 });
   });
 
   it("crawls the whole domain with crawlEntireDomain and keeps to includePaths", async () => {

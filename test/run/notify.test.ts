@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { notifyRun } from "../../src/app/notify.js";
 import { LocalEngine } from "../../src/engines/local/index.js";
+import { SqliteStore } from "../../src/store/index.js";
 import { HookServer } from "../helpers/hook.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { pipeline, runYaml, workdir } from "./helpers.js";
@@ -52,6 +54,36 @@ describe("notify", () => {
     expect(changed.result.notify).toMatchObject({ sent: true, attempts: 2 });
     const diffPayload = JSON.parse(received[1]!.body);
     expect(diffPayload.pages[0]).toMatchObject({ changeStatus: "changed", diff: expect.stringContaining("+v2") });
+  });
+
+  it("gives each notification an id that a repeat keeps: the same when sent again for the same run, another for each other one", async () => {
+    const db = join(workdir(), "ids.db");
+    body = "<p>ids v1</p>";
+    const yaml = pipeline(step(), `notify: { webhook: { url: "${hookUrl}", events: [monitor.check.completed, monitor.page] }, on: [changed, new] }\n`);
+    received.length = 0;
+    const first = await runYaml(yaml, { db });
+    if (!first.result.ok) throw new Error("invalid");
+    const [completed, page] = received.map((r) => JSON.parse(r.body));
+    expect(completed.notificationId).toMatch(/^[0-9a-f]{32}$/);
+    expect(page).toMatchObject({ event: "monitor.page", notificationId: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(page.notificationId).not.toBe(completed.notificationId);
+
+    // Sent again for the same run (as after a crash, worked out from the stored run): the same ids.
+    const store = new SqliteStore(db);
+    try {
+      await notifyRun(store, first.result.runId, first.result.pipeline.notify!, { allowPrivateNetwork: true });
+    } finally {
+      store.close();
+    }
+    expect(received.slice(2).map((r) => JSON.parse(r.body).notificationId)).toEqual([completed.notificationId, page.notificationId]);
+
+    body = "<p>ids v2</p>";
+    const next = await runYaml(yaml, { db });
+    if (!next.result.ok) throw new Error("invalid");
+    const ids = received.slice(4).map((r) => JSON.parse(r.body).notificationId);
+    expect(ids).toHaveLength(2);
+    expect(ids).not.toContain(completed.notificationId);
+    expect(ids).not.toContain(page.notificationId);
   });
 
   it("reports failed pages when asked, and a webhook that is down never changes the run's result", async () => {

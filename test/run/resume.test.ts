@@ -63,6 +63,8 @@ describe("kill -9 during a run, then --resume", () => {
     expect(code).toBe(0);
     const summary = JSON.parse(out);
     expect(summary.status).toBe("succeeded");
+    // The summary counts the run's documents, as runs does, and says what this process added.
+    expect(summary).toMatchObject({ resumed: true, steps: [{ id: "pages", documents: PAGES, added: PAGES - storedBefore }] });
 
     const after = new Database(db, { readonly: true });
     const runs = after.prepare("SELECT id, status FROM runs").all();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
+import type { RunEvent } from "../../src/app/index.js";
 import { pipeline, readDocuments, runYaml } from "./helpers.js";
 
 const site = new FixtureSite();
@@ -106,6 +107,41 @@ describe("run", () => {
     if (!result.ok) throw new Error("invalid");
     expect(result.status).toBe("failed");
     expect(result.failedSteps).toEqual(["bad"]);
+  });
+
+  it("lets steps already running finish when another step fails; the ones not yet started are skipped with the cause", async () => {
+    // Both steps start together; "bad" is first in the pool's queue (one slot), and the slow step's
+    // first page is answered only once "bad" has failed, so the slow step is still running then.
+    let badFailed!: () => void;
+    const failed = new Promise<void>((resolve) => (badFailed = resolve));
+    site.route("/after-failure", async (_req, res) => {
+      await failed;
+      res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("After", "<p>after the failure</p>"));
+    });
+    const yaml = `version: 1\nname: halt\nconcurrency: 1\nretry: { attempts: 1, initialDelayMs: 10, maxDelayMs: 10 }\nsteps:\n${scrape("bad", "http://127.0.0.1:1/")}  - id: slow\n    continueOnError: true\n    scrape: { urls: ["${site.url}/after-failure", "${site.url}/p/3"] }\n  - id: later\n    needs: [slow]\n    scrape: { url: "${site.url}/p/1" }\n`;
+    const events: RunEvent[] = [];
+    const { result, db } = await runYaml(yaml, {
+      onEvent: (e) => {
+        events.push(e);
+        if (e.type === "step-finished" && e.stepId === "bad") badFailed();
+      },
+    });
+    if (!result.ok) throw new Error("invalid");
+    expect(result.status).toBe("failed");
+    expect(result.failedSteps).toEqual(["bad"]);
+    expect(events.find((e) => e.type === "step-finished" && e.stepId === "slow")).toMatchObject({ status: "succeeded", documents: 2 });
+    expect(readDocuments(db, result.runId, "slow").map((d) => d.url).sort()).toEqual([`${site.url}/after-failure`, `${site.url}/p/3`]);
+    expect(events.find((e) => e.type === "step-skipped")).toMatchObject({ stepId: "later", reason: 'the run stopped: step "bad" failed' });
+  });
+
+  it("a prompt-only extract with no model, running when another step fails, fails with its own error", async () => {
+    const yaml = `version: 1\nname: nomodel\nconcurrency: 1\nretry: { attempts: 1, initialDelayMs: 10, maxDelayMs: 10 }\nsteps:\n${scrape("bad", "http://127.0.0.1:1/")}  - id: ex\n    extract: { urls: ["${site.url}/p/1", "${site.url}/p/2"], prompt: The title }\n`;
+    const { result, events } = await runYaml(yaml, { env: {} });
+    if (!result.ok) throw new Error("invalid");
+    expect(result.failedSteps.sort()).toEqual(["bad", "ex"]);
+    const failed = events.filter((e) => e.type === "document-failed" && e.stepId === "ex");
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed[0]).toMatchObject({ reason: expect.stringContaining("set SCRAPELINE_LLM_BASE_URL and SCRAPELINE_LLM_MODEL") });
   });
 
   it("stops before the budget would be exceeded, keeping what it stored", async () => {

@@ -69,6 +69,12 @@ describe("decide", () => {
     expect(decide(hourly, "k", at("2026-01-01T10:20:00Z"), { registeredAt: at("2026-01-01T10:15:00Z") })).toEqual({ action: "wait", nextSlot: at("2026-01-01T11:00:00Z"), nextDue: at("2026-01-01T11:00:00Z") });
   });
 
+  it("with baselineFirst, a monitor never checked is due at once (its baseline); once checked, it keeps its schedule", () => {
+    const now = at("2026-01-01T10:20:00Z");
+    expect(decide(hourly, "k", now, { registeredAt: at("2026-01-01T10:15:00Z"), baselineFirst: true })).toEqual({ action: "run", slot: now, late: false, missedSlots: 0, baseline: true });
+    expect(decide(hourly, "k", at("2026-01-01T10:30:00Z"), { lastSlot: now, registeredAt: at("2026-01-01T10:15:00Z"), baselineFirst: true })).toEqual({ action: "wait", nextSlot: at("2026-01-01T11:00:00Z"), nextDue: at("2026-01-01T11:00:00Z") });
+  });
+
   it("a due slot runs once, and the same slot is not due again", () => {
     const d = decide(hourly, "k", at("2026-01-01T11:00:02Z"), { lastSlot: at("2026-01-01T10:00:00Z"), registeredAt: at("2026-01-01T09:00:00Z") });
     expect(d).toEqual({ action: "run", slot: at("2026-01-01T11:00:00Z"), late: false, missedSlots: 0 });

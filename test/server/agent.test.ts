@@ -100,6 +100,11 @@ describe("/v2/agent on serve", () => {
     expect(unknown.body.error).toMatch(/^Unrecognized key in body -- .*maxTurns/);
     const noModel = await bare.call("POST", "/v2/agent", { body: { prompt: "x" } });
     expect(noModel.status).toBeGreaterThanOrEqual(400);
-    expect(noModel.body.error).toMatch(/an agent step needs an LLM: set SCRAPELINE_LLM_BASE_URL/);
+    expect(noModel.body.error).toMatch(/an agent step needs an LLM: start scrapeline serve with SCRAPELINE_LLM_BASE_URL and SCRAPELINE_LLM_MODEL set/);
+    // serve has no pipeline: its errors name its own setting, never a pipeline's llm: block.
+    const json = await bare.call("POST", "/v2/scrape", { body: { url: `${site.url}/widget`, formats: [{ type: "json", prompt: "the price" }] } });
+    expect(json.status).toBeGreaterThanOrEqual(400);
+    expect(json.body.error).toMatch(/needs an LLM.*start scrapeline serve with SCRAPELINE_LLM_BASE_URL and SCRAPELINE_LLM_MODEL set/);
+    expect(json.body.error).not.toContain("llm: block");
   });
 });

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { RunTally } from "../../src/cli/progress.js";
+import { summaryTable } from "../../src/cli/summary.js";
 import { readDocuments, runYaml } from "../run/helpers.js";
 import { credentials, MembersSite, PASSWORD, SECRET_KEY, sessionPipeline } from "./members-site.js";
 
@@ -163,6 +165,10 @@ describe("sessions over plain HTTP", () => {
     expect(finished && finished.type === "step-finished" && finished.error).toMatch(/login of session "members" failed: no element matched successWhen.selector "#logout"/);
     expect(site.cookiesSeen).toHaveLength(0);
     if (!result.ok) return;
+    // The summary table `run` prints has the step's row.
+    const tally = new RunTally(() => 0);
+    for (const event of events) tally.apply(event);
+    expect(summaryTable(tally, result.status, result.credits)).toMatch(/^reports\s+failed\s+0\s+0\s/m);
     expect(readDocuments(db, result.runId, "open")).toHaveLength(1);
     expect(readFileSync(db).toString("latin1")).not.toContain(PASSWORD);
   });

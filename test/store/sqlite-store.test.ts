@@ -62,6 +62,18 @@ describe("SqliteStore", () => {
     store.close();
   });
 
+  it("a step skipped in a run's first attempt has its kind once a resume runs it", () => {
+    const store = new SqliteStore(freshPath());
+    const run = newRun(store);
+    store.finishStep(run.id, "later", "skipped", "the run was interrupted");
+    store.finishRun(run.id, "interrupted");
+    store.reopenRun(run.id);
+    store.startStep(run.id, "later", "crawl");
+    store.finishStep(run.id, "later", "succeeded");
+    expect(store.getSteps(run.id)).toEqual([expect.objectContaining({ stepId: "later", kind: "crawl", status: "succeeded", startedAt: expect.any(String) })]);
+    store.close();
+  });
+
   it("keeps a resumed step's earlier pages and adds the new ones", () => {
     const store = new SqliteStore(freshPath());
     const run = newRun(store);

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => site.stop());
 
 describe("scrapeline watch --once and scrapeline monitors", () => {
-  it("registers on the first call, runs the due slot on a later one, and lists what it found", async () => {
+  it("registers on the first call and runs its baseline check at once, and lists what it found", async () => {
     const dir = workdir();
     mkdirSync(join(dir, "pipelines"));
     writeFileSync(join(dir, "pipelines", "hello.yaml"), `version: 1\nname: hello\nschedule: { every: 1s, minIntervalSeconds: 1 }\nsteps:\n  - id: page\n    scrape: { url: "${site.url}/page", formats: [markdown, { type: changeTracking }] }\n`);
@@ -21,24 +21,28 @@ describe("scrapeline watch --once and scrapeline monitors", () => {
     const args = ["watch", join(dir, "pipelines"), "--db", db, "--once", "--allow-private-network"];
 
     const first = await runChild(args);
-    expect(first.code).toBe(0);
+    expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^\S+Z file\.added file=\S+hello\.yaml$/m);
-    expect(first.stdout).not.toMatch(/check\./);
-    await new Promise((r) => setTimeout(r, 1100)); // the next one-second slot passes
-    const second = await runChild(args);
-    expect(second.code, second.stderr).toBe(0);
-    expect(second.stdout).toMatch(/check\.started monitor=hello check=1 /);
-    expect(second.stdout).toMatch(/check\.completed monitor=hello check=1 run=1 pages=1 changed=0 new=1/);
+    expect(first.stdout).toMatch(/check\.started monitor=hello check=1 slot=\S+ note="first check: baseline"$/m);
+    expect(first.stdout).toMatch(/check\.completed monitor=hello check=1 run=1 pages=1 changed=0 new=1/);
 
     const listed = await cliInProcess(["monitors", "--db", db]);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/^name\s+schedule\s+next due\s+last check\s+status\s+found\s+notify/);
     expect(listed.stdout).toMatch(/hello\s+every 1s UTC\s+\S+\s+\S+\s+completed\s+0 changed, 1 new, 0 removed\s+ok/);
+    // Each value starts under its header.
+    const [header, row] = listed.stdout.split("\n") as [string, string];
+    for (const [title, value] of [["last check", /\d{4}-\S+Z/], ["status", /completed/], ["found", /0 changed/], ["notify", /ok$/]] as const) {
+      expect(row.slice(header.indexOf(title)), title).toMatch(new RegExp(`^${value.source}`));
+    }
     const json = JSON.parse((await cliInProcess(["monitors", "--db", db, "--json"])).stdout);
     expect(json).toEqual([expect.objectContaining({ name: "hello", source: "file", schedule: "every 1s", lastCheck: expect.objectContaining({ status: "completed", summary: { totalPages: 1, same: 0, changed: 0, new: 1, removed: 0, error: 0 } }) })]);
     const one = await cliInProcess(["monitors", "hello", "--db", db]);
     expect(one.stdout).toMatch(/^hello \(\S+hello\.yaml\): every 1s UTC, next due /);
     expect(one.stdout).toMatch(/\n1\s+\S+Z\s+completed\s+1\s+0 changed, 1 new, 0 removed\s+-/);
+    const [checksHeader, checkRow] = one.stdout.split("\n").slice(-3) as [string, string];
+    expect(checkRow.indexOf("completed")).toBe(checksHeader.indexOf("status"));
+    expect(checkRow.indexOf("0 changed")).toBe(checksHeader.indexOf("found"));
   });
 
   it("an invalid file is reported with file:line:col and exit 2; monitors on a missing database is an error", async () => {

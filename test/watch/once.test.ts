@@ -50,16 +50,20 @@ describe("watch --once", () => {
     received.length = 0;
     body = "<p>price 10</p>";
 
+    // A pipeline never checked is due at once: its first check is the baseline.
     const first = await once([dir], db, "2026-01-01T10:15:00Z");
-    expect(first.summary.checks).toBe(0);
+    expect(first.summary).toMatchObject({ checks: 1, failed: 0 });
     expect(first.lines.join("\n")).toMatch(/file\.added file=.*hourly\.yaml/);
-    expect(listMonitors(db)).toEqual([expect.objectContaining({ name: "hourly", schedule: "cron 0 * * * *", timezone: "UTC", nextDue: "2026-01-01T11:00:00.000Z", lastCheck: null })]);
+    expect(first.lines.join("\n")).toMatch(/check\.started monitor=hourly check=1 slot=2026-01-01T10:15:00\.000Z note="first check: baseline"/);
+    expect(first.lines.join("\n")).toMatch(/check\.completed monitor=hourly check=1 run=1 pages=1 changed=0 new=1/);
+    // The dead channel's failure is recorded and logged, never a failure of the check.
+    expect(first.lines.join("\n")).toMatch(/notify\.failed monitor=hourly .*target=http:\/\/127\.0\.0\.1:1 .*attempts=3/);
+    expect(listMonitors(db)).toEqual([expect.objectContaining({ name: "hourly", schedule: "cron 0 * * * *", timezone: "UTC", nextDue: "2026-01-01T11:00:00.000Z" })]);
 
     const due = await once([dir], db, "2026-01-01T11:00:05Z");
     expect(due.summary).toMatchObject({ checks: 1, failed: 0 });
-    expect(due.lines.join("\n")).toMatch(/check\.completed monitor=hourly check=\d+ run=\d+ pages=1 changed=0 new=1/);
-    // The dead channel's failure is recorded and logged, never a failure of the check.
-    expect(due.lines.join("\n")).toMatch(/notify\.failed monitor=hourly .*target=http:\/\/127\.0\.0\.1:1 .*attempts=3/);
+    expect(due.lines.join("\n")).toMatch(/check\.started monitor=hourly check=2 slot=2026-01-01T11:00:00\.000Z$/m);
+    expect(due.lines.join("\n")).toMatch(/check\.completed monitor=hourly check=2 run=2 pages=1 changed=0 new=0/);
 
     const again = await once([dir], db, "2026-01-01T11:00:40Z");
     expect(again.summary.checks).toBe(0);
@@ -72,7 +76,8 @@ describe("watch --once", () => {
     const { checks } = monitorChecks(db, "hourly");
     expect(checks.map((c) => [c.slot, c.status, c.summary?.new, c.summary?.changed])).toEqual([
       ["2026-01-01T14:00:00.000Z", "completed", 0, 1],
-      ["2026-01-01T11:00:00.000Z", "completed", 1, 0],
+      ["2026-01-01T11:00:00.000Z", "completed", 0, 0],
+      ["2026-01-01T10:15:00.000Z", "completed", 1, 0],
     ]);
     expect(checks[0]!.notifications.map((n) => [n.channel, n.event, n.sent])).toEqual([
       ["webhook", "monitor.check.completed", true],
@@ -97,7 +102,7 @@ describe("watch --once", () => {
     expect(missed.lines.join("\n")).toMatch(/check\.skipped_missed monitor=skipper slot=2026-01-01T14:00:00.000Z missed=4/);
     const onTime = await once([dir], db, "2026-01-01T15:00:10Z");
     expect(onTime.summary.checks).toBe(1);
-    expect(monitorChecks(db, "skipper").checks.map((c) => c.status)).toEqual(["completed", "skipped_missed"]);
+    expect(monitorChecks(db, "skipper").checks.map((c) => c.status)).toEqual(["completed", "skipped_missed", "completed"]);
   });
 
   it("a file that stops validating keeps its last good version, and says why at file:line:col", async () => {
@@ -128,12 +133,11 @@ describe("a check whose process died after its run finished", () => {
   it("is recorded from the run, without running it again", async () => {
     const { dir, db } = setup({ "done.yaml": pipelineText("finisher", `{ every: 1h }`) });
     await once([dir], db, "2026-01-01T10:15:00Z");
-    await once([dir], db, "2026-01-01T11:00:01Z");
     const gone = spawnSync("true").pid!;
     const sqlite = new Database(db);
     sqlite.prepare("UPDATE monitor_checks SET status = 'running', finished_at = NULL, summary = NULL, owner_pid = ?, owner_host = ?").run(gone, hostname());
     sqlite.close();
-    const again = await once([dir], db, "2026-01-01T11:00:30Z");
+    const again = await once([dir], db, "2026-01-01T10:15:30Z");
     expect(again.lines.join("\n")).toMatch(/check\.resumed monitor=finisher check=1 slot=\S+ run=1\n\S+ check\.completed monitor=finisher check=1 run=1 pages=1/);
     const check = new Database(db, { readonly: true });
     expect(check.prepare("SELECT COUNT(*) FROM runs").pluck().get()).toBe(1);
@@ -150,7 +154,8 @@ describe("--once", () => {
     const base = Date.parse("2026-01-01T11:00:01Z");
     const summary = await watch({ paths: [dir], db, once: true, now: () => new Date(base + lines.length * 3_600_000), log: (l) => lines.push(l) });
     expect(summary.checks).toBe(1);
-    expect(monitorChecks(db, "chaser").checks).toHaveLength(1);
+    // The baseline of the first call, and one slot of this one.
+    expect(monitorChecks(db, "chaser").checks).toHaveLength(2);
   });
 });
 
@@ -167,6 +172,6 @@ describe("two processes on one database", () => {
     const run = await once([dir], db, "2026-01-01T12:00:01Z");
     expect(run.summary.checks).toBe(0);
     expect(run.lines.join("\n")).toMatch(/check\.skipped_overlap monitor=shared check=\d+ slot=2026-01-01T12:00:00.000Z/);
-    expect(monitorChecks(db, "shared").checks.map((c) => c.status)).toEqual(["skipped_overlap", "running"]);
+    expect(monitorChecks(db, "shared").checks.map((c) => c.status)).toEqual(["skipped_overlap", "running", "completed"]);
   });
 });

@@ -33,7 +33,7 @@ export function monitorsCommand(io: Io, setExit: (code: number) => void): Comman
         else {
           const m = detail.monitor;
           io.stdout(`${m.name} (${m.file ?? m.source}): ${m.schedule} ${m.timezone}, ${m.status === "removed" ? `removed ${m.removedAt}` : `next due ${m.nextDue ?? "-"}`}\n\n`);
-          io.stdout(table(["check", "slot", "status", "run", "found", "notifications"], detail.checks.map((c) => [String(c.id), c.slot, c.status, c.runId === null ? "-" : String(c.runId), counts(c.summary), notes(c.notifications)]), 3));
+          io.stdout(table(["check", "slot", "status", "run", "found", "notifications"], detail.checks.map((c) => [String(c.id), c.slot, c.status, c.runId === null ? "-" : String(c.runId), counts(c.summary), notes(c.notifications)]), 6));
           for (const c of detail.checks) for (const n of c.notifications.filter((x) => !x.sent)) io.stdout(`check ${c.id}: ${n.channel} ${n.target} ${n.event} failed after ${n.attempts} attempt(s): ${n.error}\n`);
         }
         setExit(EXIT.ok);
@@ -43,7 +43,7 @@ export function monitorsCommand(io: Io, setExit: (code: number) => void): Comman
       if (args.json) io.stdout(`${JSON.stringify(monitors, null, 2)}\n`);
       else if (monitors.length === 0) io.stdout("no monitors yet: give a pipeline a schedule and start scrapeline watch\n");
       else {
-        io.stdout(table(["name", "schedule", "next due", "last check", "status", "found", "notify"], monitors.map((m) => [m.name, `${m.schedule} ${m.timezone}`, m.status === "removed" ? "removed" : (m.nextDue ?? "-"), m.lastCheck?.startedAt ?? "-", m.lastCheck?.status ?? "-", counts(m.lastCheck?.summary ?? null), m.failedNotifications ? `${m.failedNotifications} failed` : "ok"]), 3));
+        io.stdout(table(["name", "schedule", "next due", "last check", "status", "found", "notify"], monitors.map((m) => [m.name, `${m.schedule} ${m.timezone}`, m.status === "removed" ? "removed" : (m.nextDue ?? "-"), m.lastCheck?.startedAt ?? "-", m.lastCheck?.status ?? "-", counts(m.lastCheck?.summary ?? null), m.failedNotifications ? `${m.failedNotifications} failed` : "ok"]), 7));
       }
       setExit(EXIT.ok);
     },

@@ -7,6 +7,7 @@ interface Args {
   file: string;
   format: string;
   var: string[];
+  "allow-private-network": boolean;
 }
 
 export function planCommand(io: Io, setExit: (code: number) => void): CommandModule<object, Args> {
@@ -18,11 +19,12 @@ export function planCommand(io: Io, setExit: (code: number) => void): CommandMod
         .positional("file", { type: "string", demandOption: true, describe: "pipeline file" })
         .option("format", { choices: ["yaml", "json"], default: "yaml", describe: "output format" })
         .option("var", VAR_OPTION)
+        .option("allow-private-network", { type: "boolean", default: false, describe: "the run will have --allow-private-network: do not warn about loopback and private addresses" })
         .example("$0 plan pipelines/prices.yaml", "what would run, with every default filled in") as never,
     handler: async (args) => {
       const { planFile } = await import("../../app/plan.js");
       const { stringify } = await import("yaml");
-      const report = await planFile(args.file, { vars: varsOf(args.var) });
+      const report = await planFile(args.file, { vars: varsOf(args.var), allowPrivateNetwork: args["allow-private-network"] });
       printDiagnostics(io, report.diagnostics, chooseFormat(undefined, { ...io, isTTY: io.color || io.isTTY }), report.sources, io.stderr);
       if (!report.plan) {
         setExit(EXIT.invalid);

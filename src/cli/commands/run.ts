@@ -4,7 +4,7 @@ import { EXIT } from "../exit-codes.js";
 import { DB_OPTION, integerOption, VAR_OPTION, varsOf } from "../options.js";
 import { chooseFormat, printDiagnostics, type Io } from "../output.js";
 import { logLine, notedOnBars, ProgressBars, RunTally } from "../progress.js";
-import { resumeCommand } from "../resume-hint.js";
+import { resumeLine, resumeWords } from "../resume-hint.js";
 import { summaryJson, summaryTable } from "../summary.js";
 import type { Interrupts } from "../interrupts.js";
 
@@ -58,6 +58,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
       // A closed output (`scrapeline run … 2>&1 | head`) stops the run as Ctrl-C does: interrupted, resumable.
       io.onClosed?.(() => signals.requestStop());
       bars?.start();
+      const words = resumeWords(args);
       let result;
       try {
         result = await runPipelineFile(args.file, {
@@ -68,6 +69,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
           ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
           ...(args.engine ? { engineKind: args.engine } : {}),
           onEvent,
+          resumeWords: words,
           stop: signals.stop,
           abort: signals.abort,
         });
@@ -80,7 +82,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         return;
       }
       if (result.warnings.length) printDiagnostics(io, result.warnings, "short", new Map(), io.stderr);
-      io.stdout(args.json ? summaryJson(tally, result.status, result.credits) : summaryTable(tally, result.status, result.credits));
+      io.stdout(args.json ? summaryJson(tally, result.status, result.credits, result.documents) : summaryTable(tally, result.status, result.credits, result.documents));
       const notify = result.notify;
       if (notify) {
         // Webhook URLs often carry their secret in the path: deliveries name only the origin.
@@ -90,17 +92,9 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
           else io.stderr(`warning: the notification to ${d.target} (${d.channel}, ${d.event}) failed after ${d.attempts} attempt(s): ${d.error}\n`);
         }
       }
-      const hint = resumeHint(result.status);
-      if (hint) io.stderr(`run ${result.runId} ${hint}: ${resumeCommand(result.runId, args)}\n`);
+      const hint = resumeLine({ id: result.runId, status: result.status, resumeWords: words }, undefined);
+      if (hint) io.stderr(`${hint}\n`);
       setExit(exitCodeOf(result.status));
     },
   };
-}
-
-/** What a run that did not succeed can do next; --resume carries on from where it stopped. */
-function resumeHint(status: string): string | undefined {
-  if (status === "interrupted") return "was interrupted; to finish it";
-  if (status === "budget-exhausted") return "stopped at its budget; raise budget.maxCredits, then finish it";
-  if (status === "failed") return "failed; once the cause is fixed, retry what failed (stored pages are kept)";
-  return undefined;
 }

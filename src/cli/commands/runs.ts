@@ -4,7 +4,7 @@ import { databasePath } from "../../app/light.js";
 import { EXIT } from "../exit-codes.js";
 import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";
-import { resumeCommand } from "../resume-hint.js";
+import { resumeLine } from "../resume-hint.js";
 import { table } from "../table.js";
 
 const duration = (ms: number | null) => (ms === null ? "-" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
@@ -25,11 +25,14 @@ export function runsCommand(io: Io, setExit: (code: number) => void): CommandMod
       if (args.json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
       else if (runs.length === 0) io.stdout("no runs yet\n");
       else {
-        io.stdout(table(["id", "pipeline", "status", "started", "duration", "documents", "credits"], runs.map((r) => [String(r.id), r.pipelineName, r.status, r.startedAt, duration(r.durationMs), String(r.documents), String(r.creditsUsed)]), 3));
+        io.stdout(table(["id", "pipeline", "status", "started", "duration", "documents", "credits"], runs.map((r) => [String(r.id), r.pipelineName, r.status, r.startedAt, duration(r.durationMs), String(r.documents), String(r.creditsUsed)]), 4));
         // `--resume` alone picks a pipeline's newest unfinished run: say how to finish each.
         const newest = new Map<string, (typeof runs)[number]>();
-        for (const r of runs) if ((r.status === "interrupted" || r.status === "running") && !newest.has(r.pipelineName)) newest.set(r.pipelineName, r);
-        for (const r of newest.values()) if (r.status === "interrupted") io.stdout(`\nrun ${r.id} was interrupted${r.error ? ` (${r.error})` : ""}; to finish it: ${resumeCommand(r.id, { file: r.pipelineFile, ...(args.db !== undefined ? { db: args.db } : {}) })}\n`);
+        for (const r of runs) if (!newest.has(r.pipelineName)) newest.set(r.pipelineName, r);
+        for (const r of newest.values()) {
+          const line = resumeLine(r, args.db);
+          if (line) io.stdout(`\n${r.error ? `run ${r.id}: ${r.error}\n` : ""}${line}\n`);
+        }
       }
       setExit(EXIT.ok);
     },
@@ -53,7 +56,8 @@ export function showCommand(io: Io, setExit: (code: number) => void): CommandMod
       } else {
         const r = detail.run;
         io.stdout(`run ${r.id} of ${r.pipelineName} (${r.pipelineFile}): ${r.status}\nstarted ${r.startedAt}, took ${duration(r.durationMs)}, ${r.documents} document(s), ${r.creditsUsed} credit(s), engine ${r.engine}\n${r.error ? `error: ${r.error}\n` : ""}`);
-        if (r.status === "interrupted") io.stdout(`to finish it: ${resumeCommand(r.id, { file: r.pipelineFile, ...(args.db !== undefined ? { db: args.db } : {}) })}\n`);
+        const line = resumeLine(r, args.db);
+        if (line) io.stdout(`${line}\n`);
         io.stdout("\n");
         io.stdout(table(["step", "kind", "status", "documents", "failures", "retries", "credits"], detail.steps.map((s) => [s.stepId, s.kind, s.status, String(s.documents), String(s.failures), String(s.retries), String(s.creditsUsed)]), 3));
         const { searchLine } = await import("../search-lines.js");

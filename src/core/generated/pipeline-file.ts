@@ -74,7 +74,7 @@ selector?: string
  */
 export type Actions = Action[]
 /**
- * A step: an id and exactly one body key naming its kind (scrape, crawl, map, extract, parse), plus runner settings.
+ * A step: an id and exactly one body key naming its kind (scrape, crawl, map, extract, search, parse, interact, agent), plus runner settings.
  */
 export type Step = ({
 id: StepId

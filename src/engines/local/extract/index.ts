@@ -20,10 +20,15 @@ export type ExtractorMode = "auto" | "llm" | "deterministic";
 export interface ExtractionSettings {
   mode: ExtractorMode;
   llm?: LlmConfig;
+  /** How a model is configured where this engine runs, for errors that say how (default LLM_HOWTO, a pipeline's). */
+  howTo?: string;
 }
 
-/** What is needed to configure a model, for errors that say how. */
+/** What is needed to configure a model for a pipeline, for errors that say how. */
 export const LLM_HOWTO = "set SCRAPELINE_LLM_BASE_URL and SCRAPELINE_LLM_MODEL (and SCRAPELINE_LLM_API_KEY if the endpoint needs one), or name your own variables in the pipeline's llm: block";
+
+/** The same for `scrapeline serve`, whose model is its own environment's (there is no pipeline). */
+export const SERVE_LLM_HOWTO = "start scrapeline serve with SCRAPELINE_LLM_BASE_URL and SCRAPELINE_LLM_MODEL set (and SCRAPELINE_LLM_API_KEY if the endpoint needs one)";
 
 /** The combined result of an extraction over several pages. */
 export interface CombinedExtraction {
@@ -41,7 +46,11 @@ export interface CombinedExtraction {
 export class Extractor {
   private readonly client: LlmClient | undefined;
 
+  /** How to configure a model, as errors say it. */
+  private readonly howTo: string;
+
   constructor(private readonly settings: ExtractionSettings) {
+    this.howTo = settings.howTo ?? LLM_HOWTO;
     this.client = settings.llm ? new LlmClient(settings.llm) : undefined;
   }
 
@@ -49,7 +58,7 @@ export class Extractor {
   usesLlm(): boolean {
     if (this.settings.mode === "deterministic") return false;
     if (this.client) return true;
-    if (this.settings.mode === "llm") throw new ScrapelineError("invalid-input", `extractor: llm is set but no LLM is configured: ${LLM_HOWTO}`);
+    if (this.settings.mode === "llm") throw new ScrapelineError("invalid-input", `extractor: llm is set but no LLM is configured: ${this.howTo}`);
     return false;
   }
 
@@ -61,11 +70,11 @@ export class Extractor {
     if (!spec.schema) {
       throw new ScrapelineError(
         "invalid-input",
-        `a prompt-only extraction needs an LLM, and none is configured. Either ${LLM_HOWTO}; or give a JSON Schema, which is filled without a model from the page's JSON-LD, microdata and OpenGraph and from x-selector annotations`,
+        `a prompt-only extraction needs an LLM, and none is configured. Either ${this.howTo}; or give a JSON Schema, which is filled without a model from the page's JSON-LD, microdata and OpenGraph and from x-selector annotations`,
         { url: page.url },
       );
     }
-    if (page.rawHtml === undefined) throw new ScrapelineError("unsupported", `${page.url} has no HTML to read (a PDF or JSON document): deterministic extraction reads HTML; for other documents ${LLM_HOWTO}`, { url: page.url });
+    if (page.rawHtml === undefined) throw new ScrapelineError("unsupported", `${page.url} has no HTML to read (a PDF or JSON document): deterministic extraction reads HTML; for other documents ${this.howTo}`, { url: page.url });
     const { root, info } = parseHtml(page.rawHtml, { allAttributes: true });
     const data = readStructuredData(page.rawHtml, root, info, page.url);
     const filled = fillSchema(spec.schema, { data, root, url: page.url });
@@ -74,7 +83,7 @@ export class Extractor {
 
   async summarize(page: ExtractionPage, signal?: AbortSignal): Promise<{ summary: string; tokensUsed: number }> {
     if (!this.client || this.settings.mode === "deterministic") {
-      throw new ScrapelineError("unsupported", `the summary format needs an LLM: ${LLM_HOWTO}`, { url: page.url });
+      throw new ScrapelineError("unsupported", `the summary format needs an LLM: ${this.howTo}`, { url: page.url });
     }
     const result = await summarizeWithLlm(this.client, this.settings.llm!, page, signal);
     return { summary: result.summary, tokensUsed: result.tokens };
@@ -113,7 +122,7 @@ export class Extractor {
   /** The agent's model (tool calling, JSON for servers without tools); an agent needs one. */
   agentModel(): AgentModel {
     if (this.settings.mode === "deterministic") throw new ScrapelineError("unsupported", "an agent step needs an LLM, and this pipeline sets extractor: deterministic, which never calls one: remove it (or set auto) to run agents");
-    if (!this.client) throw new ScrapelineError("unsupported", `an agent step needs an LLM: ${LLM_HOWTO}`);
+    if (!this.client) throw new ScrapelineError("unsupported", `an agent step needs an LLM: ${this.howTo}`);
     return new ToolCallingModel(this.client, this.settings.llm!);
   }
 
