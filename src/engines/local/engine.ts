@@ -4,7 +4,7 @@ import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
 import { openCrawl } from "./crawl-port.js";
 import { BrowserHost, loadPage, loginInBrowser, OpenPageWork, openLivePage, usesBrowser, type BrowserMode, type BrowserPage } from "./browser/index.js";
-import { createAddressPolicy, createFetchGate, decodeText, gateWithSession, parseHttpUrl, requestHeaders, resolveTarget, sessionJar, systemResolve, type FetchGate, type FetchPolicy } from "./fetch/index.js";
+import { BlockedPageError, createAddressPolicy, createFetchGate, decodeText, detectBlockPage, gateWithSession, parseHttpUrl, requestHeaders, resolveTarget, sessionJar, systemResolve, type AnsweredPage, type FetchGate, type FetchPolicy } from "./fetch/index.js";
 import { processHtml } from "./html/index.js";
 import { isPdf, pdfToBase64, pdfToMarkdown } from "./pdf/index.js";
 import { Extractor, type CombinedExtraction, type ExtractionSettings } from "./extract/index.js";
@@ -90,13 +90,15 @@ export class LocalEngine implements Engine {
       ...(extras.session ? { cookies: sessionJar(extras.session) } : {}),
     });
     const status = response.status;
-    assertNotRetryStatus(status, response.headers, response.url, url);
     const contentType = response.headers["content-type"];
+    const kind = contentKind(contentType, response.body);
+    const text = kind === "html" || kind === "text" ? decodeText(response.body, contentType) : "";
+    if (kind === "html" || kind === "text") assertNotBlockPage({ status, headers: response.headers, html: text }, response.url, url);
+    assertNotRetryStatus(status, response.headers, response.url, url);
     const metadata: DocumentMetadata = { sourceURL: url, url: response.url, statusCode: status, proxyUsed: "basic" };
     if (contentType) metadata.contentType = contentType;
     const want = new Set(options.formats.map((f) => f.type));
     const document: Document = { metadata };
-    const kind = contentKind(contentType, response.body);
     if (extras.expiredWhen && (kind === "pdf" || kind === "binary" || isPdf(response.body, contentType))) document.expiredShown = pageShows(extras.expiredWhen, { url: response.url });
 
     if (kind === "pdf" || isPdf(response.body, contentType)) {
@@ -114,7 +116,6 @@ export class LocalEngine implements Engine {
     if (kind === "binary") {
       throw new ScrapelineError("bad-content", `${response.url} is not a page: ${contentType ?? "no content type"} with binary content`, { url });
     }
-    const text = decodeText(response.body, contentType);
     if (want.has("rawHtml")) document.rawHtml = text;
     if (extras.expiredWhen) document.expiredShown = pageShows(extras.expiredWhen, kind === "json" || kind === "text" ? { url: response.url, text } : { url: response.url, html: text });
     if (kind === "json" || kind === "text") {
@@ -150,6 +151,7 @@ export class LocalEngine implements Engine {
 
   /** A browser page converted exactly like the HTTP path; a status the runner retries is an error. */
   private async fromBrowserPage(url: string, page: BrowserPage, options: ScrapeOptions, extras: ScrapeExtras, signal: AbortSignal | undefined): Promise<Document> {
+    assertNotBlockPage(page, page.url, url);
     assertNotRetryStatus(page.status, page.headers, page.url, url);
     const metadata: DocumentMetadata = { sourceURL: url, url: page.url, statusCode: page.status, proxyUsed: "basic" };
     const contentType = page.headers["content-type"];
@@ -274,6 +276,12 @@ export class LocalEngine implements Engine {
     signal?.throwIfAborted();
     return openLivePage(await this.browser.acquire(), this.browser.check, start);
   }
+}
+
+/** A block or challenge page is a failed page of its own class, whatever its status. */
+function assertNotBlockPage(page: AnsweredPage, finalUrl: string, url: string): void {
+  const vendor = detectBlockPage(page);
+  if (vendor) throw new BlockedPageError(vendor, { url, status: page.status, finalUrl });
 }
 
 /** 408, 425, 429 and 5xx are errors the runner retries, not documents. */

@@ -91,3 +91,16 @@ function hostOf(url: string): string {
     return url;
   }
 }
+
+/**
+ * The site answered a block or challenge page instead of the page asked for: a failed page, never
+ * stored, compared or billed. `vendor` names who blocked it.
+ */
+export class BlockedPageError extends ScrapelineError {
+  readonly vendor: string;
+  constructor(vendor: string, details: { url: string; status: number; finalUrl?: string }) {
+    const shown = details.finalUrl && details.finalUrl !== details.url ? `${details.url} (at ${details.finalUrl})` : details.url;
+    super("blocked-page", `blocked by ${vendor}: HTTP ${details.status} from ${shown}`, { url: details.url, status: details.status });
+    this.vendor = vendor;
+  }
+}

@@ -11,6 +11,7 @@ export { acceptLanguage } from "./request-headers.js";
 export { createAddressPolicy, type AddressPolicy } from "./address-policy.js";
 export { parseHttpUrl, resolveTarget, systemResolve, type CheckedTarget, type TargetContext } from "./resolve-target.js";
 export { PinnedAddresses } from "./pinned-lookup.js";
-export { HostDownError, isHostDown, redactUrl, type HostDownReason } from "./failures.js";
+export { BlockedPageError, HostDownError, isHostDown, redactUrl, type HostDownReason } from "./failures.js";
+export { detectBlockPage, type AnsweredPage, type BlockVendor } from "./block-page.js";
 export { cookieHeader, domainMatches as cookieDomainMatches, mergeCookies, parseSetCookie, sessionJar, type CookieJar } from "./cookies.js";
 export { gateWithSession } from "./session-gate.js";
