@@ -92,7 +92,7 @@ export class LocalEngine implements Engine {
     const status = response.status;
     const contentType = response.headers["content-type"];
     const kind = contentKind(contentType, response.body);
-    const text = kind === "html" || kind === "text" ? decodeText(response.body, contentType) : "";
+    const text = kind === "html" || kind === "text" || kind === "json" ? decodeText(response.body, contentType) : "";
     if (kind === "html" || kind === "text") assertNotBlockPage({ status, headers: response.headers, html: text }, response.url, url);
     assertNotRetryStatus(status, response.headers, response.url, url);
     const metadata: DocumentMetadata = { sourceURL: url, url: response.url, statusCode: status, proxyUsed: "basic" };
