@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ScrapeOptions } from "../../../src/core/index.js";
 import { LocalEngine } from "../../../src/engines/local/index.js";
+import { isHostDown } from "../../../src/engines/local/fetch/index.js";
 import { loadPipelineText } from "../../../src/pipeline/index.js";
 import { ForwardProxy } from "../../helpers/forward-proxy.js";
 import { FixtureSite, htmlPage } from "../../helpers/site.js";
@@ -79,6 +80,15 @@ describe("proxy on the local engine", () => {
     expect(error).toBeInstanceOf(Error);
     expect(JSON.stringify({ message: (error as Error).message, url: (error as { url?: string }).url })).not.toContain("wr0ng-s3cret");
     expect(basicProxy.refused).toBeGreaterThan(0);
+    expect((error as Error).message).toBe(`the proxy ${basicProxy.url} refused its credentials (HTTP 407) for ${site.url}/price`);
+  });
+
+  it("a proxy that is down is said to be the proxy's failure, not the site's", async () => {
+    const e = engine({ SCRAPELINE_PROXY: "socks5://ops:d0wn-s3cret@127.0.0.1:1" });
+    const error = await e.scrape(`${site.url}/price`, options()).catch((err: Error) => err);
+    expect(error).toMatchObject({ kind: "network", message: expect.stringContaining("could not reach the proxy socks5://127.0.0.1:1") });
+    expect(isHostDown(error)).toBe(false);
+    expect((error as Error).message).not.toContain("d0wn-s3cret");
   });
 
   it("never reaches a private address through a proxy: the target is checked first", async () => {

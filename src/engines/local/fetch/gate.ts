@@ -122,7 +122,7 @@ export function createFetchGate(policy: FetchPolicy): FetchGate {
         return await follow(request, deadline, progress);
       } catch (error) {
         const url = redactUrl(progress.url?.href ?? request.url);
-        throw toFetchError(error, { url, deadline, timeoutMs: request.timeoutMs });
+        throw toFetchError(error, { url, deadline, timeoutMs: request.timeoutMs, ...(request.proxy ? { proxy: request.proxy } : {}) });
       } finally {
         deadline.dispose();
       }
