@@ -121,6 +121,16 @@ describe("proxy on the local engine", () => {
     expect([first.markdown, second.markdown].map((m) => /seen through ([\w-]+)/.exec(m ?? "")?.[1])).toEqual(["enhanced-a", "enhanced-b"]);
   });
 
+  it("enhanced keeps one proxy per host while a session is logged in", async () => {
+    const e = engine({ SCRAPELINE_ENHANCED_PROXY: `${enhancedA.url},${enhancedB.url}` });
+    const session = { name: "shop", state: () => ({ cookies: [], origins: [] }) as never, update: () => undefined };
+    const through = async (extras: { session?: typeof session }) => /seen through ([\w-]+)/.exec((await e.scrape(`${site.url}/price`, options({ proxy: "enhanced" }), undefined, extras)).markdown ?? "")?.[1];
+    const loggedIn = [await through({ session }), await through({ session }), await through({ session })];
+    expect(new Set(loggedIn).size).toBe(1);
+    const anonymous = [await through({}), await through({})];
+    expect(new Set(anonymous)).toEqual(new Set(["enhanced-a", "enhanced-b"]));
+  });
+
   it("location.country picks its proxy and language, and says so when it has none", async () => {
     const e = engine({ SCRAPELINE_PROXY_DE: germanProxy.url });
     seen.length = 0;
