@@ -155,6 +155,15 @@ describe("proxy in the browser", () => {
     expect(doc.markdown).toContain("seen through basic");
   });
 
+  it("tells a block page loaded in the browser, and auto loads it again through the enhanced proxy", async () => {
+    await expect(engine({}, { browser: "always" }).scrape(`${site.url}/guarded`, options({ proxy: "auto" }))).rejects.toMatchObject({ kind: "blocked-page", message: expect.stringContaining("blocked by Cloudflare: HTTP 403") });
+    const before = enhancedB.carried.length;
+    const doc = await engine({ SCRAPELINE_ENHANCED_PROXY: enhancedB.url }, { browser: "always" }).scrape(`${site.url}/guarded`, options({ proxy: "auto" }));
+    expect(doc.markdown).toContain("through enhanced-b");
+    expect(doc.metadata.proxyUsed).toBe("stealth");
+    expect(enhancedB.carried.length).toBeGreaterThan(before);
+  });
+
   it("goes through a SOCKS5 proxy too", async () => {
     const e = engine({ SCRAPELINE_PROXY: socks.url }, { browser: "always" });
     const doc = await e.scrape(`${site.url}/price`, options());
