@@ -28,6 +28,8 @@ export type BlockVendor =
 
 /** A page whose visible text is at most this long can be a wall; an article or a shop page is longer. */
 const SMALL_TEXT = 1500;
+/** Block pages are small even with their scripts inline; a larger answer is judged by its headers alone. */
+const MAX_WALL_BYTES = 512 * 1024;
 /** A generic "enable JavaScript and cookies" wall says little else. */
 const TINY_TEXT = 400;
 
@@ -38,40 +40,44 @@ interface PageShape {
   /** Tags and script bodies outside <pre>, <code> and <textarea>: where a vendor's markers count (prose and code samples do not). */
   markup: string;
   text: string;
-  small: boolean;
   /** Inputs a person fills in (not hidden, not buttons), textareas and selects. */
   fields: number;
 }
 
 /** The vendor whose block or challenge page this is, or undefined for content. */
 export function detectBlockPage(page: AnsweredPage): BlockVendor | undefined {
-  const shape = shapeOf(page);
-  return byHeaders(shape) ?? byVendorMarkup(shape) ?? captchaOnly(shape) ?? javascriptWall(shape);
+  const byHeader = byHeaders(page);
+  if (byHeader) return byHeader;
+  // Every other sign needs a small page: a long one is content, and is not read further.
+  if (page.html.length > MAX_WALL_BYTES) return undefined;
+  const text = visibleText(page.html);
+  if (text.length > SMALL_TEXT) return undefined;
+  const shape = shapeOf(page, text);
+  return byVendorMarkup(shape) ?? captchaOnly(shape) ?? javascriptWall(shape);
 }
 
-function shapeOf(page: AnsweredPage): PageShape {
+function shapeOf(page: AnsweredPage, text: string): PageShape {
   const outsideSamples = page.html.replace(/<(pre|code|textarea)\b[\s\S]*?<\/\1\s*>/gi, " ");
   const scripts = [...outsideSamples.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script\s*>/gi)].map((m) => m[1] ?? "");
   const tags = outsideSamples.replace(/<script\b([^>]*)>[\s\S]*?<\/script\s*>/gi, "<script$1>").match(/<[^>]+>/g) ?? [];
   const markup = [...tags, ...scripts].join("\n");
   const title = decode(/<title[^>]*>([\s\S]*?)<\/title\s*>/i.exec(outsideSamples)?.[1] ?? "").replace(/\s+/g, " ").trim();
-  const text = visibleText(page.html);
   const fields = [...page.html.matchAll(/<input\b[^>]*>/gi)].filter((m) => !/\btype\s*=\s*["']?(hidden|submit|button|image|reset)\b/i.test(m[0])).length + (page.html.match(/<(textarea|select)\b/gi)?.length ?? 0);
-  return { status: page.status, headers: page.headers, title, markup, text, small: text.length <= SMALL_TEXT, fields };
+  return { status: page.status, headers: page.headers, title, markup, text, fields };
 }
 
 /** Headers only a vendor's challenge answer carries. */
-function byHeaders(page: PageShape): BlockVendor | undefined {
+function byHeaders(page: AnsweredPage): BlockVendor | undefined {
   const h = page.headers;
   if (/\bchallenge\b/i.test(h["cf-mitigated"] ?? "")) return "Cloudflare";
   if (/^(challenge|captcha|block)$/i.test((h["x-amzn-waf-action"] ?? "").trim())) return "AWS WAF";
-  if (h["x-datadome"] !== undefined && page.status === 403 && page.small) return "DataDome";
+  // DataDome marks every answer of a site it protects; a refusal is a 403 with a small body.
+  if (h["x-datadome"] !== undefined && page.status === 403 && page.html.length <= MAX_WALL_BYTES && visibleText(page.html).length <= SMALL_TEXT) return "DataDome";
   return undefined;
 }
 
 /** A vendor's own challenge scripts and markers, on a small page. */
 function byVendorMarkup(page: PageShape): BlockVendor | undefined {
-  if (!page.small) return undefined;
   const m = page.markup;
   const cloudflareServed = /cloudflare/i.test(page.headers.server ?? "") || page.headers["cf-ray"] !== undefined;
   const challengeAnswer = page.status === 403 || page.status === 503 || page.status === 429;
@@ -94,7 +100,7 @@ const HUMAN_CHECK = /\b(verify (that )?you('| a)re (a )?human|are you (a )?(huma
  * fill in (a contact form or a login that carries a captcha has fields, and is content).
  */
 function captchaOnly(page: PageShape): BlockVendor | undefined {
-  if (!page.small || page.fields > 0 || !HUMAN_CHECK.test(`${page.title} ${page.text}`)) return undefined;
+  if (page.fields > 0 || !HUMAN_CHECK.test(`${page.title} ${page.text}`)) return undefined;
   const m = page.markup;
   if (/\bh-captcha\b|hcaptcha\.com\/1\/api\.js|js\.hcaptcha\.com/i.test(m)) return "hCaptcha";
   if (/challenges\.cloudflare\.com\/turnstile|\bcf-turnstile\b/i.test(m)) return "Turnstile";
