@@ -4,7 +4,7 @@ import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
 import { openCrawl } from "./crawl-port.js";
 import { BrowserHost, loadPage, loginInBrowser, OpenPageWork, openLivePage, usesBrowser, type BrowserMode, type BrowserPage } from "./browser/index.js";
-import { BlockedPageError, ProxyRoutes, proxyModeOf, proxySettingsFrom, type ProxyRoute, createAddressPolicy, createFetchGate, decodeText, detectBlockPage, gateWithSession, parseHttpUrl, requestHeaders, resolveTarget, sessionJar, systemResolve, type AnsweredPage, type FetchGate, type FetchPolicy } from "./fetch/index.js";
+import { BlockedPageError, gateWithProxy, ProxyRoutes, proxyModeOf, proxySettingsFrom, type ProxyRoute, createAddressPolicy, createFetchGate, decodeText, detectBlockPage, gateWithSession, parseHttpUrl, requestHeaders, resolveTarget, sessionJar, systemResolve, type AnsweredPage, type FetchGate, type FetchPolicy } from "./fetch/index.js";
 import { processHtml } from "./html/index.js";
 import { isPdf, pdfToBase64, pdfToMarkdown } from "./pdf/index.js";
 import { Extractor, type CombinedExtraction, type ExtractionSettings } from "./extract/index.js";
@@ -226,11 +226,12 @@ export class LocalEngine implements Engine {
 
   startCrawl(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown; session?: SessionHandle; watch?: DiscoveryWatch }): Promise<CrawlFrontierPort> {
     const { session, watch, ...rest } = options;
-    return openCrawl(gateWithWatch(gateWithSession(this.gate, session), watch), request, rest);
+    const routed = gateWithProxy(this.gate, this.proxies.discovery(request.scrapeOptions, hostOf(request.url)));
+    return openCrawl(gateWithWatch(gateWithSession(routed, session), watch), request, rest);
   }
 
   map(request: MapRequest, signal?: AbortSignal, extras: { session?: SessionHandle; watch?: DiscoveryWatch } = {}): Promise<MapResult> {
-    const gate = gateWithWatch(gateWithSession(this.gate, extras.session), extras.watch);
+    const gate = gateWithWatch(gateWithSession(gateWithProxy(this.gate, this.proxies.discovery()), extras.session), extras.watch);
     if (request.threatProtection) {
       checkThreatProtection(request.url, request.threatProtection, this.riskClassifier);
       const { threatProtection: _policy, ...rest } = request;

@@ -48,6 +48,10 @@ beforeAll(async () => {
     if (!via?.startsWith("enhanced")) return void res.writeHead(403, { "content-type": "text/html" }).end("<h1>Forbidden</h1>");
     res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Open", "<p>open to the proxy</p>"));
   });
+  site.route("/sitemap.xml", (req, res) => {
+    seen.push({ path: "/sitemap.xml", ...(req.headers["via-proxy"] ? { via: req.headers["via-proxy"] as string } : {}) });
+    res.writeHead(200, { "content-type": "application/xml" }).end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.url}/price</loc></url></urlset>`);
+  });
   await Promise.all([site.start(), basicProxy.start(), enhancedA.start(), enhancedB.start(), germanProxy.start(), socks.start()]);
 });
 
@@ -141,6 +145,14 @@ describe("proxy on the local engine", () => {
     const french = await e.scrape(`${site.url}/price`, options({ location: { country: "FR" } }));
     expect(french.markdown).toContain("seen through no proxy");
     expect(french.warning).toContain("no SCRAPELINE_PROXY_FR is set");
+  });
+
+  it("a map's and a crawl's discovery (sitemaps, robots.txt) goes through the proxy too", async () => {
+    const e = engine({ SCRAPELINE_PROXY: socks.url });
+    seen.length = 0;
+    const map = await e.map({ url: `${site.url}/`, sitemap: "only", includeSubdomains: false, ignoreQueryParameters: true, limit: 10 });
+    expect(map.links.map((l) => l.url)).toContain(`${site.url}/price`);
+    expect(seen.filter((s) => s.path === "/sitemap.xml")).toEqual([{ path: "/sitemap.xml", via: "socks" }]);
   });
 
   it("refuses a proxy variable that is not a proxy URL, naming it", () => {

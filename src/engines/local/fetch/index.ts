@@ -12,7 +12,7 @@ export { createAddressPolicy, type AddressPolicy } from "./address-policy.js";
 export { parseHttpUrl, resolveTarget, systemResolve, type CheckedTarget, type TargetContext } from "./resolve-target.js";
 export { PinnedAddresses } from "./pinned-lookup.js";
 export { BlockedPageError, HostDownError, isHostDown, redactUrl, type HostDownReason } from "./failures.js";
-export { ProxyRoutes, proxyModeOf, proxySettingsFrom, type ProxyRoute, type ProxySettings } from "./proxy-route.js";
+export { gateWithProxy, ProxyRoutes, proxyModeOf, proxySettingsFrom, type ProxyRoute, type ProxySettings } from "./proxy-route.js";
 export { detectBlockPage, type AnsweredPage, type BlockVendor } from "./block-page.js";
 export { cookieHeader, domainMatches as cookieDomainMatches, mergeCookies, parseSetCookie, sessionJar, type CookieJar } from "./cookies.js";
 export { gateWithSession } from "./session-gate.js";

@@ -1,5 +1,6 @@
 import { ScrapelineError } from "../../../core/index.js";
 import { redactUrl } from "./failures.js";
+import type { FetchGate } from "./types.js";
 
 /** The proxies the operator configured, read from the environment once per engine. */
 export interface ProxySettings {
@@ -68,6 +69,12 @@ export class ProxyRoutes {
     return this.settings.enhanced.length > 0;
   }
 
+  /** The route of discovery (robots.txt, sitemaps, a map's pages): a crawl's own pages' way, else SCRAPELINE_PROXY. */
+  discovery(options?: { proxy: string; location: { country: string } }, host = ""): ProxyRoute {
+    if (!options) return this.settings.basic ? { proxy: this.settings.basic, used: "basic" } : { used: "basic" };
+    return proxyModeOf(options.proxy) === "enhanced" ? this.enhanced(options.location.country, host, false) : this.basic(options.location.country);
+  }
+
   basic(country: string): ProxyRoute {
     const code = country.trim().toUpperCase();
     const local = this.settings.byCountry.get(code);
@@ -89,4 +96,14 @@ export class ProxyRoutes {
 /** The mode a scrape's `proxy` names, with `stealth` taken as `enhanced`. */
 export function proxyModeOf(value: string | undefined): "basic" | "enhanced" | "auto" {
   return value === "enhanced" || value === "stealth" ? "enhanced" : value === "auto" ? "auto" : "basic";
+}
+
+/** The gate with every request carried by `route`'s proxy (unless the request names its own). Closing it leaves the shared gate open. */
+export function gateWithProxy(gate: FetchGate, route: ProxyRoute): FetchGate {
+  const proxy = route.proxy;
+  if (!proxy) return gate;
+  return {
+    fetch: (request) => gate.fetch({ ...request, proxy: request.proxy ?? proxy }),
+    close: () => Promise.resolve(),
+  };
 }
