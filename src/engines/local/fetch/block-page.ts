@@ -6,6 +6,8 @@
  * about Cloudflare or embeds a captcha in its contact form is content.
  */
 
+import { decodeHTML } from "entities";
+
 export interface AnsweredPage {
   status: number;
   /** Lower-case names. */
@@ -61,7 +63,7 @@ function shapeOf(page: AnsweredPage, text: string): PageShape {
   const scripts = [...outsideSamples.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script\s*>/gi)].map((m) => m[1] ?? "");
   const tags = outsideSamples.replace(/<script\b([^>]*)>[\s\S]*?<\/script\s*>/gi, "<script$1>").match(/<[^>]+>/g) ?? [];
   const markup = [...tags, ...scripts].join("\n");
-  const title = decode(/<title[^>]*>([\s\S]*?)<\/title\s*>/i.exec(outsideSamples)?.[1] ?? "").replace(/\s+/g, " ").trim();
+  const title = decodeHTML(/<title[^>]*>([\s\S]*?)<\/title\s*>/i.exec(outsideSamples)?.[1] ?? "").replace(/\s+/g, " ").trim();
   const fields = [...page.html.matchAll(/<input\b[^>]*>/gi)].filter((m) => !/\btype\s*=\s*["']?(hidden|submit|button|image|reset)\b/i.test(m[0])).length + (page.html.match(/<(textarea|select)\b/gi)?.length ?? 0);
   return { status: page.status, headers: page.headers, title, markup, text, fields };
 }
@@ -116,29 +118,12 @@ function javascriptWall(page: PageShape): BlockVendor | undefined {
   return JS_COOKIE_WALL.test(`${page.title} ${page.text}`) ? "a JavaScript and cookie check" : undefined;
 }
 
-/** The text a reader sees: no scripts, styles, noscript-free markup, tags or repeated space. */
+/** The text a reader sees: without the head, scripts, styles, comments and tags, spaces collapsed. */
 function visibleText(html: string): string {
   const body = html
     .replace(/<head\b[\s\S]*?<\/head\s*>/i, " ")
     .replace(/<(script|style|template|svg)\b[\s\S]*?<\/\1\s*>/gi, " ")
     .replace(/<!--[\s\S]*?-->/g, " ")
     .replace(/<[^>]+>/g, " ");
-  return decode(body).replace(/\s+/g, " ").trim();
-}
-
-function decode(text: string): string {
-  return text
-    .replace(/&#(\d{1,6});/g, (_, code: string) => character(Number(code)))
-    .replace(/&#x([0-9a-f]{1,6});/gi, (_, code: string) => character(parseInt(code, 16)))
-    .replace(/&nbsp;/g, " ")
-    .replace(/&hellip;|&#8230;/g, "…")
-    .replace(/&amp;/g, "&")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'");
-}
-
-function character(code: number): string {
-  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "\ufffd";
+  return decodeHTML(body).replace(/\s+/g, " ").trim();
 }
