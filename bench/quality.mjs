@@ -99,6 +99,25 @@ export async function run() {
   const { pages, tokenF1 } = readability(lib);
   console.log(`\nReadability corpus: mean token F1 against expected.html ${tokenF1.toFixed(4)}`);
   report("Readability corpus, shingle F1", pages, lib);
+  await blockCorpus();
+}
+
+/** The block-page corpus (test/fixtures/blocked/): each block page told with its vendor, no ordinary page flagged. */
+export async function blockCorpus() {
+  const { detectBlockPage } = await import(new URL("../dist/engines/local/fetch/block-page.js", import.meta.url).href);
+  const dir = new URL("../test/fixtures/blocked/", import.meta.url);
+  const read = (index) => JSON.parse(readFileSync(new URL(index, dir), "utf8")).map((e) => ({ ...e, html: readFileSync(new URL(e.file, dir), "utf8") }));
+  const blocks = read("block-pages.json");
+  const ordinary = read("ordinary-pages.json");
+  const started = process.hrtime.bigint();
+  const told = blocks.map((page) => ({ page, vendor: detectBlockPage(page) }));
+  const flagged = ordinary.map((page) => ({ page, vendor: detectBlockPage(page) })).filter((r) => r.vendor !== undefined);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const right = told.filter((r) => r.vendor === r.page.vendor).length;
+  const missed = told.filter((r) => r.vendor === undefined).length;
+  console.log(`\nBlock-page corpus: ${blocks.length} block pages, ${right} told with the right vendor, ${missed} missed, ${blocks.length - right - missed} with the wrong vendor; ${ordinary.length} ordinary pages, ${flagged.length} flagged (${ms.toFixed(1)} ms for ${blocks.length + ordinary.length} pages)`);
+  for (const r of told.filter((r) => r.vendor !== r.page.vendor)) console.log(`  block page ${r.page.file}: expected ${r.page.vendor}, got ${r.vendor ?? "nothing"}`);
+  for (const r of flagged) console.log(`  ordinary page ${r.page.file} flagged as ${r.vendor}`);
 }
 
 if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) await run();

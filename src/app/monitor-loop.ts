@@ -191,5 +191,5 @@ export class MonitorLoop {
 
 function logOutcome(log: LogEvent, name: string, checkId: number, outcome: CheckOutcome): void {
   const s: CheckSummary | undefined = outcome.summary;
-  log(`check.${outcome.status}`, { monitor: name, check: checkId, run: outcome.runId, pages: s?.totalPages, changed: s?.changed, new: s?.new, removed: s?.removed, errors: s?.error, error: outcome.error });
+  log(`check.${outcome.status}`, { monitor: name, check: checkId, run: outcome.runId, pages: s?.totalPages, changed: s?.changed, new: s?.new, removed: s?.removed, errors: s?.error, ...(s?.blocked ? { blocked: s.blocked } : {}), error: outcome.error });
 }

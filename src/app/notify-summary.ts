@@ -2,6 +2,9 @@ import type { CheckSummary, NotifyConfig, NotifyEvent, Store } from "../core/ind
 import type { PagePayload, RunSummaryPayload } from "./notify-payload.js";
 import { pageEvents, worthTelling } from "./notify-rules.js";
 
+/** The failure kind of a page the site answered with a block or challenge page. */
+export const BLOCKED_PAGE = "blocked-page";
+
 /** Diffs longer than this are cut in notifications (the database keeps them whole). */
 const MAX_DIFF_CHARS = 20_000;
 
@@ -29,6 +32,8 @@ export function runSummary(store: Store, runId: number, config: Pick<NotifyConfi
   const failures = store.failures(runId).map(({ stepId, url, kind, error }) => ({ stepId, url, kind, error }));
   counts.failed = failures.length;
   summary.error = failures.length;
+  const blocked = failures.filter((f) => f.kind === BLOCKED_PAGE).length;
+  if (blocked > 0) summary.blocked = blocked;
   summary.totalPages += failures.length;
   return {
     event: "monitor.check.completed",

@@ -1,4 +1,5 @@
 import type { PagePayload, RunSummaryPayload } from "./notify-payload.js";
+import { BLOCKED_PAGE } from "./notify-summary.js";
 
 /** Lines of a diff kept in a readable notification; the JSON carries the whole (cut) diff. */
 const TEXT_DIFF_LINES = 40;
@@ -6,9 +7,9 @@ const TEXT_DIFF_LINES = 40;
 /** Slack's and mail's text for a completed check: the counts, then each page worth telling. */
 export function checkCompletedText(summary: RunSummaryPayload): string {
   const s = summary.summary;
-  const lines = [`${summary.pipeline} (run ${summary.runId}, ${summary.status}): ${s.changed} changed, ${s.new} new, ${s.removed} removed, ${s.same} same, ${s.error} failed`];
+  const lines = [`${summary.pipeline} (run ${summary.runId}, ${summary.status}): ${s.changed} changed, ${s.new} new, ${s.removed} removed, ${s.same} same, ${s.error} failed${s.blocked ? ` (${s.blocked} blocked)` : ""}`];
   for (const page of summary.pages) lines.push(`• ${page.changeStatus}: ${page.url}`, ...shortDiff(page.diff));
-  for (const failure of summary.failures) lines.push(`• failed: ${failure.url}: ${failure.error}`);
+  for (const failure of summary.failures) lines.push(`• ${failure.kind === BLOCKED_PAGE ? "blocked" : "failed"}: ${failure.url}: ${failure.error}`);
   return lines.join("\n");
 }
 
@@ -17,7 +18,7 @@ export function pageText(pipeline: string, page: PagePayload): string {
 }
 
 export function failedText(summary: RunSummaryPayload): string {
-  return [`${summary.pipeline}: run ${summary.runId} ${summary.status}`, ...summary.failures.map((f) => `• ${f.url}: ${f.kind}: ${f.error}`)].join("\n");
+  return [`${summary.pipeline}: run ${summary.runId} ${summary.status}`, ...summary.failures.map((f) => `• ${f.url}: ${f.kind === BLOCKED_PAGE ? "blocked" : f.kind}: ${f.error}`)].join("\n");
 }
 
 function shortDiff(diff: string | undefined): string[] {

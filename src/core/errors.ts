@@ -10,6 +10,7 @@ export type ErrorKind =
   | "timeout" // a deadline passed
   | "too-large" // a body over the size cap
   | "blocked" // refused by the private-network gate or threat protection
+  | "blocked-page" // the site answered a block or challenge page (an anti-bot service) instead of content
   | "http-status" // the target answered with an error status
   | "bad-content" // a response that cannot be converted (corrupt PDF, undecodable body)
   | "unsupported" // a feature this engine does not provide (yet); the message says what to use

@@ -47,4 +47,6 @@ export interface CheckSummary {
   new: number;
   removed: number;
   error: number;
+  /** Of the failed pages, those the site answered with a block or challenge page (never taken for a change). */
+  blocked?: number;
 }

@@ -111,6 +111,10 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
     if (inFlight.size >= maxInFlight) await Promise.race(inFlight);
   }
   await Promise.all(inFlight);
+  // A start page the site answered with a block page: the crawl saw nothing of the site, and its
+  // pages from the previous crawl are not gone (they are not checked as hidden either).
+  const blockedStart = tally.documents === 0 ? startBlocked(ctx, step.id, [...visited][0]) : undefined;
+  if (blockedStart) throw new ScrapelineError("blocked-page", `the crawl's start page was ${blockedStart.error}`, { url: blockedStart.url });
   if (!ctx.stop.aborted && !timeout.aborted && frontier.stats.found < step.body.limit) {
     await revisitHidden(ctx, step, visited, (url) => ({ ...job(url), visibility: "hidden" }), timeout, tally);
   }
@@ -145,6 +149,12 @@ async function revisitHidden(ctx: RunContext, step: CrawlStep, visited: Set<stri
   const hidden = [...store.storedUrls(previous.runId, step.id)].filter((url) => !visited.has(url) && !already.has(url) && !gone.has(url));
   if (hidden.length > 0) ctx.emit({ type: "step-warning", stepId: step.id, message: `${hidden.length} page(s) of the previous crawl were not found this time; checking them as hidden` });
   await Promise.all(hidden.map((url) => runPage(ctx, job(url), timeout, tally)));
+}
+
+/** The start page's failure when the site answered it with a block or challenge page. */
+function startBlocked(ctx: RunContext, stepId: string, startUrl: string | undefined): { url: string; error: string } | undefined {
+  if (startUrl === undefined) return undefined;
+  return ctx.ports.store.failures(ctx.runId).find((f) => f.stepId === stepId && f.url === startUrl && f.kind === "blocked-page");
 }
 
 function sameStart(planJson: string, step: CrawlStep): boolean {

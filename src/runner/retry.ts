@@ -16,7 +16,7 @@ export function isRetryableStatus(status: number): boolean {
  * What to do after a failed attempt, decided by the error's class: network and timeout errors
  * and retryable statuses are retried; 429 waits for Retry-After without spending an attempt;
  * everything else (other 4xx, a redirect loop or too many redirects — an http-status with the
- * 3xx — invalid input, blocked, budget) fails at once.
+ * 3xx — invalid input, blocked, a block page, budget) fails at once.
  */
 export function classify(error: unknown): Verdict {
   if (!isScrapelineError(error)) return { action: "fail", reason: error instanceof Error ? error.message : String(error) };
@@ -31,6 +31,10 @@ export function classify(error: unknown): Verdict {
       if (isRetryableStatus(status)) return { action: "retry", reason: error.message };
       return { action: "fail", reason: error.message };
     }
+    case "blocked-page":
+      // The site's anti-bot wall answers the same way again, whatever its status: `proxy: auto`
+      // (in the engine) is what tries another way, through the enhanced proxy.
+      return { action: "fail", reason: error.message };
     default:
       return { action: "fail", reason: error.message };
   }

@@ -14,6 +14,7 @@ const STATUS: Record<ErrorKind, number> = {
   budget: 402,
   network: 500,
   "http-status": 500,
+  "blocked-page": 500,
   "bad-content": 500,
   "too-large": 500,
   cancelled: 500,
@@ -26,6 +27,7 @@ const CODE: Partial<Record<ErrorKind, string>> = {
   timeout: "SCRAPE_TIMEOUT",
   network: "SCRAPE_SITE_ERROR",
   "http-status": "SCRAPE_SITE_ERROR",
+  "blocked-page": "SCRAPE_SITE_ERROR",
   "bad-content": "SCRAPE_UNSUPPORTED_FILE_ERROR",
 };
 

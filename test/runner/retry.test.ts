@@ -20,6 +20,9 @@ describe("classify", () => {
     ["invalid-input", undefined, "fail"],
     ["budget", undefined, "fail"],
     ["blocked", undefined, "fail"],
+    // A challenge answered 503 or 429 is the site's anti-bot wall: the same way gets the same wall.
+    ["blocked-page", 503, "fail"],
+    ["blocked-page", 429, "fail"],
     ["too-large", undefined, "fail"],
     ["unsupported", undefined, "fail"],
   ] as const)("%s %s → %s", (kind, status, action) => {

@@ -29,7 +29,7 @@ beforeAll(async () => {
     tables.setNextDue(file.id, "2030-01-07T05:00:00.000Z");
     const check = tables.claim(file.id, "2026-11-24T05:00:00.000Z", { trigger: "schedule", status: "running" })!;
     tables.setCheckRun(check.id, runId);
-    tables.finishCheck(check.id, "completed", { summary: { totalPages: 4, same: 1, changed: 2, new: 1, removed: 0, error: 0 } });
+    tables.finishCheck(check.id, "completed", { summary: { totalPages: 5, same: 1, changed: 2, new: 1, removed: 0, error: 1, blocked: 1 } });
     tables.addNotifications(check.id, [
       { channel: "webhook", target: "https://hooks.example/a", event: "monitor.page", sent: true, status: 200, attempts: 1 },
       { channel: "slack", target: "https://hooks.slack.example", event: "monitor.page", sent: false, status: 500, attempts: 3, error: "HTTP 500 from https://hooks.slack.example" },
@@ -66,7 +66,7 @@ describe("the monitors pages", () => {
     expect(cells[4]).toBe("Europe/Paris");
     expect(await news.locator("td").nth(5).locator("time").getAttribute("datetime")).toBe("2030-01-07T05:00:00.000Z");
     expect(cells[6]).toContain("completed");
-    expect(cells[7]).toBe("2 changed · 1 new · 0 removed · 0 failed · 4 pages");
+    expect(cells[7]).toBe("2 changed · 1 new · 0 removed · 1 failed (1 blocked) · 5 pages");
     expect(await news.locator('td[data-col="failed"]').innerText()).toBe("1");
     const prices = page.locator(`tr[data-monitor="${ids.api}"]`);
     expect(await prices.locator('td[data-col="schedule"]').innerText()).toBe("every 15 minutes");

@@ -1,10 +1,10 @@
 import type { AgentModel, ExtractionPage, ExtractionSpec, PageExtraction, CrawlFrontierPort, CrawlRequest, DiscoveryWatch, Document, DocumentMetadata, Engine, EngineSettings, MapRequest, MapResult, ParseInput, ParseOptions, ScrapeExtras, ScrapeOptions, SearchAnswer, SearchRequest, SessionHandle, SessionSpec, SessionState, LivePage, LivePageStart, KeptPage } from "../../core/index.js";
-import { parseRetryAfter, ScrapelineError } from "../../core/index.js";
+import { isScrapelineError, parseRetryAfter, ScrapelineError } from "../../core/index.js";
 import { contentKind } from "./content.js";
 import { mapSite } from "./crawl/index.js";
 import { openCrawl } from "./crawl-port.js";
 import { BrowserHost, loadPage, loginInBrowser, OpenPageWork, openLivePage, usesBrowser, type BrowserMode, type BrowserPage } from "./browser/index.js";
-import { createAddressPolicy, createFetchGate, decodeText, gateWithSession, parseHttpUrl, requestHeaders, resolveTarget, sessionJar, systemResolve, type FetchGate, type FetchPolicy } from "./fetch/index.js";
+import { BlockedPageError, gateWithProxy, ProxyRoutes, proxyModeOf, proxySettingsFrom, type ProxyRoute, createAddressPolicy, createFetchGate, decodeText, detectBlockPage, gateWithSession, parseHttpUrl, requestHeaders, resolveTarget, sessionJar, systemResolve, type AnsweredPage, type FetchGate, type FetchPolicy } from "./fetch/index.js";
 import { processHtml } from "./html/index.js";
 import { isPdf, pdfToBase64, pdfToMarkdown } from "./pdf/index.js";
 import { Extractor, type CombinedExtraction, type ExtractionSettings } from "./extract/index.js";
@@ -47,8 +47,11 @@ export class LocalEngine implements Engine {
   private readonly requestHeaders = new WeakMap<ScrapeOptions, Record<string, string>>();
   /** The operator's SearXNG (SCRAPELINE_SEARXNG_URL), read when the engine is made. */
   private readonly searxngUrl: string | undefined;
+  /** The operator's proxies (SCRAPELINE_PROXY, SCRAPELINE_ENHANCED_PROXY, SCRAPELINE_PROXY_<CC>). */
+  private readonly proxies: ProxyRoutes;
 
   constructor(options: LocalEngineOptions) {
+    this.proxies = new ProxyRoutes(proxySettingsFrom(options.env ?? process.env));
     this.extractor = new Extractor(options.extraction ?? { mode: "auto" });
     this.riskClassifier = options.riskClassifier;
     const policy: FetchPolicy = { allowPrivateNetwork: options.allowPrivateNetwork };
@@ -77,11 +80,37 @@ export class LocalEngine implements Engine {
     return headers;
   }
 
+  /**
+   * A page through the route its `proxy` asks for. `auto` goes the basic way first and, when the
+   * site answers a block page, 403 or 429 and an enhanced proxy is configured, once more through it.
+   */
   async scrape(url: string, options: ScrapeOptions, signal?: AbortSignal, extras: ScrapeExtras = {}): Promise<Document> {
     assertSupported(options, url, this.browserMode !== "never");
     checkThreatProtection(url, options.threatProtection, this.riskClassifier);
-    if (usesBrowser(options, this.browserMode) || (extras.inBrowser && this.browserMode !== "never")) return this.scrapeInBrowser(url, options, signal, extras);
+    const country = options.location.country;
+    const enhanced = () => this.proxies.enhanced(country, hostOf(url), extras.session !== undefined);
+    const mode = proxyModeOf(options.proxy);
+    if (mode !== "auto") return this.scrapeVia(url, options, signal, extras, mode === "enhanced" ? enhanced() : this.proxies.basic(country));
+    if (!this.proxies.hasEnhanced) return this.scrapeVia(url, options, signal, extras, this.proxies.basic(country));
+    try {
+      return await this.scrapeVia(url, options, signal, extras, this.proxies.basic(country), true);
+    } catch (error) {
+      if (!refusedTheBasicWay(error)) throw error;
+    }
+    return this.scrapeVia(url, options, signal, extras, enhanced());
+  }
+
+  private async scrapeVia(url: string, options: ScrapeOptions, signal: AbortSignal | undefined, extras: ScrapeExtras, route: ProxyRoute, refuse403 = false): Promise<Document> {
+    const document = await this.scrapeRouted(url, options, signal, extras, route, refuse403);
+    document.metadata.proxyUsed = route.used;
+    if (route.warning) document.warning = document.warning ? `${document.warning}; ${route.warning}` : route.warning;
+    return document;
+  }
+
+  private async scrapeRouted(url: string, options: ScrapeOptions, signal: AbortSignal | undefined, extras: ScrapeExtras, route: ProxyRoute, refuse403: boolean): Promise<Document> {
+    if (usesBrowser(options, this.browserMode) || (extras.inBrowser && this.browserMode !== "never")) return this.scrapeInBrowser(url, options, signal, extras, route, refuse403);
     const response = await this.gate.fetch({
+      ...(route.proxy ? { proxy: route.proxy } : {}),
       url,
       headers: this.headersFor(options),
       timeoutMs: options.timeout,
@@ -90,13 +119,15 @@ export class LocalEngine implements Engine {
       ...(extras.session ? { cookies: sessionJar(extras.session) } : {}),
     });
     const status = response.status;
-    assertNotRetryStatus(status, response.headers, response.url, url);
     const contentType = response.headers["content-type"];
+    const kind = contentKind(contentType, response.body);
+    const text = kind === "html" || kind === "text" || kind === "json" ? decodeText(response.body, contentType) : "";
+    if (kind === "html" || kind === "text") assertNotBlockPage({ status, headers: response.headers, html: text }, response.url, url);
+    assertNotRetryStatus(status, response.headers, response.url, url, refuse403);
     const metadata: DocumentMetadata = { sourceURL: url, url: response.url, statusCode: status, proxyUsed: "basic" };
     if (contentType) metadata.contentType = contentType;
     const want = new Set(options.formats.map((f) => f.type));
     const document: Document = { metadata };
-    const kind = contentKind(contentType, response.body);
     if (extras.expiredWhen && (kind === "pdf" || kind === "binary" || isPdf(response.body, contentType))) document.expiredShown = pageShows(extras.expiredWhen, { url: response.url });
 
     if (kind === "pdf" || isPdf(response.body, contentType)) {
@@ -114,7 +145,6 @@ export class LocalEngine implements Engine {
     if (kind === "binary") {
       throw new ScrapelineError("bad-content", `${response.url} is not a page: ${contentType ?? "no content type"} with binary content`, { url });
     }
-    const text = decodeText(response.body, contentType);
     if (want.has("rawHtml")) document.rawHtml = text;
     if (extras.expiredWhen) document.expiredShown = pageShows(extras.expiredWhen, kind === "json" || kind === "text" ? { url: response.url, text } : { url: response.url, html: text });
     if (kind === "json" || kind === "text") {
@@ -132,14 +162,14 @@ export class LocalEngine implements Engine {
   }
 
   /** The browser path: the page after waitFor and actions, converted exactly like the HTTP path. */
-  private async scrapeInBrowser(url: string, options: ScrapeOptions, signal: AbortSignal | undefined, extras: ScrapeExtras): Promise<Document> {
+  private async scrapeInBrowser(url: string, options: ScrapeOptions, signal: AbortSignal | undefined, extras: ScrapeExtras, route: ProxyRoute, refuse403: boolean): Promise<Document> {
     parseHttpUrl(url);
     const check = this.browser.check;
     const keep = extras.keepOpen !== undefined;
-    const page: BrowserPage = await this.browser.withBrowser((browser) => loadPage(browser, { url, options, check, ...(signal ? { signal } : {}), ...(extras.session ? { session: extras.session } : {}), ...(keep ? { keep } : {}) }), signal);
+    const page: BrowserPage = await this.browser.withBrowser((browser) => loadPage(browser, { url, options, check, ...(signal ? { signal } : {}), ...(extras.session ? { session: extras.session } : {}), ...(keep ? { keep } : {}), ...(route.proxy ? { upstreamProxy: route.proxy } : {}) }), signal);
     const kept = page.kept ? new OpenPageWork(page.kept, page) : undefined;
     try {
-      const document = await this.fromBrowserPage(url, page, options, extras, signal);
+      const document = await this.fromBrowserPage(url, page, options, extras, signal, refuse403);
       if (kept && extras.keepOpen) extras.keepOpen(this.keptPage(url, kept, extras.session));
       return document;
     } catch (error) {
@@ -149,8 +179,9 @@ export class LocalEngine implements Engine {
   }
 
   /** A browser page converted exactly like the HTTP path; a status the runner retries is an error. */
-  private async fromBrowserPage(url: string, page: BrowserPage, options: ScrapeOptions, extras: ScrapeExtras, signal: AbortSignal | undefined): Promise<Document> {
-    assertNotRetryStatus(page.status, page.headers, page.url, url);
+  private async fromBrowserPage(url: string, page: BrowserPage, options: ScrapeOptions, extras: ScrapeExtras, signal: AbortSignal | undefined, refuse403 = false): Promise<Document> {
+    assertNotBlockPage(page, page.url, url);
+    assertNotRetryStatus(page.status, page.headers, page.url, url, refuse403);
     const metadata: DocumentMetadata = { sourceURL: url, url: page.url, statusCode: page.status, proxyUsed: "basic" };
     const contentType = page.headers["content-type"];
     if (contentType) metadata.contentType = contentType;
@@ -195,11 +226,12 @@ export class LocalEngine implements Engine {
 
   startCrawl(request: CrawlRequest, options: { signal?: AbortSignal; restore?: unknown; session?: SessionHandle; watch?: DiscoveryWatch }): Promise<CrawlFrontierPort> {
     const { session, watch, ...rest } = options;
-    return openCrawl(gateWithWatch(gateWithSession(this.gate, session), watch), request, rest);
+    const routed = gateWithProxy(this.gate, this.proxies.discovery(request.scrapeOptions, hostOf(request.url)));
+    return openCrawl(gateWithWatch(gateWithSession(routed, session), watch), request, rest);
   }
 
   map(request: MapRequest, signal?: AbortSignal, extras: { session?: SessionHandle; watch?: DiscoveryWatch } = {}): Promise<MapResult> {
-    const gate = gateWithWatch(gateWithSession(this.gate, extras.session), extras.watch);
+    const gate = gateWithWatch(gateWithSession(gateWithProxy(this.gate, this.proxies.discovery()), extras.session), extras.watch);
     if (request.threatProtection) {
       checkThreatProtection(request.url, request.threatProtection, this.riskClassifier);
       const { threatProtection: _policy, ...rest } = request;
@@ -276,9 +308,15 @@ export class LocalEngine implements Engine {
   }
 }
 
-/** 408, 425, 429 and 5xx are errors the runner retries, not documents. */
-function assertNotRetryStatus(status: number, headers: Record<string, string>, finalUrl: string, url: string): void {
-  if (!RETRY_STATUSES.has(status) && status < 500) return;
+/** A block or challenge page is a failed page of its own class, whatever its status. */
+function assertNotBlockPage(page: AnsweredPage, finalUrl: string, url: string): void {
+  const vendor = detectBlockPage(page);
+  if (vendor) throw new BlockedPageError(vendor, { url, status: page.status, finalUrl });
+}
+
+/** 408, 425, 429 and 5xx are errors the runner retries, not documents (and 403 too when `refuse403`: auto's basic attempt). */
+function assertNotRetryStatus(status: number, headers: Record<string, string>, finalUrl: string, url: string, refuse403 = false): void {
+  if (!RETRY_STATUSES.has(status) && status < 500 && !(refuse403 && status === 403)) return;
   const retryAfterMs = parseRetryAfter(headers["retry-after"]);
   throw new ScrapelineError(status === 429 ? "rate-limited" : "http-status", `HTTP ${status} from ${finalUrl}`, { url, status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
 }
@@ -303,6 +341,19 @@ function fillFromHtml(document: Document, text: string, options: ScrapeOptions, 
   if (html.pageLinks !== undefined) document.pageLinks = html.pageLinks;
   if (html.images !== undefined) document.images = html.images;
   return html.markdown ?? "";
+}
+
+/** What sends auto's attempt on through the enhanced proxy: a block page, a 403 or a 429. */
+function refusedTheBasicWay(error: unknown): boolean {
+  return isScrapelineError(error, "blocked-page") || (isScrapelineError(error) && (error.status === 403 || error.status === 429));
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
 
 function withoutEmpty(record: Record<string, unknown>): Record<string, unknown> {

@@ -8,7 +8,7 @@ export const MONITOR_CHECKS = 50;
 
 function counts(summary: CheckSummary | null | undefined): Html {
   if (!summary) return html`<span class="muted">-</span>`;
-  return html`<span class="counts">${summary.changed} changed · ${summary.new} new · ${summary.removed} removed · ${summary.error} failed · ${summary.totalPages} pages</span>`;
+  return html`<span class="counts">${summary.changed} changed · ${summary.new} new · ${summary.removed} removed · ${summary.error} failed${summary.blocked ? ` (${summary.blocked} blocked)` : ""} · ${summary.totalPages} pages</span>`;
 }
 
 function schedule(m: MonitorRow): Html {

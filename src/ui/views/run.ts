@@ -56,7 +56,7 @@ ${r.error ? html`<p>Error: ${r.error}</p>` : ""}${r.warning ? html`<p>Warning: $
   );
   const failed = failures.total
     ? html`<h2 id="failures">Failed pages (${failures.total})</h2><div class="scroll"><table><thead><tr><th>Step</th><th>URL</th><th>Kind</th><th>Reason</th></tr></thead>
-<tbody>${failures.rows.map((f) => html`<tr class="failure"><td>${f.stepId}</td><td class="url">${f.url}</td><td>${f.kind}</td><td>${f.error}</td></tr>`)}</tbody></table></div>${failurePager}`
+<tbody>${failures.rows.map((f) => html`<tr class="failure"><td>${f.stepId}</td><td class="url">${f.url}</td><td>${f.kind === "blocked-page" ? "blocked" : f.kind}</td><td>${f.error}</td></tr>`)}</tbody></table></div>${failurePager}`
     : "";
 
   const documents = steps.map((s) => {

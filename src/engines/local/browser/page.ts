@@ -40,6 +40,8 @@ export interface PageJob {
   session?: SessionHandle;
   /** Leave the page open (in `kept`) rather than closing its context: the caller closes it. */
   keep?: boolean;
+  /** The operator's proxy the page's requests go on through, after the gate has checked them. */
+  upstreamProxy?: URL;
 }
 
 /**
@@ -50,7 +52,7 @@ export interface PageJob {
  */
 export async function loadPage(browser: Browser, job: PageJob): Promise<BrowserPage> {
   const { options, signal } = job;
-  const gate = await ProxyGate.start({ check: job.check, ...(options.blockAds ? { refuseHost: isAdHost } : {}) });
+  const gate = await ProxyGate.start({ check: job.check, ...(options.blockAds ? { refuseHost: isAdHost } : {}), ...(job.upstreamProxy ? { upstream: job.upstreamProxy } : {}) });
   const started = Date.now();
   const remainingMs = () => Math.max(1, options.timeout - (Date.now() - started));
   let context: BrowserContext | undefined;

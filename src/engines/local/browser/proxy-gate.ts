@@ -1,8 +1,10 @@
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { once } from "node:events";
 import { isScrapelineError } from "../../../core/index.js";
 import { PinnedAddresses, redactUrl, type CheckedTarget } from "../fetch/index.js";
+import { openTunnel } from "./upstream-tunnel.js";
 
 /** Resolves a URL's host and checks every address; throws a "blocked" ScrapelineError when refused. */
 export type TargetCheck = (url: URL, signal: AbortSignal) => Promise<CheckedTarget>;
@@ -11,6 +13,8 @@ export interface ProxyGateOptions {
   check: TargetCheck;
   /** Hosts refused without being reported (ads and trackers under blockAds). */
   refuseHost?: (hostname: string) => boolean;
+  /** The operator's proxy (http, https or socks5) each checked request goes on through; none: straight to the target. */
+  upstream?: URL;
 }
 
 /** A request the gate refused because of where it led. */
@@ -115,14 +119,15 @@ export class ProxyGate {
       res.writeHead(403, { "content-type": "text/plain" }).end("refused: ad or tracker host");
       return;
     }
+    const via = this.options.upstream;
+    const port = Number(url.port || 80);
     const upstream = httpRequest({
-      agent: this.agent,
+      ...(via ? { createConnection: (_options: unknown, done: (error: Error | null, socket: Duplex) => void) => void openTunnel(via, target.hostname, port).then((socket) => done(null, socket), (error: Error) => done(error, undefined as never)) } : { agent: this.agent, lookup: this.pins.lookup }),
       host: target.hostname,
-      port: url.port || 80,
+      port,
       path: `${url.pathname}${url.search}`,
       method: req.method ?? "GET",
       headers: forwardable(req.headers),
-      lookup: this.pins.lookup,
     });
     upstream.on("response", (answer) => {
       res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
@@ -160,6 +165,10 @@ export class ProxyGate {
       client.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n");
       return;
     }
+    if (this.options.upstream) {
+      await this.relayThrough(this.options.upstream, target.hostname, port, client, head);
+      return;
+    }
     const upstream = connect({ host: target.hostname, port, lookup: this.pins.lookup });
     this.sockets.add(upstream);
     upstream.on("close", () => this.sockets.delete(upstream));
@@ -175,6 +184,29 @@ export class ProxyGate {
       if (client.writable && !connected) client.end("HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n");
       else client.destroy();
     });
+    client.on("close", () => upstream.destroy());
+  }
+
+  /** A CONNECT relayed on through the operator's proxy, to the target the gate checked. */
+  private async relayThrough(via: URL, host: string, port: number, client: Socket, head: Buffer): Promise<void> {
+    let upstream: Socket;
+    try {
+      upstream = await openTunnel(via, host, port);
+    } catch {
+      if (client.writable) client.end("HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n");
+      return;
+    }
+    if (client.destroyed) {
+      upstream.destroy();
+      return;
+    }
+    this.sockets.add(upstream);
+    upstream.on("close", () => this.sockets.delete(upstream));
+    upstream.on("error", () => client.destroy());
+    client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+    if (head.length > 0) upstream.write(head);
+    upstream.pipe(client);
+    client.pipe(upstream);
     client.on("close", () => upstream.destroy());
   }
 }

@@ -57,6 +57,8 @@ export interface FailureContext {
   url: string;
   deadline: Deadline;
   timeoutMs: number;
+  /** The proxy that carried the request, if one did. */
+  proxy?: URL;
 }
 
 /**
@@ -71,6 +73,7 @@ export function toFetchError(error: unknown, context: FailureContext): Scrapelin
     return new ScrapelineError("timeout", `${url} did not complete within ${context.timeoutMs} ms`, { cause: error, url });
   }
   if (error instanceof ScrapelineError) return error;
+  if (context.proxy) return throughProxy(error, url, context.proxy);
   const code = errorCode(error) ?? "";
   if (TIMEOUT_CODES.has(code)) return new ScrapelineError("timeout", `${url} timed out: ${describe(error)}`, { cause: error, url });
   if (TLS_CODE.test(code)) {
@@ -84,10 +87,37 @@ export function toFetchError(error: unknown, context: FailureContext): Scrapelin
   return new ScrapelineError("network", `could not fetch ${url}: ${describe(error)}`, { cause: error, url });
 }
 
+/**
+ * A failure of a request a proxy carried: said of the proxy (named by its address only, never its
+ * credentials), since the target's own state is not known from here; never a "host down" of the target.
+ */
+function throughProxy(error: unknown, url: string, proxy: URL): ScrapelineError {
+  const shown = `${proxy.protocol}//${proxy.host}`;
+  const code = errorCode(error) ?? "";
+  const message = error instanceof Error ? error.message : String(error);
+  if (TIMEOUT_CODES.has(code)) return new ScrapelineError("timeout", `${url} timed out through the proxy ${shown}: ${describe(error)}`, { cause: error, url });
+  if (/\(407\)/.test(message)) return new ScrapelineError("network", `the proxy ${shown} refused its credentials (HTTP 407) for ${url}`, { cause: error, url });
+  if (code === "ECONNREFUSED" || NO_ROUTE_CODES.has(code) || code === "ENOTFOUND") return new ScrapelineError("network", `could not reach the proxy ${shown} for ${url}: ${describe(error)}`, { cause: error, url });
+  return new ScrapelineError("network", `could not fetch ${url} through the proxy ${shown}: ${describe(error)}`, { cause: error, url });
+}
+
 function hostOf(url: string): string {
   try {
     return new URL(url).host;
   } catch {
     return url;
+  }
+}
+
+/**
+ * The site answered a block or challenge page instead of the page asked for: a failed page, never
+ * stored, compared or billed. `vendor` names who blocked it.
+ */
+export class BlockedPageError extends ScrapelineError {
+  readonly vendor: string;
+  constructor(vendor: string, details: { url: string; status: number; finalUrl?: string }) {
+    const shown = details.finalUrl && details.finalUrl !== details.url ? `${details.url} (at ${details.finalUrl})` : details.url;
+    super("blocked-page", `blocked by ${vendor}: HTTP ${details.status} from ${shown}`, { url: details.url, status: details.status });
+    this.vendor = vendor;
   }
 }

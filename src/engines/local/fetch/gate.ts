@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher } from "undici";
+import { Agent, ProxyAgent, Socks5ProxyAgent, type Dispatcher } from "undici";
 import { ScrapelineError } from "../../../core/index.js";
 import { createAddressPolicy, type AddressPolicy } from "./address-policy.js";
 import { Deadline } from "./deadline.js";
@@ -28,6 +28,7 @@ export function createFetchGate(policy: FetchPolicy): FetchGate {
   const addresses = policyFor(policy.treatAsPublic);
   const pins = new PinnedAddresses();
   const agents = new Map<boolean, Agent>();
+  const proxied = new Map<string, Dispatcher>();
   let closed = false;
 
   const agentFor = (skipTlsVerification: boolean): Agent => {
@@ -39,6 +40,21 @@ export function createFetchGate(policy: FetchPolicy): FetchGate {
     return agent;
   };
 
+  /** One pool per proxy and TLS setting; the proxy is the operator's own, reached wherever it is. */
+  const proxyAgentFor = (proxy: URL, skipTlsVerification: boolean): Dispatcher => {
+    const key = `${skipTlsVerification}|${proxy.href}`;
+    let agent = proxied.get(key);
+    if (!agent) {
+      const requestTls = { rejectUnauthorized: !skipTlsVerification };
+      agent =
+        proxy.protocol === "socks5:" || proxy.protocol === "socks:"
+          ? new Socks5ProxyAgent(proxy.href, { username: safeDecode(proxy.username), password: safeDecode(proxy.password), requestTls } as ConstructorParameters<typeof Socks5ProxyAgent>[1])
+          : new ProxyAgent({ uri: proxy.href, requestTls });
+      proxied.set(key, agent);
+    }
+    return agent;
+  };
+
   const exchange = async (url: URL, headers: Record<string, string>, request: FetchRequest, deadline: Deadline): Promise<Hop> => {
     const context: TargetContext = {
       policy: addresses,
@@ -46,11 +62,14 @@ export function createFetchGate(policy: FetchPolicy): FetchGate {
       resolve: policy.resolve ?? systemResolve,
       signal: deadline.signal,
     };
+    // Checked here even when a proxy carries the request: a proxy is never a way to a private address.
     const target = await resolveTarget(url, context);
-    if (!target.literal) pins.pin(target.hostname, target.addresses);
+    if (!target.literal && !request.proxy) pins.pin(target.hostname, target.addresses);
     // undici opens a connection even for a request whose signal has already fired.
     deadline.signal.throwIfAborted();
-    const response = await agentFor(request.skipTlsVerification === true).request({
+    const skipTls = request.skipTlsVerification === true;
+    const dispatcher = request.proxy ? proxyAgentFor(request.proxy, skipTls) : agentFor(skipTls);
+    const response = await dispatcher.request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: request.method ?? "GET",
@@ -103,15 +122,16 @@ export function createFetchGate(policy: FetchPolicy): FetchGate {
         return await follow(request, deadline, progress);
       } catch (error) {
         const url = redactUrl(progress.url?.href ?? request.url);
-        throw toFetchError(error, { url, deadline, timeoutMs: request.timeoutMs });
+        throw toFetchError(error, { url, deadline, timeoutMs: request.timeoutMs, ...(request.proxy ? { proxy: request.proxy } : {}) });
       } finally {
         deadline.dispose();
       }
     },
     async close() {
       closed = true;
-      const all = [...agents.values()];
+      const all: Dispatcher[] = [...agents.values(), ...proxied.values()];
       agents.clear();
+      proxied.clear();
       pins.clear();
       await Promise.all(all.map((agent) => agent.destroy()));
     },

@@ -26,6 +26,11 @@ export interface FetchRequest {
   skipTlsVerification?: boolean;
   /** Caller cancellation. */
   signal?: AbortSignal;
+  /**
+   * The proxy that carries the request (http, https or socks5, credentials in the URL); the target
+   * is still resolved and checked here first. None: direct.
+   */
+  proxy?: URL;
   /** A session's cookies: added to each hop's request for its host, and updated with each hop's Set-Cookie. */
   cookies?: CookieJar;
 }
