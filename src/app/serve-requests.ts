@@ -1,9 +1,6 @@
 import type { CrawlRequest, ExtractRequest, MapRequest, Pipeline, ScrapeRequest, Step, ThreatProtectionOverride } from "../core/index.js";
 import { extractUrlProblem, ScrapelineError, sortExtractUrls } from "../core/index.js";
-import { readRequestBody, V1_SCRAPE_OPTION_DEFAULTS, type RequestKind } from "../pipeline/index.js";
-
-/** Keys the service's SDKs add to every POST body; accepted and ignored. */
-const CLIENT_KEYS = ["origin", "integration"] as const;
+import { readRequestBody, V1_SCRAPE_OPTION_DEFAULTS, withoutClientKeys, type RequestKind } from "../pipeline/index.js";
 
 type Body = Record<string, unknown>;
 
@@ -35,12 +32,10 @@ export interface MapCall {
   pipeline: Pipeline;
 }
 
-/** A request body as an object, without the keys clients add for themselves (origin, integration). */
+/** A request body as an object, without the client-only keys the SDKs send (origin, fastMode, …: pipeline/client-keys.ts). */
 export function asBody(body: unknown): Body {
   if (body === null || typeof body !== "object" || Array.isArray(body)) throw new ScrapelineError("invalid-input", "Bad request: the body must be a JSON object");
-  const out: Body = { ...(body as Body) };
-  for (const key of CLIENT_KEYS) if (typeof out[key] === "string") delete out[key];
-  return out;
+  return withoutClientKeys(body as Body, "work");
 }
 
 /** Takes a key the step schemas do not know but the endpoint does. */
@@ -228,12 +223,10 @@ export function warningOf(warnings: readonly string[]): { warning?: string } {
   return warnings.length > 0 ? { warning: warnings.join("; ") } : {};
 }
 
-/** POST /v2/crawl/params-preview: a url and a prompt, nothing else (origin and integration are dropped). */
+/** POST /v2/crawl/params-preview: a url and a prompt, nothing else (the client-only keys of every body are dropped). */
 export function readPreviewCall(body: unknown): { url: string; prompt: string } {
-  const raw = body !== null && typeof body === "object" && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : undefined;
+  const raw = body !== null && typeof body === "object" && !Array.isArray(body) ? withoutClientKeys(body as Record<string, unknown>, "other") : undefined;
   if (!raw) throw new ScrapelineError("invalid-input", "Bad request: the body must be a JSON object");
-  delete raw.origin;
-  delete raw.integration;
   const unknown = Object.keys(raw).filter((k) => k !== "url" && k !== "prompt");
   if (unknown.length > 0) throw new ScrapelineError("invalid-input", `Unrecognized key in body -- ${unknown.join(", ")} (params-preview takes url and prompt)`);
   if (typeof raw.url !== "string" || typeof raw.prompt !== "string") throw new ScrapelineError("invalid-input", "Bad request: url and prompt are required strings");

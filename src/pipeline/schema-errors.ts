@@ -2,6 +2,7 @@ import type { ErrorObject } from "ajv";
 import type { Diagnostic } from "../core/index.js";
 import { bundledSchemas, discriminatorKey } from "./schema.js";
 import { closest, didYouMean, listOf } from "./suggest.js";
+import { clientKeyHint } from "./client-keys.js";
 import { describePath, fieldIn, STEP_KINDS } from "./where.js";
 import { parseKeyProblem } from "./parse-step.js";
 import { spanAt, type Path, type SourceDoc } from "./yaml-doc.js";
@@ -96,7 +97,7 @@ export function schemaDiagnostics(source: SourceDoc, data: unknown, errors: read
           emit([...path, key], "key", browser.code, browser.message, browser.hint);
           break;
         }
-        emit([...path, key], "key", "unknown-key", `unknown key "${key}" in ${field ? `${field} of ` : ""}${where}`, didYouMean(key, known) ?? (known.length ? `allowed keys: ${listOf(known)}` : undefined));
+        emit([...path, key], "key", "unknown-key", `unknown key "${key}" in ${field ? `${field} of ` : ""}${where}`, clientKeyHint(key) ?? didYouMean(key, known) ?? (known.length ? `allowed keys: ${listOf(known)}` : undefined));
         break;
       }
       case "required":
