@@ -10,6 +10,13 @@ export const scrapeRoutes: Route[] = [
     handle: async ({ service, team, body }) => ({ status: 200, body: { success: true, data: await service.scrape(team, body) } }),
   },
   {
+    method: "GET",
+    path: "/v2/scrape/:id",
+    auth: true,
+    limited: false,
+    handle: ({ service, team, params }) => ({ status: 200, body: { success: true, data: service.scrapeResult(team, params.id!) } }),
+  },
+  {
     method: "POST",
     path: "/v2/map",
     auth: true,
