@@ -64,7 +64,8 @@ export function readStep(kind: RequestKind, body: Body, version: "v1" | "v2" = "
   if (!reading.step || !reading.pipeline || errors.length > 0) {
     const text = errors.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}${limitReason(d.message)}`).join("; ");
     const unknown = errors.some((d) => d.code === "unknown-key");
-    throw new ScrapelineError("invalid-input", `${unknown ? "Unrecognized key in body -- " : "Bad request: "}${text || "invalid request body"}`);
+    const issues = errors.map((d) => d.issue ?? { code: "custom", path: [], message: `${d.message}${d.hint ? ` (${d.hint})` : ""}` });
+    throw new ScrapelineError("invalid-input", `${unknown ? "Unrecognized key in body -- " : "Bad request: "}${text || "invalid request body"}`, { issues });
   }
   const v1Forms = reading.diagnostics.filter((d) => d.severity === "warning" && d.code === "deprecated");
   if (version === "v2" && v1Forms.length > 0) {
