@@ -81,7 +81,7 @@ export function readStep(kind: RequestKind, body: Body, version: "v1" | "v2" = "
  */
 const LIMIT_REASONS: Array<[RegExp, string]> = [
   [/^waitFor /, "the service's limit: waitFor is at most 60000 ms and at most half of timeout"],
-  [/^timeout /, "the service's limit: timeout is 1000 to 300000 ms"],
+  [/^timeout /, "the service's limit: timeout is at least 1000 ms"],
   [/^actions must have at most/, "the service's limit: at most 50 actions"],
   [/(^|\.)prompt must be at most/, "the service's limit: prompts are at most 10000 characters"],
   [/\.scale must be/, "Chromium prints PDFs at a scale of 0.1 to 2"],

@@ -171,7 +171,11 @@ export class ServeService {
     const pipeline = this.jobPipeline(team, "map", call.pipeline, { ...call.pipeline.steps[0]!, kind: "map", body: call.request } as Step);
     const { runId } = await this.track(this.jobs.start(team.id, "map", pipeline, { url: call.request.url, total: 1 }).finished);
     const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
-    if (stored.done) throw this.failureOf(runId);
+    if (stored.done) {
+      // The step keeps its error's words only: the map's own "timed out … before finding any URL" is a timeout.
+      const failure = this.failureOf(runId);
+      throw / timed out after \d+ ms before finding any URL$/.test(failure.message) ? new ScrapelineError("timeout", failure.message, { url: call.request.url }) : failure;
+    }
     const document = stored.value.document;
     const links = (document.metadata.mapLinks as MapLink[] | undefined) ?? (document.links ?? []).map((url) => ({ url }));
     return { links, ...(document.warning ? { warning: document.warning } : {}) };

@@ -235,7 +235,8 @@ async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions
   }
   const extras: ScrapeExtras = { ...(pageLinks ? { pageLinks: true } : {}), ...(job.keepOpen ? { keepOpen: job.keepOpen } : {}) };
   const page = job.session === undefined ? await ctx.ports.engine.scrape(url, engineOptions, signal, extras) : await scrapeInSession(ctx, job.session, url, engineOptions, signal, extras);
-  if (local && options.maxAge > 0) page.metadata.cacheState = "miss";
+  // Only a page the cache was asked for is a miss; one it may not answer (headers, actions, waitFor, change tracking) has no cacheState.
+  if (local && mayReadCache(options)) page.metadata.cacheState = "miss";
   return local && mayWriteCache(options) ? { page, cacheKey: key } : { page };
 }
 
