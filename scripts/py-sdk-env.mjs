@@ -33,6 +33,8 @@ export function sdkFolder(env = process.env) {
 const cache = join(repo, "node_modules", ".cache", "scrapeline-py-sdk");
 const venv = join(cache, "venv");
 const python = join(venv, "bin", "python");
+/** What the venv holds besides the SDK: pytest for the SDK's own tests (scripts/py-sdk-e2e.mjs). */
+const EXTRAS = ["pytest", "pytest-asyncio"];
 
 /** A stamp of the SDK's package files (names, sizes, times): a change reinstalls it. */
 function stampOf(folder) {
@@ -65,7 +67,7 @@ export function prepare(env = process.env) {
   const probe = spawnSync(system, ["-c", "import venv, ensurepip"], { encoding: "utf8" });
   if (probe.error) return { skip: `${system} was not found; install Python 3.8 or later` };
   if (probe.status !== 0) return { skip: `${system} cannot make virtual environments (venv or ensurepip is missing); on Debian or Ubuntu: apt-get install python3-venv` };
-  const stamp = stampOf(sdk);
+  const stamp = `${stampOf(sdk)} ${EXTRAS.join(" ")}`;
   const stampFile = join(cache, "sdk.stamp");
   if (existsSync(python) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === `${sdk}\n${stamp}`) return { python, sdk };
   mkdirSync(cache, { recursive: true });
@@ -78,7 +80,7 @@ export function prepare(env = process.env) {
   rmSync(copy, { recursive: true, force: true });
   cpSync(sdk, copy, { recursive: true, filter: (from) => !/(__pycache__|\.egg-info|[/\\]build)$/.test(from) });
   run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--force-reinstall", "--no-deps", copy], "pip install of the SDK");
-  run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", copy, "pytest"], "pip install of the SDK's dependencies");
+  run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", copy, ...EXTRAS], "pip install of the SDK's dependencies");
   writeFileSync(stampFile, `${sdk}\n${stamp}`);
   return { python, sdk };
 }
