@@ -321,9 +321,10 @@ export class ServeService {
     return usageHistory(this.tables, team, this.clock());
   }
 
-  /** GET /v2/concurrency-check, /v2/team/queue-status: the team's background jobs running now, its limit, and its latest success. */
+  /** GET /v2/concurrency-check, /v2/team/queue-status: the team's background jobs running now, its limit, and its latest success of the past 24 hours. */
   load(team: Team): { active: number; max: number; lastSuccess: string | null } {
-    return { active: this.jobs.activeJobs(team.id, BACKGROUND), max: team.maxConcurrentJobs, lastSuccess: this.tables.lastSuccess(team.id) ?? null };
+    const since = new Date(this.clock() - 24 * 3600_000).toISOString();
+    return { active: this.jobs.activeJobs(team.id, BACKGROUND), max: team.maxConcurrentJobs, lastSuccess: this.tables.lastSuccess(team.id, since) ?? null };
   }
 
   /** Stops taking work, lets requests in flight finish, stops jobs (pages in flight are stored), closes the store. */

@@ -122,9 +122,9 @@ export class ServeTables {
     return rows.map(toJob);
   }
 
-  /** When the team's latest job that succeeded finished, or undefined. */
-  lastSuccess(teamId: number): string | undefined {
-    return (this.db.prepare("SELECT MAX(finished_at) FROM serve_jobs WHERE team_id = ? AND status = 'completed'").pluck().get(teamId) as string | null) ?? undefined;
+  /** When the team's latest job that succeeded finished, if it finished at or after `since`. */
+  lastSuccess(teamId: number, since: string): string | undefined {
+    return (this.db.prepare("SELECT MAX(finished_at) FROM serve_jobs WHERE team_id = ? AND status = 'completed' AND finished_at >= ?").pluck().get(teamId, since) as string | null) ?? undefined;
   }
 
   /**
