@@ -38,6 +38,14 @@ export function asBody(body: unknown): Body {
   return withoutClientKeys(body as Body, "work");
 }
 
+/**
+ * A URL written without its scheme (`docs.example.com/page`) gets `http://`, as the service
+ * prepends it; anything with a scheme, or that is not a string, is left for the checks.
+ */
+function withScheme(value: unknown): unknown {
+  return typeof value === "string" && value !== "" && !/^[a-z][a-z0-9+.-]*:/i.test(value) ? `http://${value}` : value;
+}
+
 /** Takes a key the step schemas do not know but the endpoint does. */
 function take<T>(body: Body, key: string, check: (v: unknown) => v is T, expected: string): T | undefined {
   if (!(key in body)) return undefined;
@@ -119,6 +127,7 @@ function refuseV2Only(options: unknown): void {
 export function readScrapeCall(raw: unknown): ScrapeCall {
   const body = asBody(raw);
   if ("urls" in body) throw new ScrapelineError("invalid-input", "Unrecognized key in body -- urls (scrape takes one url; use /v2/batch/scrape for several)");
+  body.url = withScheme(body.url);
   const { step, pipeline } = readStep("scrape", body) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline };
   const { urls, ...options } = step.body;
   return { url: (urls as string[])[0]!, options, pipeline };
@@ -130,6 +139,7 @@ export function readBatchCall(raw: unknown): BatchCall {
   const ignoreInvalid = take(body, "ignoreInvalidURLs", isBool, "a boolean") ?? true;
   const maxConcurrency = take(body, "maxConcurrency", isPositiveInt, "a positive integer");
   if ("url" in body) throw new ScrapelineError("invalid-input", "Unrecognized key in body -- url (batch scrape takes urls)");
+  if (Array.isArray(body.urls)) body.urls = body.urls.map(withScheme);
   let invalidURLs: string[] | undefined;
   if (ignoreInvalid && Array.isArray(body.urls)) {
     invalidURLs = body.urls.filter((u) => !isHttpUrl(u)).map(String);
@@ -148,6 +158,7 @@ export function readBatchCall(raw: unknown): BatchCall {
 /** POST /v2/crawl. */
 export function readCrawlCall(raw: unknown): CrawlCall {
   const body = asBody(raw);
+  body.url = withScheme(body.url);
   const maxConcurrency = take(body, "maxConcurrency", isPositiveInt, "a positive integer");
   const { step, pipeline, warnings } = readStep("crawl", body) as { step: Extract<Step, { kind: "crawl" }>; pipeline: Pipeline; warnings: string[] };
   return { request: step.body, ...(maxConcurrency ? { maxConcurrency } : {}), ...warningOf(warnings), pipeline };
@@ -156,6 +167,7 @@ export function readCrawlCall(raw: unknown): CrawlCall {
 /** POST /v2/map; a threatProtection override is checked like a scrape's. */
 export function readMapCall(raw: unknown): MapCall {
   const body = asBody(raw);
+  body.url = withScheme(body.url);
   const override = body.threatProtection;
   delete body.threatProtection;
   const { step, pipeline } = readStep("map", body) as { step: Extract<Step, { kind: "map" }>; pipeline: Pipeline };

@@ -11,7 +11,7 @@ let release: () => void = () => {};
 const held = new Promise<void>((resolve) => (release = resolve));
 
 beforeAll(async () => {
-  site.page("/", htmlPage("Home", `<p>Home page.</p><a href="/a">a</a>`)).page("/a", htmlPage("A", "<p>Page a.</p>")).page("/robots.txt", "");
+  site.page("/", htmlPage("Home", `<p>Home page.</p><a href="/a">a</a>`)).page("/a", htmlPage("A", "<p>Page a.</p>")).page("/c", htmlPage("C", "<p>Cached page.</p>")).page("/robots.txt", "");
   // A site whose every answer waits until the test ends: a map of it runs out of time.
   const stuck = new FixtureSite();
   stuck.route("/", async (_req, res) => {
@@ -39,6 +39,17 @@ describe("values the service takes", () => {
     expect(scraped.status).toBe(200);
   });
 
+  it("a URL without its scheme gets http://, as the service prepends it (scrape, batch, crawl, map)", async () => {
+    const bare = site.url.replace(/^http:\/\//, "");
+    const scraped = await serve.call("POST", "/v2/scrape", { body: { url: `${bare}/a` } });
+    expect(scraped.status, JSON.stringify(scraped.body)).toBe(200);
+    expect(scraped.body.data.metadata.sourceURL).toBe(`${site.url}/a`);
+    expect((await serve.call("POST", "/v2/batch/scrape", { body: { urls: [`${bare}/a`] } })).body.invalidURLs).toEqual([]);
+    expect((await serve.call("POST", "/v2/crawl", { body: { url: bare, limit: 1 } })).status).toBe(200);
+    expect((await serve.call("POST", "/v2/map", { body: { url: bare, sitemap: "skip" } })).status).toBe(200);
+    expect((await serve.call("POST", "/v2/scrape", { body: { url: "ftp://example.com/a" } })).status).toBe(400);
+  });
+
   it("a pipeline takes proxy stealth as enhanced too, warning at the value", () => {
     const loaded = loadPipelineText("p.yaml", `version: 1\nname: p\nsteps:\n  - id: s\n    scrape:\n      url: https://example.com\n      proxy: stealth\n`);
     expect(loaded.diagnostics).toEqual([expect.objectContaining({ severity: "warning", code: "renamed-value", line: 7, column: 14, hint: "use proxy: enhanced" })]);
@@ -64,14 +75,14 @@ describe("values the service takes", () => {
 
 describe("cacheState", () => {
   it("is miss, then hit, when the cache is asked; absent when the request bypasses it", async () => {
-    const first = await serve.call("POST", "/v2/scrape", { body: { url: `${site.url}/`, maxAge: 60_000 } });
+    const first = await serve.call("POST", "/v2/scrape", { body: { url: `${site.url}/c`, maxAge: 60_000 } });
     expect(first.body.data.metadata.cacheState).toBe("miss");
-    const second = await serve.call("POST", "/v2/scrape", { body: { url: `${site.url}/`, maxAge: 60_000 } });
+    const second = await serve.call("POST", "/v2/scrape", { body: { url: `${site.url}/c`, maxAge: 60_000 } });
     expect(second.body.data.metadata.cacheState).toBe("hit");
-    const bypassed = await serve.call("POST", "/v2/scrape", { body: { url: `${site.url}/`, maxAge: 60_000, headers: { "x-test": "1" } } });
+    const bypassed = await serve.call("POST", "/v2/scrape", { body: { url: `${site.url}/c`, maxAge: 60_000, headers: { "x-test": "1" } } });
     expect(bypassed.status).toBe(200);
     expect(bypassed.body.data.metadata).not.toHaveProperty("cacheState");
-    const off = await serve.call("POST", "/v2/scrape", { body: { url: `${site.url}/`, maxAge: 0 } });
+    const off = await serve.call("POST", "/v2/scrape", { body: { url: `${site.url}/c`, maxAge: 0 } });
     expect(off.body.data.metadata).not.toHaveProperty("cacheState");
   });
 });
