@@ -39,11 +39,13 @@ export function asBody(body: unknown): Body {
 }
 
 /**
- * A URL written without its scheme (`docs.example.com/page`) gets `http://`, as the service
- * prepends it; anything with a scheme, or that is not a string, is left for the checks.
+ * A URL written without its scheme (`docs.example.com/page`, `example.com:8080`) gets `http://`,
+ * as the service prepends it; one with a scheme (`ftp://…`, `data:…`), or that is not a string,
+ * is left for the checks to accept or refuse.
  */
 function withScheme(value: unknown): unknown {
-  return typeof value === "string" && value !== "" && !/^[a-z][a-z0-9+.-]*:/i.test(value) ? `http://${value}` : value;
+  if (typeof value !== "string" || value === "" || /^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^(data|javascript|mailto|file|about|blob):/i.test(value)) return value;
+  return `http://${value}`;
 }
 
 /** Takes a key the step schemas do not know but the endpoint does. */

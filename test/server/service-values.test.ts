@@ -48,6 +48,7 @@ describe("values the service takes", () => {
     expect((await serve.call("POST", "/v2/crawl", { body: { url: bare, limit: 1 } })).status).toBe(200);
     expect((await serve.call("POST", "/v2/map", { body: { url: bare, sitemap: "skip" } })).status).toBe(200);
     expect((await serve.call("POST", "/v2/scrape", { body: { url: "ftp://example.com/a" } })).status).toBe(400);
+    expect((await serve.call("POST", "/v2/scrape", { body: { url: "javascript:alert(1)" } })).status).toBe(400);
   });
 
   it("a pipeline takes proxy stealth as enhanced too, warning at the value", () => {
