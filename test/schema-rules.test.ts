@@ -531,7 +531,7 @@ describe("scrape-options.schema.json", () => {
     field(target, "waitFor", [0, 60000], [[-1, "minimum"], [60001, "maximum"], [0.5, "type"]]),
     bool(target, "mobile"),
     bool(target, "skipTlsVerification"),
-    field(target, "timeout", [1000, 300000], [[999, "minimum"], [300001, "maximum"], ["30s", "type"]]),
+    field(target, "timeout", [1000, 300000, 600000], [[999, "minimum"], ["30s", "type"]]),
     field(target, "parsePDF", [true, false], [["no", "type"]]),
     field(target, "parsers", [["pdf"], [], [{ type: "pdf" }], [{ type: "pdf", mode: "ocr", maxPages: 10 }]], [
       [["docx"], "oneOf", "/0"],
@@ -551,7 +551,7 @@ describe("scrape-options.schema.json", () => {
     field(target, "location", [{ country: "DE", languages: ["de-DE", "en"] }, {}], [[{ country: "de" }, "pattern", "/country"], ["US", "type"]]),
     bool(target, "removeBase64Images"),
     bool(target, "blockAds"),
-    field(target, "proxy", ["basic", "enhanced", "auto"], [["stealth", "enum"], [true, "type"]]),
+    field(target, "proxy", ["basic", "enhanced", "auto", "stealth"], [["turbo", "enum"], [true, "type"]]),
     bool(target, "storeInCache"),
     field(target, "threatProtection", [{ mode: "normal" }, {}], [[{ mode: "strict" }, "enum", "/mode"], ["on", "type"]]),
     closed(target, "onlyCleanContent"),
@@ -777,7 +777,7 @@ describe("crawl.schema.json", () => {
     bool(T.crawl, "deduplicateSimilarURLs"),
     field(T.crawl, "limit", [1, 10000], [[0, "minimum"], [1.5, "type"]]),
     field(T.crawl, "delay", [0, 1.5], [[-1, "minimum"], ["1s", "type"]]),
-    field(T.crawl, "scrapeOptions", [{ formats: ["markdown"] }], [[{ proxy: "stealth" }, "enum", "/proxy"]]),
+    field(T.crawl, "scrapeOptions", [{ formats: ["markdown"] }], [[{ proxy: "turbo" }, "enum", "/proxy"]]),
     // v1 options, accepted (the loader maps them to v2 with a warning)
     field(T.crawl, "maxDepth", [0, 10], [[-1, "minimum"], [1.5, "type"]]),
     bool(T.crawl, "allowBackwardCrawling"),
@@ -796,7 +796,7 @@ describe("map.schema.json", () => {
     bool(T.map, "includeSubdomains"),
     bool(T.map, "ignoreQueryParameters"),
     field(T.map, "limit", [1, 5000, 100000], [[0, "minimum"], [100001, "maximum"], [1.5, "type"]]),
-    field(T.map, "timeout", [1000, 60000], [[999, "minimum"], [1.5, "type"]]),
+    field(T.map, "timeout", [1, 999, 60000], [[0, "minimum"], [1.5, "type"]]),
     closed(T.map, "includePaths"),
   ]);
 });

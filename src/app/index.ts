@@ -14,7 +14,7 @@ export { pageDiff, pageHistory, runChanges, type HistoryEntry, type PageChange, 
 export { DEFAULT_API_URL, previewCrawlRemote, serviceUsage, type UsageReport } from "./remote.js";
 export { createKey, listKeys, listTeams, revokeKey, setThreatPolicy, TEAM_DEFAULTS, updateTeam, type TeamSettings } from "./keys.js";
 export { ServeService, type ServeOptions } from "./serve.js";
-export type { TokenUsage } from "./serve-usage.js";
+export type { CreditUsage, TokenUsage, UsagePeriod } from "./serve-usage.js";
 export { PAGE_BYTES, PAGE_DOCUMENTS, type JobStatusPage } from "./serve-job-status.js";
 export { MAX_UPLOAD_BYTES, type Upload } from "./serve-parse.js";
 export { creditUsageV1, jobStatusV1, mapV1, scrapeV1, searchV1, startBatchV1, startCrawlV1, startExtractV1, v1StatusPage, V1_RETIRED, type V2Service } from "./serve-v1.js";

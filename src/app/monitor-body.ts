@@ -1,5 +1,6 @@
 import type { MonitorEvent } from "../core/index.js";
 import { knownTimeZone, ScrapelineError } from "../core/index.js";
+import { withoutClientKeys } from "../pipeline/index.js";
 
 /** What a monitor made through /v2/monitor runs, as the hosted service shapes it. */
 export interface MonitorDefinition {
@@ -31,8 +32,9 @@ function closed(value: Obj, field: string, allowed: readonly string[]): void {
 }
 
 /** A POST body (every field) or, with `patch`, the fields a PATCH changes, merged over `current`. */
-export function readMonitorBody(raw: unknown, current?: MonitorDefinition): MonitorDefinition {
-  if (!isObj(raw)) throw bad("body", "a JSON object is required");
+export function readMonitorBody(body: unknown, current?: MonitorDefinition): MonitorDefinition {
+  if (!isObj(body)) throw bad("body", "a JSON object is required");
+  const raw = withoutClientKeys(body, "other");
   closed(raw, "", ["name", "schedule", "targets", "webhook", "retentionDays"]);
   const out: Partial<MonitorDefinition> = current ? structuredClone(current) : {};
   if (raw.name !== undefined || !current) {

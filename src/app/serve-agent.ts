@@ -41,3 +41,18 @@ export function agentReply(store: Store, job: ServeJob, stepId: string, creditsU
   const stepError = job.runId === null ? undefined : store.getSteps(job.runId)[0]?.error;
   return { success: false, status: "failed", ...shared, error: result?.error ?? stepError ?? job.error ?? "the agent failed" };
 }
+
+/** An agent job as GET /v2/agent lists it. */
+export interface AgentListItem {
+  id: string;
+  createdAt: string;
+  targetHint: string;
+  origin: string;
+  settings: { hidden: boolean; starred: boolean };
+  status: "processing" | "completed" | "failed" | "cancelled";
+}
+
+export function agentListItem(job: ServeJob): AgentListItem {
+  const status = job.status === "scraping" ? "processing" : job.status;
+  return { id: job.id, createdAt: job.createdAt, targetHint: job.url ?? "", origin: "api", settings: { hidden: false, starred: false }, status };
+}

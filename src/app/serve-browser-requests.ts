@@ -1,11 +1,12 @@
 import { ScrapelineError } from "../core/index.js";
+import { withoutClientKeys } from "../pipeline/index.js";
 
 const bad = (message: string) => new ScrapelineError("invalid-input", message);
 
 function objectBody(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
   if (typeof body !== "object" || Array.isArray(body)) throw bad("the body must be a JSON object");
-  return body as Record<string, unknown>;
+  return withoutClientKeys(body as Record<string, unknown>, "other");
 }
 
 function seconds(body: Record<string, unknown>, key: string, min: number, max: number, fallback: number): number {

@@ -19,6 +19,7 @@ interface Live {
   id: string;
   teamId: number;
   page: LivePage;
+  createdAt: number;
   expiresAt: number;
   activityTtlMs: number;
   lastActivity: number;
@@ -49,7 +50,7 @@ export class BrowserSessions {
     if (held >= this.options.maxPerTeam) throw new ScrapelineError("rate-limited", `the team already has ${held} live browser sessions, the most it may hold; DELETE /v2/browser/{id} one first`);
     const page = await this.options.openPage(start);
     const now = this.options.clock();
-    const live: Live = { id, teamId: team.id, page, expiresAt: now + call.ttlMs, activityTtlMs: call.activityTtlMs, lastActivity: now, timer: undefined, queue: Promise.resolve() };
+    const live: Live = { id, teamId: team.id, page, createdAt: now, expiresAt: now + call.ttlMs, activityTtlMs: call.activityTtlMs, lastActivity: now, timer: undefined, queue: Promise.resolve() };
     this.live.set(id, live);
     this.schedule(live);
     return { id, expiresAt: new Date(live.expiresAt).toISOString() };
@@ -91,6 +92,12 @@ export class BrowserSessions {
     const id = `scrape-${scrapeId}`;
     if (!this.live.has(id)) await this.create(team, {}, { replay: { url: scrape.url, options: scrape.options } }, id);
     return { id, ...(await this.execute(team, id, body)) };
+  }
+
+  /** GET /v2/browser: the team's live sessions (those carrying on from a scrape too), oldest first. */
+  list(team: Team): Array<{ id: string; status: "active"; createdAt: string; lastActivity: string; expiresAt: string }> {
+    const iso = (ms: number) => new Date(ms).toISOString();
+    return [...this.live.values()].filter((s) => s.teamId === team.id).map((s) => ({ id: s.id, status: "active" as const, createdAt: iso(s.createdAt), lastActivity: iso(s.lastActivity), expiresAt: iso(s.expiresAt) }));
   }
 
   /** DELETE /v2/scrape/{scrapeId}/interact. */

@@ -1,9 +1,6 @@
 import type { CrawlRequest, ExtractRequest, MapRequest, Pipeline, ScrapeRequest, Step, ThreatProtectionOverride } from "../core/index.js";
 import { extractUrlProblem, ScrapelineError, sortExtractUrls } from "../core/index.js";
-import { readRequestBody, V1_SCRAPE_OPTION_DEFAULTS, type RequestKind } from "../pipeline/index.js";
-
-/** Keys the service's SDKs add to every POST body; accepted and ignored. */
-const CLIENT_KEYS = ["origin", "integration"] as const;
+import { readRequestBody, V1_SCRAPE_OPTION_DEFAULTS, withoutClientKeys, type RequestKind } from "../pipeline/index.js";
 
 type Body = Record<string, unknown>;
 
@@ -35,12 +32,20 @@ export interface MapCall {
   pipeline: Pipeline;
 }
 
-/** A request body as an object, without the keys clients add for themselves (origin, integration). */
+/** A request body as an object, without the client-only keys the SDKs send (origin, fastMode, …: pipeline/client-keys.ts). */
 export function asBody(body: unknown): Body {
   if (body === null || typeof body !== "object" || Array.isArray(body)) throw new ScrapelineError("invalid-input", "Bad request: the body must be a JSON object");
-  const out: Body = { ...(body as Body) };
-  for (const key of CLIENT_KEYS) if (typeof out[key] === "string") delete out[key];
-  return out;
+  return withoutClientKeys(body as Body, "work");
+}
+
+/**
+ * A URL written without its scheme (`docs.example.com/page`, `example.com:8080`) gets `http://`,
+ * as the service prepends it; one with a scheme (`ftp://…`, `data:…`), or that is not a string,
+ * is left for the checks to accept or refuse.
+ */
+function withScheme(value: unknown): unknown {
+  if (typeof value !== "string" || value === "" || /^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^(data|javascript|mailto|file|about|blob):/i.test(value)) return value;
+  return `http://${value}`;
 }
 
 /** Takes a key the step schemas do not know but the endpoint does. */
@@ -69,7 +74,8 @@ export function readStep(kind: RequestKind, body: Body, version: "v1" | "v2" = "
   if (!reading.step || !reading.pipeline || errors.length > 0) {
     const text = errors.map((d) => `${d.message}${d.hint ? ` (${d.hint})` : ""}${limitReason(d.message)}`).join("; ");
     const unknown = errors.some((d) => d.code === "unknown-key");
-    throw new ScrapelineError("invalid-input", `${unknown ? "Unrecognized key in body -- " : "Bad request: "}${text || "invalid request body"}`);
+    const issues = errors.map((d) => d.issue ?? { code: "custom", path: [], message: `${d.message}${d.hint ? ` (${d.hint})` : ""}` });
+    throw new ScrapelineError("invalid-input", `${unknown ? "Unrecognized key in body -- " : "Bad request: "}${text || "invalid request body"}`, { issues });
   }
   const v1Forms = reading.diagnostics.filter((d) => d.severity === "warning" && d.code === "deprecated");
   if (version === "v2" && v1Forms.length > 0) {
@@ -85,7 +91,7 @@ export function readStep(kind: RequestKind, body: Body, version: "v1" | "v2" = "
  */
 const LIMIT_REASONS: Array<[RegExp, string]> = [
   [/^waitFor /, "the service's limit: waitFor is at most 60000 ms and at most half of timeout"],
-  [/^timeout /, "the service's limit: timeout is 1000 to 300000 ms"],
+  [/^timeout /, "the service's limit: timeout is at least 1000 ms"],
   [/^actions must have at most/, "the service's limit: at most 50 actions"],
   [/(^|\.)prompt must be at most/, "the service's limit: prompts are at most 10000 characters"],
   [/\.scale must be/, "Chromium prints PDFs at a scale of 0.1 to 2"],
@@ -123,6 +129,7 @@ export function refuseV2Only(options: unknown): void {
 export function readScrapeCall(raw: unknown, version: "v1" | "v2" = "v2"): ScrapeCall {
   const body = asBody(raw);
   if ("urls" in body) throw new ScrapelineError("invalid-input", `Unrecognized key in body -- urls (scrape takes one url; use /${version}/batch/scrape for several)`);
+  body.url = withScheme(body.url);
   if (version === "v1") v1ScrapeOptions(body);
   const { step, pipeline } = readStep("scrape", body, version) as { step: Extract<Step, { kind: "scrape" }>; pipeline: Pipeline };
   const { urls, ...options } = step.body;
@@ -137,6 +144,7 @@ export function readBatchCall(raw: unknown, version: "v1" | "v2" = "v2"): BatchC
   if (version === "v1") v1ScrapeOptions(body);
   const maxConcurrency = take(body, "maxConcurrency", isPositiveInt, "a positive integer");
   if ("url" in body) throw new ScrapelineError("invalid-input", "Unrecognized key in body -- url (batch scrape takes urls)");
+  if (Array.isArray(body.urls)) body.urls = body.urls.map(withScheme);
   let invalidURLs: string[] | undefined;
   if (ignoreInvalid && Array.isArray(body.urls)) {
     invalidURLs = body.urls.filter((u) => !isHttpUrl(u)).map(String);
@@ -155,6 +163,7 @@ export function readBatchCall(raw: unknown, version: "v1" | "v2" = "v2"): BatchC
 /** POST /v2/crawl. */
 export function readCrawlCall(raw: unknown, version: "v1" | "v2" = "v2"): CrawlCall {
   const body = asBody(raw);
+  body.url = withScheme(body.url);
   const maxConcurrency = take(body, "maxConcurrency", isPositiveInt, "a positive integer");
   if (version === "v1") {
     refuseV2Only(body.scrapeOptions);
@@ -167,6 +176,7 @@ export function readCrawlCall(raw: unknown, version: "v1" | "v2" = "v2"): CrawlC
 /** POST /v2/map; a threatProtection override is checked like a scrape's. */
 export function readMapCall(raw: unknown, version: "v1" | "v2" = "v2"): MapCall {
   const body = asBody(raw);
+  body.url = withScheme(body.url);
   const override = body.threatProtection;
   delete body.threatProtection;
   const { step, pipeline } = readStep("map", body, version) as { step: Extract<Step, { kind: "map" }>; pipeline: Pipeline };
@@ -241,12 +251,10 @@ export function warningOf(warnings: readonly string[]): { warning?: string } {
   return warnings.length > 0 ? { warning: warnings.join("; ") } : {};
 }
 
-/** POST /v2/crawl/params-preview: a url and a prompt, nothing else (origin and integration are dropped). */
+/** POST /v2/crawl/params-preview: a url and a prompt, nothing else (the client-only keys of every body are dropped). */
 export function readPreviewCall(body: unknown): { url: string; prompt: string } {
-  const raw = body !== null && typeof body === "object" && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : undefined;
+  const raw = body !== null && typeof body === "object" && !Array.isArray(body) ? withoutClientKeys(body as Record<string, unknown>, "other") : undefined;
   if (!raw) throw new ScrapelineError("invalid-input", "Bad request: the body must be a JSON object");
-  delete raw.origin;
-  delete raw.integration;
   const unknown = Object.keys(raw).filter((k) => k !== "url" && k !== "prompt");
   if (unknown.length > 0) throw new ScrapelineError("invalid-input", `Unrecognized key in body -- ${unknown.join(", ")} (params-preview takes url and prompt)`);
   if (typeof raw.url !== "string" || typeof raw.prompt !== "string") throw new ScrapelineError("invalid-input", "Bad request: url and prompt are required strings");

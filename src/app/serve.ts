@@ -14,9 +14,9 @@ import { JOB_STEP_ID, JobRunner } from "./serve-jobs.js";
 import { expiresAt, extractReply, jobCredits, jobErrors, statusPage, type JobStatusPage } from "./serve-job-status.js";
 import { checkConcurrency, RateLimiter } from "./serve-limits.js";
 import { readBatchCall, readCrawlCall, readExtractCall, readMapCall, readPreviewCall, readScrapeCall } from "./serve-requests.js";
-import { teamUsage, type TokenUsage } from "./serve-usage.js";
+import { creditUsage, teamUsage, usageHistory, type CreditUsage, type TokenUsage, type UsagePeriod } from "./serve-usage.js";
 import { readSearchCall, searchReply } from "./serve-search.js";
-import { agentReply, readAgentCall, type AgentStatusReply } from "./serve-agent.js";
+import { agentListItem, agentReply, readAgentCall, type AgentListItem, type AgentStatusReply } from "./serve-agent.js";
 import { effectiveThreatPolicy } from "./serve-threat.js";
 import { openStore } from "./store.js";
 import { readParseCall, type Upload } from "./serve-parse.js";
@@ -140,13 +140,23 @@ export class ServeService {
     const call = readScrapeCall(body, version);
     const options = this.guard(team, call.options, call.options.threatProtection, [call.url]);
     const pipeline = this.jobPipeline(team, "scrape", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: [call.url], ...options } } as Step);
-    const { runId } = await this.track(this.jobs.start(team.id, "scrape", pipeline, { url: call.url, total: 1 }).finished);
+    const job = this.jobs.start(team.id, "scrape", pipeline, { url: call.url, total: 1 });
+    const { runId } = await this.track(job.finished);
     const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
     if (stored.done) throw this.failureOf(runId);
-    const scrapeId = randomUUID();
-    this.browser.rememberScrape(team.id, scrapeId, call.url, options);
+    // The scrape's id is its job's: GET /v2/scrape/{id} reads it again, /interact carries on from it.
+    this.browser.rememberScrape(team.id, job.id, call.url, options);
     const document = inlineAssets(stored.value.document, this.store);
-    return { ...document, metadata: { ...document.metadata, scrapeId } };
+    return { ...document, metadata: { ...document.metadata, scrapeId: job.id } };
+  }
+
+  /** GET /v2/scrape/{id}: the Document an earlier scrape of the team answered. */
+  scrapeResult(team: Team, id: string): Document {
+    const job = this.jobs.job(team.id, id, ["scrape"], "Scrape");
+    const stored = job.runId === null ? undefined : this.store.documents(job.runId, JOB_STEP_ID)[Symbol.iterator]().next().value;
+    if (!stored) throw new ScrapelineError("not-found", "Scrape not found: it produced no document");
+    const document = inlineAssets(stored.document, this.store);
+    return { ...document, metadata: { ...document.metadata, scrapeId: job.id } };
   }
 
   /** POST /v2/parse: an uploaded file (already streamed to `upload.path`) parsed as a one-file parse step; the document names the upload. */
@@ -169,7 +179,11 @@ export class ServeService {
     const pipeline = this.jobPipeline(team, "map", call.pipeline, { ...call.pipeline.steps[0]!, kind: "map", body: call.request } as Step);
     const { runId } = await this.track(this.jobs.start(team.id, "map", pipeline, { url: call.request.url, total: 1 }).finished);
     const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
-    if (stored.done) throw this.failureOf(runId);
+    if (stored.done) {
+      // The step keeps its error's words only: the map's own "timed out … before finding any URL" is a timeout.
+      const failure = this.failureOf(runId);
+      throw / timed out after \d+ ms before finding any URL$/.test(failure.message) ? new ScrapelineError("timeout", failure.message, { url: call.request.url }) : failure;
+    }
     const document = stored.value.document;
     const links = (document.metadata.mapLinks as MapLink[] | undefined) ?? (document.links ?? []).map((url) => ({ url }));
     return { links, ...(document.warning ? { warning: document.warning } : {}) };
@@ -257,6 +271,13 @@ export class ServeService {
     return agentReply(this.store, job, JOB_STEP_ID, jobCredits(this.store, job), expiresAt(job));
   }
 
+  /** GET /v2/agent: the team's agent jobs, newest first, 50 a page; `before` (unix ms) pages back. */
+  listAgents(team: Team, before?: number): { agents: AgentListItem[]; nextBefore?: number } {
+    const jobs = this.tables.jobsOf(team.id, "agent", 51, before === undefined ? undefined : new Date(before).toISOString());
+    const agents = jobs.slice(0, 50).map(agentListItem);
+    return { agents, ...(jobs.length > 50 ? { nextBefore: Date.parse(jobs[49]!.createdAt) } : {}) };
+  }
+
   /** DELETE /v2/agent/{id}: stops the agent (what it stored stays readable). */
   cancelAgent(team: Team, id: string): void {
     this.jobs.cancel(this.jobs.job(team.id, id, ["agent"], "Agent job"));
@@ -296,6 +317,22 @@ export class ServeService {
    */
   tokenUsage(team: Team, scope: "all" | "extract" = "all"): TokenUsage {
     return teamUsage(this.tables, team, this.clock(), scope);
+  }
+
+  /** GET /v2/team/credit-usage. */
+  creditUsage(team: Team): CreditUsage {
+    return creditUsage(this.tokenUsage(team));
+  }
+
+  /** GET /v2/team/credit-usage/historical (and token-usage/historical): the team's billing periods, newest first. */
+  usageHistory(team: Team): UsagePeriod[] {
+    return usageHistory(this.tables, team, this.clock());
+  }
+
+  /** GET /v2/concurrency-check, /v2/team/queue-status: the team's background jobs running now, its limit, and its latest success of the past 24 hours. */
+  load(team: Team): { active: number; max: number; lastSuccess: string | null } {
+    const since = new Date(this.clock() - 24 * 3600_000).toISOString();
+    return { active: this.jobs.activeJobs(team.id, BACKGROUND), max: team.maxConcurrentJobs, lastSuccess: this.tables.lastSuccess(team.id, since) ?? null };
   }
 
   /** Stops taking work, lets requests in flight finish, stops jobs (pages in flight are stored), closes the store. */

@@ -14,6 +14,28 @@ export interface Diagnostic {
   code: string;
   message: string;
   hint?: string;
+  /** The finding as a validation issue in the service's shape (schema findings have one). */
+  issue?: ValidationIssue;
+}
+
+/**
+ * A validation problem as the service reports it in a 400's `details` (zod's issue objects):
+ * `code` (invalid_type, unrecognized_keys, invalid_enum_value, too_small, too_big,
+ * invalid_string, custom, …), `path` from the body's top, `message`, and the fields of its code.
+ */
+export interface ValidationIssue {
+  code: string;
+  path: (string | number)[];
+  message: string;
+  expected?: string;
+  received?: string;
+  keys?: string[];
+  options?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  type?: string;
+  inclusive?: boolean;
+  validation?: string;
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

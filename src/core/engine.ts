@@ -10,7 +10,8 @@ import type { AgentModel, AgentRequest, AgentResult } from "./agent.js";
  * through its own pool (limits, retries, storage) and reports the links each page had.
  */
 export interface CrawlFrontierPort {
-  next(): { url: string; depth: number } | undefined;
+  /** The next page; `linksOnly` when it is fetched for its links only (a start URL the crawl's include/exclude patterns refuse): not stored, not billed. */
+  next(): { url: string; depth: number; linksOnly?: true } | undefined;
   discover(fromUrl: string, links: readonly string[], fromDepth: number): void;
   done(url: string): void;
   readonly stats: { found: number; skippedByRobots: number; skippedByRules: number };

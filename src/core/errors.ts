@@ -1,4 +1,4 @@
-import type { Diagnostic } from "./diagnostic.js";
+import type { Diagnostic, ValidationIssue } from "./diagnostic.js";
 
 /**
  * The error taxonomy. Every failure the tool reports carries one of these kinds, so callers
@@ -29,6 +29,8 @@ export interface ErrorDetails {
   status?: number;
   /** How long the other side asked us to wait (Retry-After), in milliseconds. */
   retryAfterMs?: number;
+  /** For invalid input: each problem as a validation issue (a 400's `details` on serve). */
+  issues?: readonly ValidationIssue[];
 }
 
 export class ScrapelineError extends Error {
@@ -36,6 +38,7 @@ export class ScrapelineError extends Error {
   readonly url?: string;
   readonly status?: number;
   readonly retryAfterMs?: number;
+  readonly issues?: readonly ValidationIssue[];
   constructor(kind: ErrorKind, message: string, details: ErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = "ScrapelineError";
@@ -43,6 +46,7 @@ export class ScrapelineError extends Error {
     if (details.url !== undefined) this.url = details.url;
     if (details.status !== undefined) this.status = details.status;
     if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
+    if (details.issues !== undefined) this.issues = details.issues;
   }
 }
 

@@ -8,4 +8,5 @@ export { ABSOLUTE_URL_HINT } from "./schema-errors.js";
 export { readCrawlPrompt, type PromptOptions, type PromptReading } from "./crawl-prompt.js";
 export { DEFAULT_CRAWL, DEFAULT_LLM, DEFAULT_PIPELINE, V1_SCRAPE_OPTION_DEFAULTS } from "./defaults.js";
 export { readRequestBody, type RequestKind, type RequestReading } from "./request.js";
+export { CLIENT_KEYS, clientKeyOf, withoutClientKeys, type ClientKey } from "./client-keys.js";
 export { sessionsOnEngine } from "./sessions.js";

@@ -192,6 +192,10 @@ export function normalizeScrapeOptions(own: Obj, inherited: Obj, path: Path, rep
       warn("parsePDF", { code: "deprecated", at: "key", message: "parsePDF is a v1 option", hint: `use parsers: ${parsePDF ? "[pdf]" : "[]"}` });
     }
   }
+  if (merged.proxy === "stealth") {
+    merged.proxy = "enhanced";
+    warn("proxy", { code: "renamed-value", at: "value", message: "proxy stealth is the older name of enhanced", hint: "use proxy: enhanced" });
+  }
   const jsonOptions = isObj(merged.jsonOptions) ? merged.jsonOptions : undefined;
   const trackingOptions = isObj(merged.changeTrackingOptions) ? merged.changeTrackingOptions : undefined;
   delete merged.jsonOptions;

@@ -1,4 +1,4 @@
-import type { Diagnostic, Pipeline, Step } from "../core/index.js";
+import type { Diagnostic, Pipeline, Step, ValidationIssue } from "../core/index.js";
 import { loadPipelineText } from "./load.js";
 
 export type RequestKind = "scrape" | "crawl" | "map" | "extract" | "parse" | "search" | "agent";
@@ -28,6 +28,13 @@ export function readRequestBody(kind: RequestKind, body: Record<string, unknown>
   const step = loaded.pipeline?.steps[0];
   const own = new RegExp(` in ${kind} step "${STEP_ID}"`, "g");
   const named = new RegExp(`${kind} step "${STEP_ID}"`, "g");
-  const diagnostics = loaded.diagnostics.map((d) => ({ ...d, message: d.message.replace(own, "").replace(named, "the body") }));
+  const diagnostics = loaded.diagnostics.map((d) => ({ ...d, message: d.message.replace(own, "").replace(named, "the body"), ...(d.issue ? { issue: bodyIssue(d.issue, kind) } : {}) }));
   return { ...(step && loaded.pipeline ? { step, pipeline: loaded.pipeline } : {}), diagnostics };
+}
+
+/** An issue's path from the body's top (the pipeline around it is steps[0].<kind>), its message about the body. */
+function bodyIssue(issue: ValidationIssue, kind: RequestKind): ValidationIssue {
+  const inBody = issue.path[0] === "steps" && issue.path[1] === 0 && issue.path[2] === kind;
+  const message = issue.message.replace(new RegExp(` in ${kind} step "${STEP_ID}"`, "g"), "").replace(new RegExp(`${kind} step "${STEP_ID}"`, "g"), "the body");
+  return { ...issue, path: inBody ? issue.path.slice(3) : issue.path, message };
 }

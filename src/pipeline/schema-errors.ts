@@ -1,7 +1,8 @@
 import type { ErrorObject } from "ajv";
-import type { Diagnostic } from "../core/index.js";
+import type { Diagnostic, ValidationIssue } from "../core/index.js";
 import { bundledSchemas, discriminatorKey } from "./schema.js";
 import { closest, didYouMean, listOf } from "./suggest.js";
+import { clientKeyHint } from "./client-keys.js";
 import { describePath, fieldIn, STEP_KINDS } from "./where.js";
 import { parseKeyProblem } from "./parse-step.js";
 import { spanAt, type Path, type SourceDoc } from "./yaml-doc.js";
@@ -16,9 +17,11 @@ export function schemaDiagnostics(source: SourceDoc, data: unknown, errors: read
   const all = errors.map((e) => ({ error: e as SchemaError, path: toPath(e.instancePath, data), dropped: false }));
   type Entry = (typeof all)[number];
   const out: Diagnostic[] = [];
-  const emit = (path: Path, prefer: "key" | "value", code: string, message: string, hint?: string) => {
+  /** `issue`: the finding in the service's validation shape (path defaults to the finding's, message to its own). */
+  const emit = (path: Path, prefer: "key" | "value", code: string, message: string, hint?: string, issue: IssueFields = { code: "custom" }) => {
     const d: Diagnostic = { file: source.file, ...spanAt(source, path, prefer), severity: "error", code, message };
     if (hint) d.hint = hint;
+    d.issue = { path: [...path], message: hint ? `${message} (${hint})` : message, ...issue };
     out.push(d);
   };
 
@@ -44,7 +47,7 @@ export function schemaDiagnostics(source: SourceDoc, data: unknown, errors: read
       }
       const present = keys.filter((k) => isObject(value) && k in value);
       if (present.length > 1) emit(compound.path, "value", "conflicting-keys", `${listOf(present.map(q), "and")} cannot be used together in ${fieldIn(compound.path, data)}`, `keep one of them`);
-      else emit(compound.path, "key", "missing-key", `${fieldIn(compound.path, data)} needs ${listOf(keys.map(q))}`);
+      else emit(compound.path, "key", "missing-key", `${fieldIn(compound.path, data)} needs ${listOf(keys.map(q))}`, undefined, { code: "invalid_type", path: [...compound.path, keys[0]!], expected: declaredType(compound.error.parentSchema, keys[0]!), received: "undefined" });
       continue;
     }
     for (const e of inside) {
@@ -99,21 +102,21 @@ export function schemaDiagnostics(source: SourceDoc, data: unknown, errors: read
           emit([...path, key], "key", browser.code, browser.message, browser.hint);
           break;
         }
-        emit([...path, key], "key", "unknown-key", `unknown key "${key}" in ${field ? `${field} of ` : ""}${where}`, didYouMean(key, known) ?? (known.length ? `allowed keys: ${listOf(known)}` : undefined));
+        emit([...path, key], "key", "unknown-key", `unknown key "${key}" in ${field ? `${field} of ` : ""}${where}`, clientKeyHint(key) ?? didYouMean(key, known) ?? (known.length ? `allowed keys: ${listOf(known)}` : undefined), { code: "unrecognized_keys", keys: [key], path: [...path] });
         break;
       }
       case "required":
-        emit(path, "key", "missing-key", `missing required key "${p.missingProperty}" in ${what}`);
+        emit(path, "key", "missing-key", `missing required key "${p.missingProperty}" in ${what}`, undefined, { code: "invalid_type", path: [...path, String(p.missingProperty)], expected: declaredType(error.parentSchema, String(p.missingProperty)), received: "undefined" });
         break;
       case "enum": {
         const allowed = p.allowedValues as unknown[];
         const shown = JSON.stringify(error.data);
         const hint = typeof error.data === "string" ? didYouMean(error.data, allowed.map(String)) : undefined;
-        emit(path, "value", "invalid-value", `invalid value ${shown} for ${what}`, hint ?? `expected ${listOf(allowed)}`);
+        emit(path, "value", "invalid-value", `invalid value ${shown} for ${what}`, hint ?? `expected ${listOf(allowed)}`, { code: "invalid_enum_value", options: allowed, received: String(error.data) });
         break;
       }
       case "const":
-        emit(path, "value", "invalid-value", `${what} must be ${JSON.stringify(p.allowedValue)}, found ${JSON.stringify(error.data)}`);
+        emit(path, "value", "invalid-value", `${what} must be ${JSON.stringify(p.allowedValue)}, found ${JSON.stringify(error.data)}`, undefined, { code: "invalid_literal", expected: JSON.stringify(p.allowedValue), received: JSON.stringify(error.data) });
         break;
       case "discriminator": {
         const tags = bundledSchemas().discriminatorTags.get(discriminatorKey(error.parentSchema ?? {})) ?? [];
@@ -121,34 +124,34 @@ export function schemaDiagnostics(source: SourceDoc, data: unknown, errors: read
         if (p.error === "mapping") {
           const found = (error.data as Record<string, unknown>)[tag];
           const hint = typeof found === "string" ? didYouMean(found, tags) : undefined;
-          emit([...path, tag], "value", "invalid-value", `unknown ${tag} ${JSON.stringify(found)} in ${what}`, hint ?? `expected ${listOf(tags)}`);
+          emit([...path, tag], "value", "invalid-value", `unknown ${tag} ${JSON.stringify(found)} in ${what}`, hint ?? `expected ${listOf(tags)}`, { code: "invalid_union_discriminator", options: tags });
         } else {
-          emit(path, "key", "missing-key", `missing required key "${tag}" in ${what}`, tags.length ? `one of ${listOf(tags)}` : undefined);
+          emit(path, "key", "missing-key", `missing required key "${tag}" in ${what}`, tags.length ? `one of ${listOf(tags)}` : undefined, { code: "invalid_union_discriminator", path: [...path, tag], options: tags });
         }
         break;
       }
       case "type":
-        emit(path, "value", "wrong-type", `${what} must be ${listOf(String(p.type).split(",").map(article))}, found ${article(jsonType(error.data))}`);
+        emit(path, "value", "wrong-type", `${what} must be ${listOf(String(p.type).split(",").map(article))}, found ${article(jsonType(error.data))}`, undefined, { code: "invalid_type", expected: String(p.type).split(",").join(" | "), received: zodType(error.data) });
         break;
       case "minimum":
       case "maximum":
       case "exclusiveMinimum":
       case "exclusiveMaximum":
-        emit(path, "value", "out-of-range", `${what} must be ${RANGE_WORDS[error.keyword]} ${p.limit}, found ${JSON.stringify(error.data)}`);
+        emit(path, "value", "out-of-range", `${what} must be ${RANGE_WORDS[error.keyword]} ${p.limit}, found ${JSON.stringify(error.data)}`, undefined, rangeIssue(error.keyword, Number(p.limit), "number"));
         break;
       case "minItems":
       case "maxItems":
-        emit(path, "value", "wrong-size", `${what} must have ${error.keyword === "minItems" ? "at least" : "at most"} ${p.limit} item${p.limit === 1 ? "" : "s"}, found ${(error.data as unknown[]).length}`);
+        emit(path, "value", "wrong-size", `${what} must have ${error.keyword === "minItems" ? "at least" : "at most"} ${p.limit} item${p.limit === 1 ? "" : "s"}, found ${(error.data as unknown[]).length}`, undefined, rangeIssue(error.keyword === "minItems" ? "minimum" : "maximum", Number(p.limit), "array"));
         break;
       case "minLength":
       case "maxLength":
-        emit(path, "value", "wrong-size", `${what} must be ${error.keyword === "minLength" ? "at least" : "at most"} ${p.limit} character${p.limit === 1 ? "" : "s"} long`);
+        emit(path, "value", "wrong-size", `${what} must be ${error.keyword === "minLength" ? "at least" : "at most"} ${p.limit} character${p.limit === 1 ? "" : "s"} long`, undefined, rangeIssue(error.keyword === "minLength" ? "minimum" : "maximum", Number(p.limit), "string"));
         break;
       case "pattern":
-        emit(path, "value", "bad-pattern", `${JSON.stringify(error.data)} is not a valid ${what}`, patternHint(String(p.pattern)));
+        emit(path, "value", "bad-pattern", `${JSON.stringify(error.data)} is not a valid ${what}`, patternHint(String(p.pattern)), { code: "invalid_string", validation: "regex" });
         break;
       case "format":
-        emit(path, "value", "bad-format", `${JSON.stringify(error.data)} is not a valid ${p.format === "uri" ? "absolute URL" : p.format} (${what})`, p.format === "uri" ? ABSOLUTE_URL_HINT : undefined);
+        emit(path, "value", "bad-format", `${JSON.stringify(error.data)} is not a valid ${p.format === "uri" ? "absolute URL" : p.format} (${what})`, p.format === "uri" ? ABSOLUTE_URL_HINT : undefined, { code: "invalid_string", validation: p.format === "uri" ? "url" : String(p.format) });
         break;
       case "uniqueItems":
       {
@@ -162,6 +165,31 @@ export function schemaDiagnostics(source: SourceDoc, data: unknown, errors: read
     }
   }
   return out;
+}
+
+type IssueFields = Omit<ValidationIssue, "path" | "message"> & { path?: (string | number)[] };
+
+/** A too_small / too_big issue: `keyword` minimum, maximum or their exclusive forms. */
+function rangeIssue(keyword: string, limit: number, type: string): IssueFields {
+  const small = keyword === "minimum" || keyword === "exclusiveMinimum";
+  const inclusive = !keyword.startsWith("exclusive");
+  return small ? { code: "too_small", minimum: limit, type, inclusive } : { code: "too_big", maximum: limit, type, inclusive };
+}
+
+/** The type a schema declares for one of its properties, in zod's words ("unknown" when it names none). */
+function declaredType(schema: Record<string, unknown> | undefined, key: string): string {
+  const property = (schema?.properties as Record<string, { type?: unknown; $ref?: unknown }> | undefined)?.[key];
+  if (typeof property?.type === "string") return property.type === "integer" ? "number" : property.type;
+  if (property?.$ref !== undefined) return "object";
+  return "unknown";
+}
+
+/** A value's type as zod names it when it receives one. */
+function zodType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
 }
 
 const RANGE_WORDS: Record<string, string> = { minimum: "at least", maximum: "at most", exclusiveMinimum: "more than", exclusiveMaximum: "less than" };

@@ -40,9 +40,10 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   const options = step.body.scrapeOptions;
   // The engine also returns every link of each page (pageLinks): what the crawl follows, whatever
   // the content options shape into the stored page and its links format.
-  const job = (url: string): PageJob => ({
+  const job = (url: string, linksOnly?: true): PageJob => ({
     stepId: step.id,
     url,
+    ...(linksOnly ? { linksOnly } : {}),
     options,
     retry: step.retry,
     pageLinks: true,
@@ -97,7 +98,7 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
       }
       // Its links are needed to go on and were not kept: the page is fetched again (and stored once).
     }
-    const task: Promise<void> = runPage(ctx, job(next.url), timeout, tally).then((outcome: PageOutcome) => {
+    const task: Promise<void> = runPage(ctx, job(next.url, next.linksOnly), timeout, tally).then((outcome: PageOutcome) => {
       // A page the stop reached before it was stored stays active: the saved frontier queues it again for --resume.
       if (outcome === "cancelled") return;
       if (outcome !== "failed") frontier.discover(outcome.url, follow(outcome.links ?? []), next.depth);

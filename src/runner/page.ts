@@ -34,6 +34,8 @@ export interface PageJob {
   toStored?: (document: Document) => Document;
   /** Ask the engine for every link of the whole page too (`pageLinks`, what a crawl follows); never stored. */
   pageLinks?: boolean;
+  /** Fetched for its links only (a crawl's start URL that its include/exclude patterns refuse): not tracked, stored, billed or counted. */
+  linksOnly?: true;
   /** `hidden`: a page the previous crawl found and this one did not, fetched to see whether it still answers. */
   visibility?: "visible" | "hidden";
   /** Load the page logged in with this session (from the pipeline's `sessions`). */
@@ -83,7 +85,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
       return "cancelled";
     }
     const estimate = ctx.ports.credits.estimatePage(job.billAs ?? options);
-    let stored: { page: StoredPage; event: StoredEvent; committed: void | Promise<void> };
+    let stored: { page: StoredPage; event: StoredEvent | undefined; committed: void | Promise<void> };
     try {
       stored = await ctx.pool.run(
         host,
@@ -97,6 +99,10 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
             const tracking = localTracking(ctx, options);
             const engineOptions = deadline.shape(tracking ? forEngine(options, tracking) : options, ctx.clock());
             const { page, cacheKey } = job.fetch ? { page: await job.fetch(engineOptions, pageSignal(ctx, timeout)), cacheKey: undefined } : await fetchOrCache(ctx, url, options, engineOptions, pageSignal(ctx, timeout), job);
+            if (job.linksOnly) {
+              ctx.budget.settle(estimate, 0);
+              return { page: { url: page.metadata.url || url, links: page.pageLinks ?? page.links }, event: undefined, committed: undefined };
+            }
             const snapshot = tracking ? trackChange(ctx, url, page, tracking, job.visibility ?? "visible") : undefined;
             if (tracking && !options.formats.some((f) => f.type === "json")) delete page.json;
             const credits = creditsOf(ctx, page, job.billAs ?? options);
@@ -157,6 +163,7 @@ export async function runPage(ctx: RunContext, job: PageJob, timeout: AbortSigna
         return fail(ctx, step.id, url, tally, "unknown", `could not store the page: ${(error as Error).message}`);
       }
     }
+    if (!stored.event) return stored.page;
     tally.documents++;
     ctx.emit(stored.event);
     return stored.page;
@@ -228,7 +235,8 @@ async function fetchOrCache(ctx: RunContext, url: string, options: ScrapeOptions
   }
   const extras: ScrapeExtras = { ...(pageLinks ? { pageLinks: true } : {}), ...(job.keepOpen ? { keepOpen: job.keepOpen } : {}) };
   const page = job.session === undefined ? await ctx.ports.engine.scrape(url, engineOptions, signal, extras) : await scrapeInSession(ctx, job.session, url, engineOptions, signal, extras);
-  if (local && options.maxAge > 0) page.metadata.cacheState = "miss";
+  // Only a page the cache was asked for is a miss; one it may not answer (headers, actions, waitFor, change tracking) has no cacheState.
+  if (local && mayReadCache(options)) page.metadata.cacheState = "miss";
   return local && mayWriteCache(options) ? { page, cacheKey: key } : { page };
 }
 

@@ -57,8 +57,17 @@ export function errorReply(error: unknown, shape: "standard" | "bare" = "standar
   const headers: Record<string, string> = {};
   if (isScrapelineError(error) && error.retryAfterMs !== undefined) headers["retry-after"] = String(Math.ceil(error.retryAfterMs / 1000));
   const code = isActionFailure(error) ? "SCRAPE_ACTION_ERROR" : isScrapelineError(error) ? CODE[error.kind] : "UNKNOWN_ERROR";
-  const body = shape === "bare" ? { error: messageOf(error) } : { success: false, ...(code ? { code } : {}), error: messageOf(error) };
+  const body = shape === "bare" ? { error: messageOf(error) } : { success: false, ...(code ? { code } : {}), error: messageOf(error), ...detailsOf(error, status) };
   return { status, body, headers };
+}
+
+/**
+ * A 400's `details`, as the service gives them (zod issues: code, path, message, …): the
+ * validation's own issues, or one custom issue holding the message when the check had none.
+ */
+function detailsOf(error: unknown, status: number): { details?: readonly unknown[] } {
+  if (status !== 400 || !isScrapelineError(error) || (error.kind !== "invalid-input" && error.kind !== "unsupported")) return {};
+  return { details: error.issues ?? [{ code: "custom", path: [], message: error.message }] };
 }
 
 export const BAD_JSON: Reply = { status: 400, body: { success: false, code: "BAD_REQUEST_INVALID_JSON", error: "Bad request, malformed JSON" } };

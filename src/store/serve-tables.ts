@@ -114,6 +114,19 @@ export class ServeTables {
     return row ? toJob(row) : undefined;
   }
 
+  /** A team's jobs of one kind, newest first, created before `before` (an ISO time) when given; at most `limit`. */
+  jobsOf(teamId: number, kind: ServeJobKind, limit: number, before?: string): ServeJob[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM serve_jobs WHERE team_id = ? AND kind = ?${before ? " AND created_at < ?" : ""} ORDER BY created_at DESC, rowid DESC LIMIT ?`)
+      .all(teamId, kind, ...(before ? [before] : []), limit) as Row[];
+    return rows.map(toJob);
+  }
+
+  /** When the team's latest job that succeeded finished, if it finished at or after `since`. */
+  lastSuccess(teamId: number, since: string): string | undefined {
+    return (this.db.prepare("SELECT MAX(finished_at) FROM serve_jobs WHERE team_id = ? AND status = 'completed' AND finished_at >= ?").pluck().get(teamId, since) as string | null) ?? undefined;
+  }
+
   /**
    * Makes `owner` the server of this database, in one transaction with the cleanup of what a
    * stopped owner left (its unfinished jobs end cancelled). Returns the live owner instead, and
@@ -150,18 +163,18 @@ export class ServeTables {
     return this.db.prepare("UPDATE serve_jobs SET status = 'cancelled', finished_at = ?, error = 'the server stopped before the job finished' WHERE status = 'scraping'").run(this.stamp()).changes;
   }
 
-  /** Credits the team's jobs (of the given kinds; all when none are given) started at or after `since` have used so far (finished or not). */
-  creditsUsedSince(teamId: number, since: string, kinds?: readonly ServeJobKind[]): number {
+  /** Credits the team's jobs (of the given kinds; all when none are given) started at or after `since` (and before `until`, when given) have used so far (finished or not). */
+  creditsUsedSince(teamId: number, since: string, kinds?: readonly ServeJobKind[], until?: string): number {
     const only = kinds ? ` AND j.kind IN (${kinds.map(() => "?").join(", ")})` : "";
     const value = this.db.prepare(`SELECT COALESCE(SUM(r.credits_used + (SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = r.id)), 0)
-       FROM serve_jobs j JOIN runs r ON r.id = j.run_id WHERE j.team_id = ? AND j.created_at >= ?${only}`).pluck().get(teamId, since, ...(kinds ?? []));
-    return Number(value) + (kinds ? 0 : this.monitorCreditsSince(teamId, since));
+       FROM serve_jobs j JOIN runs r ON r.id = j.run_id WHERE j.team_id = ? AND j.created_at >= ?${until ? " AND j.created_at < ?" : ""}${only}`).pluck().get(teamId, since, ...(until ? [until] : []), ...(kinds ?? []));
+    return Number(value) + (kinds ? 0 : this.monitorCreditsSince(teamId, since, until));
   }
 
-  /** Credits the runs of the team's monitor checks (/v2/monitor) started at or after `since` have used, deleted monitors' too. */
-  monitorCreditsSince(teamId: number, since: string): number {
+  /** Credits the runs of the team's monitor checks (/v2/monitor) started at or after `since` (and before `until`) have used, deleted monitors' too. */
+  monitorCreditsSince(teamId: number, since: string, until?: string): number {
     const value = this.db.prepare(`SELECT COALESCE(SUM(r.credits_used + (SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = r.id)), 0)
-       FROM monitor_checks c JOIN monitors m ON m.id = c.monitor_id JOIN runs r ON r.id = c.run_id WHERE m.team_id = ? AND c.started_at >= ?`).pluck().get(teamId, since);
+       FROM monitor_checks c JOIN monitors m ON m.id = c.monitor_id JOIN runs r ON r.id = c.run_id WHERE m.team_id = ? AND c.started_at >= ?${until ? " AND c.started_at < ?" : ""}`).pluck().get(teamId, since, ...(until ? [until] : []));
     return Number(value);
   }
 }

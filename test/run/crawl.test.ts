@@ -50,6 +50,15 @@ describe("crawl steps on the local engine", () => {
     expect(warning).toMatchObject({ message: expect.stringContaining("/docs/private/keys") });
   });
 
+  it("follows the links of a start page its includePaths refuse, without storing or billing it; limit counts the pages that match", async () => {
+    const { result, db } = await runYaml(pipeline(crawl(`url: "${site.url}/docs/", sitemap: skip, includePaths: ["^/docs/[0-9]+$"], limit: 3`)));
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+    expect(result.status).toBe("succeeded");
+    const urls = readDocuments(db, result.runId, "site").map((d) => d.url);
+    expect(urls).toEqual([`${site.url}/docs/1`, `${site.url}/docs/2`, `${site.url}/docs/3`]);
+    expect(result.credits).toBe(3);
+  });
+
   it("stores only the formats asked for, though it reads links to discover pages", async () => {
     const { result, db } = await runYaml(pipeline(crawl(`url: "${site.url}/docs/", sitemap: skip, limit: 3, scrapeOptions: { formats: [markdown] }`)));
     if (!result.ok) throw new Error("invalid");
@@ -78,8 +87,8 @@ describe("crawl steps on the local engine", () => {
   it("crawls the whole domain with crawlEntireDomain and keeps to includePaths", async () => {
     const { result, db } = await runYaml(pipeline(crawl(`url: "${site.url}/", sitemap: skip, crawlEntireDomain: true, includePaths: ["^/blog"]`)));
     if (!result.ok) throw new Error("invalid");
-    // The start URL is exempt from the path rules; /docs/ is not followed.
-    expect(readDocuments(db, result.runId, "site").map((d) => d.url).sort()).toEqual([`${site.url}/`, `${site.url}/blog/`].sort());
+    // The start URL is fetched for its links but, failing includePaths, is not a page of the crawl; /docs/ is not followed.
+    expect(readDocuments(db, result.runId, "site").map((d) => d.url)).toEqual([`${site.url}/blog/`]);
   });
 
   it("survives an infinite calendar: query variants of one path are capped", async () => {

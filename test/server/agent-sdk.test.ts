@@ -37,4 +37,13 @@ describe("@mendable/firecrawl-js agent against serve", () => {
     expect(await client.getAgentStatus(started.id)).toMatchObject({ status: "processing" });
     expect(await client.cancelAgent(started.id)).toBe(true);
   });
+
+  it("listAgents lists the team's agent jobs, newest first", async () => {
+    const listed = await client.listAgents();
+    expect(listed.success).toBe(true);
+    expect(listed.agents).toHaveLength(2);
+    expect(listed.agents![0]).toMatchObject({ id: expect.any(String), status: "cancelled", createdAt: expect.any(String) });
+    expect(listed.agents![1]).toMatchObject({ status: "completed", targetHint: `${site.url}/widget` });
+    expect(listed.next).toBeUndefined();
+  });
 });

@@ -67,7 +67,8 @@ describe("POST /v2/parse", () => {
     expect(bad.body).toMatchObject({ success: false, code: "SCRAPE_UNSUPPORTED_FILE_ERROR" });
     expect(bad.body.error).toContain("refused as mislabelled");
     const none = await upload(undefined, "", { formats: ["markdown"] });
-    expect(none).toEqual({ status: 400, body: { success: false, code: "BAD_REQUEST", error: "Bad request: the multipart body has no file field" } });
+    const noFile = "Bad request: the multipart body has no file field";
+    expect(none).toEqual({ status: 400, body: { success: false, code: "BAD_REQUEST", error: noFile, details: [{ code: "custom", path: [], message: noFile }] } });
     const json = await serve.call("POST", "/v2/parse", { body: { file: "x" } });
     expect(json.status).toBe(400);
     expect(leftovers()).toEqual([]);

@@ -198,9 +198,9 @@ removeBase64Images?: boolean
  */
 blockAds?: boolean
 /**
- * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails.
+ * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails. stealth is the older name of enhanced (accepted with a warning).
  */
-proxy?: ("basic" | "enhanced" | "auto")
+proxy?: ("basic" | "enhanced" | "auto" | "stealth")
 /**
  * Store the page in the index and cache; using actions or headers forces it to false.
  */
@@ -612,9 +612,9 @@ removeBase64Images?: boolean
  */
 blockAds?: boolean
 /**
- * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails.
+ * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails. stealth is the older name of enhanced (accepted with a warning).
  */
-proxy?: ("basic" | "enhanced" | "auto")
+proxy?: ("basic" | "enhanced" | "auto" | "stealth")
 /**
  * Store the page in the index and cache; using actions or headers forces it to false.
  */
@@ -1103,9 +1103,9 @@ removeBase64Images?: boolean
  */
 blockAds?: boolean
 /**
- * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails.
+ * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails. stealth is the older name of enhanced (accepted with a warning).
  */
-proxy?: ("basic" | "enhanced" | "auto")
+proxy?: ("basic" | "enhanced" | "auto" | "stealth")
 /**
  * Store the page in the index and cache; using actions or headers forces it to false.
  */
@@ -1141,7 +1141,7 @@ ignoreQueryParameters?: boolean
  */
 limit?: number
 /**
- * Timeout in milliseconds.
+ * Time the map may take, in milliseconds: then the URLs found so far are answered (with a warning), or, when none was found, the map fails as timed out.
  */
 timeout?: number
 }
@@ -1241,9 +1241,9 @@ removeBase64Images?: boolean
  */
 blockAds?: boolean
 /**
- * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails.
+ * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails. stealth is the older name of enhanced (accepted with a warning).
  */
-proxy?: ("basic" | "enhanced" | "auto")
+proxy?: ("basic" | "enhanced" | "auto" | "stealth")
 /**
  * Store the page in the index and cache; using actions or headers forces it to false.
  */
@@ -1477,9 +1477,9 @@ removeBase64Images?: boolean
  */
 blockAds?: boolean
 /**
- * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails.
+ * basic: fast, for sites with none or basic anti-bot; enhanced: slower, more reliable on advanced anti-bot; auto: retries with enhanced if basic fails. stealth is the older name of enhanced (accepted with a warning).
  */
-proxy?: ("basic" | "enhanced" | "auto")
+proxy?: ("basic" | "enhanced" | "auto" | "stealth")
 /**
  * Store the page in the index and cache; using actions or headers forces it to false.
  */

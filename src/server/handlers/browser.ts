@@ -27,6 +27,14 @@ export const browserRoutes: Route[] = [
     handle: ({ service, team, body }) => answer(() => service.browser.create(team, body)),
   },
   {
+    method: "GET",
+    path: "/v2/browser",
+    auth: true,
+    limited: false,
+    // Closed sessions are not kept: ?status=destroyed lists none.
+    handle: ({ service, team, query }) => ({ status: 200, body: { success: true, sessions: query.get("status") === "destroyed" ? [] : service.browser.list(team) } }),
+  },
+  {
     method: "POST",
     path: "/v2/browser/:id/execute",
     auth: true,

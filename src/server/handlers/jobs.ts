@@ -89,13 +89,9 @@ export const jobRoutes: Route[] = [
       return { status: 200, body: { success: true, id, url: `${baseUrl}/v2/crawl/${id}`, ...(warning ? { warning } : {}) } };
     },
   },
-  {
-    method: "GET",
-    path: "/v2/crawl/active",
-    auth: true,
-    limited: false,
-    handle: ({ service, team }) => ({ status: 200, body: { success: true, crawls: service.activeCrawls(team) } }),
-  },
+  ...["/v2/crawl/active", "/v2/crawl/ongoing"].map(
+    (path): Route => ({ method: "GET", path, auth: true, limited: false, handle: ({ service, team }) => ({ status: 200, body: { success: true, crawls: service.activeCrawls(team) } }) }),
+  ),
   statusRoute("crawl"),
   errorsRoute("crawl"),
   cancelRoute("crawl", "/v2/crawl"),

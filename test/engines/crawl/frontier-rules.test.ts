@@ -12,6 +12,17 @@ describe("CrawlFrontier: include and exclude paths", () => {
     expect(f.skippedByRules).toBe(4);
   });
 
+  it("hands the start URL out for its links only when include or exclude refuse it, and does not count it against limit", () => {
+    const f = frontier({ includePaths: ["^/blog/"], limit: 1 });
+    expect(f.next()).toEqual({ url: START, depth: 0, linksOnly: true });
+    f.discover(START, ["/blog/a", "/blog/b"], 0);
+    expect(f.next()).toEqual({ url: "http://site.test/blog/a", depth: 1 });
+    expect(f.next()).toBeUndefined();
+    const excluded = frontier({ excludePaths: ["^/$"] });
+    expect(excluded.next()).toMatchObject({ url: START, linksOnly: true });
+    expect(frontier({ includePaths: ["^/"] }).next()).toEqual({ url: START, depth: 0 });
+  });
+
   it("tests the pathname only, unless regexOnFullURL", () => {
     const path = frontier({ excludePaths: ["lang=fr"] });
     path.discover(START, ["/page?lang=fr"], 0);

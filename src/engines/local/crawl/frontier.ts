@@ -12,6 +12,8 @@ export const MAX_ROBOTS_LISTED = 1000;
 export interface FrontierEntry {
   url: string;
   depth: number;
+  /** The start URL when the include/exclude patterns refuse it: fetched for its links, not a page of the crawl. */
+  linksOnly?: true;
 }
 
 /** robots.txt and trap bounds for a frontier. */
@@ -45,13 +47,17 @@ interface Page {
  * accepted — at most `limit` pages ever — and never a set of rejected URLs, so a link farm or an
  * infinite calendar costs memory bounded by `limit`. Rejections are counted per occurrence (a
  * URL linked twice and refused twice counts twice). The start URL is exempt from the path
- * rules (include/exclude and the start-path prefix), which would otherwise make it unreachable.
+ * rules (include/exclude and the start-path prefix), which would otherwise make it unreachable;
+ * when include/exclude refuse it, it is handed out `linksOnly` (as the service does: its links are
+ * followed, the page itself is not in the results) and does not count against `limit`.
  */
 export class CrawlFrontier {
   private readonly request: CrawlRequest;
   private readonly ruleSet: CrawlRules;
   private readonly startKey: string;
   private readonly start: string;
+  /** The include/exclude patterns refuse the start URL. */
+  private readonly startLinksOnly: boolean;
   private readonly robots: Map<string, Robots>;
   private pages = new Map<string, Page>();
   private queue: string[] = [];
@@ -69,6 +75,7 @@ export class CrawlFrontier {
     this.start = start;
     this.startKey = this.key(new URL(start));
     this.ruleSet = crawlRules(request, new URL(start), options.maxQueryVariants ?? MAX_QUERY_VARIANTS);
+    this.startLinksOnly = !this.ruleSet.pathAllowed(new URL(start));
     const robots = options.robots === undefined ? [] : Array.isArray(options.robots) ? options.robots : [options.robots as Robots];
     this.robots = new Map(robots.map((r) => [r.origin, r]));
   }
@@ -105,7 +112,7 @@ export class CrawlFrontier {
 
   /** True once `limit` pages are accepted: nothing more will be. */
   get full(): boolean {
-    return this.pages.size >= this.request.limit;
+    return this.pages.size - (this.startLinksOnly && this.pages.has(this.startKey) ? 1 : 0) >= this.request.limit;
   }
 
   /** Sizes of the internal collections, to check that memory stays bounded. */
@@ -153,7 +160,7 @@ export class CrawlFrontier {
       page.state = "active";
       this.waiting--;
       this.compact();
-      return { url: page.url, depth: page.depth };
+      return { url: page.url, depth: page.depth, ...(this.startLinksOnly && key === this.startKey ? { linksOnly: true as const } : {}) };
     }
     return undefined;
   }

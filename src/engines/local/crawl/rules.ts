@@ -18,6 +18,8 @@ export interface Candidate {
 /** The rules of one crawl that need no state beyond the candidate (robots.txt aside). */
 export interface CrawlRules {
   onSite(url: URL): boolean;
+  /** The include/exclude patterns (which the start URL is spared when it is fetched for its links). */
+  pathAllowed(url: URL): boolean;
   admits(url: URL, candidate: Candidate): boolean;
 }
 
@@ -31,6 +33,7 @@ export function crawlRules(request: CrawlRequest, start: URL, maxQueryVariants: 
   const pathAllowed = pathFilter(request);
   return {
     onSite: (url) => scope.onSite(url),
+    pathAllowed,
     admits(url, candidate) {
       const onSite = scope.onSite(url);
       if (!onSite && !candidate.externalAllowed) return false;
