@@ -6,7 +6,7 @@
 //   node scripts/py-sdk-env.mjs            prints the venv's python path (creating the venv once)
 //   node scripts/py-sdk-env.mjs --json     prints {python, sdk} or {skip: reason} as JSON
 //
-// The SDK is looked for at <repo>/../shared/clients/firecrawl-py, or where SCRAPELINE_PY_SDK says.
+// The SDK is the folder SCRAPELINE_PY_SDK names; without it the tests are skipped, saying so.
 // The venv lives in node_modules/.cache/scrapeline-py-sdk/venv and is reused while the SDK's
 // files are unchanged (a stamp of their sizes and times is kept beside it).
 import { spawnSync } from "node:child_process";
@@ -18,16 +18,11 @@ import { fileURLToPath } from "node:url";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * Where the SDK's source is: SCRAPELINE_PY_SDK, else the shared clients folder beside the
- * repository (beside its main checkout, when this one is a linked worktree).
+ * Where the SDK's source is: the folder SCRAPELINE_PY_SDK names (CI sets it); without it there is
+ * nothing to test against and the tests say so.
  */
 export function sdkFolder(env = process.env) {
-  if (env.SCRAPELINE_PY_SDK) return resolve(env.SCRAPELINE_PY_SDK);
-  const beside = (root) => join(root, "..", "shared", "clients", "firecrawl-py");
-  const candidates = [beside(repo)];
-  const common = spawnSync("git", ["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: repo, encoding: "utf8" });
-  if (common.status === 0 && common.stdout.trim()) candidates.push(beside(dirname(common.stdout.trim())));
-  return candidates.find((folder) => existsSync(join(folder, "firecrawl", "__init__.py"))) ?? candidates[0];
+  return env.SCRAPELINE_PY_SDK ? resolve(env.SCRAPELINE_PY_SDK) : undefined;
 }
 
 const cache = join(repo, "node_modules", ".cache", "scrapeline-py-sdk");
@@ -35,6 +30,8 @@ const venv = join(cache, "venv");
 const python = join(venv, "bin", "python");
 /** What the venv holds besides the SDK: pytest for the SDK's own tests (scripts/py-sdk-e2e.mjs). */
 const EXTRAS = ["pytest", "pytest-asyncio"];
+/** An index that cannot be reached is passed over at once for the others pip is configured with. */
+const QUICK_INDEX = ["--retries", "0", "--timeout", "30"];
 
 /** A stamp of the SDK's package files (names, sizes, times): a change reinstalls it. */
 function stampOf(folder) {
@@ -62,7 +59,8 @@ function run(command, args, what) {
 /** The venv's python with the SDK installed, or a reason to skip. */
 export function prepare(env = process.env) {
   const sdk = sdkFolder(env);
-  if (!existsSync(join(sdk, "firecrawl", "__init__.py"))) return { skip: `the Python SDK is not at ${sdk} (set SCRAPELINE_PY_SDK to its folder)` };
+  if (!sdk) return { skip: "SCRAPELINE_PY_SDK does not name the Python SDK's folder (firecrawl-py)" };
+  if (!existsSync(join(sdk, "firecrawl", "__init__.py"))) return { skip: `the Python SDK is not at ${sdk} (SCRAPELINE_PY_SDK)` };
   const system = env.SCRAPELINE_PYTHON || "python3";
   const probe = spawnSync(system, ["-c", "import venv, ensurepip"], { encoding: "utf8" });
   if (probe.error) return { skip: `${system} was not found; install Python 3.8 or later` };
@@ -79,8 +77,8 @@ export function prepare(env = process.env) {
   const copy = join(cache, "firecrawl-py");
   rmSync(copy, { recursive: true, force: true });
   cpSync(sdk, copy, { recursive: true, filter: (from) => !/(__pycache__|\.egg-info|[/\\]build)$/.test(from) });
-  run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--force-reinstall", "--no-deps", copy], "pip install of the SDK");
-  run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", copy, ...EXTRAS], "pip install of the SDK's dependencies");
+  run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", ...QUICK_INDEX, "--force-reinstall", "--no-deps", copy], "pip install of the SDK");
+  run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", ...QUICK_INDEX, copy, ...EXTRAS], "pip install of the SDK's dependencies");
   writeFileSync(stampFile, `${sdk}\n${stamp}`);
   return { python, sdk };
 }

@@ -1,41 +1,26 @@
-import { execFile } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { execFile, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { startServe, type Serve } from "./helpers.js";
 
 // The service's Python SDK, its v1 client (V1FirecrawlApp), pointed at scrapeline serve. The SDK's
-// source sits beside the repository (../shared/clients/firecrawl-py, or SCRAPELINE_PY_SDK); without
-// it, or without python3, these tests are skipped and say why.
+// source is the folder SCRAPELINE_PY_SDK names (CI sets it); without it, or without python3, these
+// tests are skipped and say why. scripts/py-sdk-env.mjs makes (once) the venv the SDK is installed in.
 const run = promisify(execFile);
-const SDK_DIR = resolve(process.env.SCRAPELINE_PY_SDK ?? "../shared/clients/firecrawl-py");
-const VENV = resolve("node_modules/.cache/scrapeline-py-sdk-v1/venv");
+const script = fileURLToPath(new URL("../../scripts/py-sdk-env.mjs", import.meta.url));
 
-/**
- * A virtual environment with the SDK installed from its folder (its dependencies from the package
- * index pip is configured with), made once and reused; the Python to run, or why there is none.
- */
-async function pythonWithSdk(): Promise<{ python: string } | { skip: string }> {
-  if (!existsSync(join(SDK_DIR, "pyproject.toml"))) return { skip: `no SDK at ${SDK_DIR} (set SCRAPELINE_PY_SDK to the firecrawl-py folder)` };
-  const python = join(VENV, "bin", "python");
-  const ready = async () => run(python, ["-c", "import firecrawl.v1"]).then(() => true, () => false);
-  if (existsSync(python) && (await ready())) return { python };
-  mkdirSync(resolve(VENV, ".."), { recursive: true });
-  try {
-    await run("python3", ["-m", "venv", "--clear", VENV]);
-  } catch (error) {
-    return { skip: `python3 -m venv failed (Debian needs python3-venv): ${(error as Error).message.split("\n")[0]}` };
-  }
-  // --retries 0: an index that cannot be reached is passed over at once for the others configured.
-  try {
-    await run(join(VENV, "bin", "pip"), ["install", "--quiet", "--retries", "0", "--timeout", "30", SDK_DIR], { maxBuffer: 16 * 1024 * 1024 });
-  } catch (error) {
-    return { skip: `pip could not install the SDK and its dependencies: ${String((error as { stderr?: string }).stderr ?? error).trim().split("\n").pop()}` };
-  }
-  return (await ready()) ? { python } : { skip: "the SDK installed but does not import (python -c 'import firecrawl.v1' fails)" };
+/** The venv's python with the SDK installed, or why there is none. */
+function pythonWithSdk(): { python: string } | { skip: string } {
+  const made = spawnSync(process.execPath, [script, "--json"], { encoding: "utf8", timeout: 15 * 60_000 });
+  if (made.status !== 0) throw new Error(`scripts/py-sdk-env.mjs failed:\n${made.stderr}`);
+  const found = JSON.parse(made.stdout) as { python?: string; skip?: string };
+  return found.python ? { python: found.python } : { skip: found.skip ?? "no Python SDK" };
 }
+
+// Made while the file is collected (the first time it installs the SDK), not in a hook with its time limit.
+const found = pythonWithSdk();
 
 let serve: Serve;
 let site: FixtureSite;
@@ -45,7 +30,6 @@ let skipped: string | undefined;
 const product = `<html><head><title>Kettle</title><script type="application/ld+json">${JSON.stringify({ "@type": "Product", name: "Kettle", offers: { "@type": "Offer", price: 24.5 } })}</script></head><body><h1>Kettle</h1><p>Costs 24.5.</p></body></html>`;
 
 beforeAll(async () => {
-  const found = await pythonWithSdk();
   if ("skip" in found) {
     skipped = found.skip;
     console.warn(`Python SDK v1 tests skipped: ${skipped}`);

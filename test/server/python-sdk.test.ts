@@ -6,8 +6,8 @@ import type { FixtureSite } from "../helpers/site.js";
 import { chainSite, startServe, type Serve } from "./helpers.js";
 
 /**
- * The service's official Python SDK (firecrawl-py, unmodified, from ../shared/clients/firecrawl-py
- * or SCRAPELINE_PY_SDK) against a real serve: test/server/py-sdk/drive.py calls every v2 method
+ * The service's official Python SDK (firecrawl-py, unmodified, from the folder
+ * SCRAPELINE_PY_SDK names) against a real serve: test/server/py-sdk/drive.py calls every v2 method
  * not limited to the hosted service and prints what each returned; this file asserts on it.
  * scripts/py-sdk-env.mjs makes (once) the venv the SDK is installed in.
  */
