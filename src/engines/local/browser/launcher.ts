@@ -49,11 +49,11 @@ export class BrowserHost {
     return this.options.check;
   }
 
-  /** Runs `work` with the browser once a page slot is free. */
+  /** Runs `work` with the browser once a page slot is free; a stop while the browser starts ends the wait (the launch goes on for others). */
   withBrowser<T>(work: (browser: Browser) => Promise<T>, signal?: AbortSignal): Promise<T> {
     return this.limit(async () => {
       signal?.throwIfAborted();
-      return work(await this.browser());
+      return work(await untilAborted(this.browser(), signal));
     });
   }
 
@@ -114,4 +114,15 @@ export class BrowserHost {
     await this.defaultGate?.close();
     this.defaultGate = undefined;
   }
+}
+
+/** `promise`, or the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }
