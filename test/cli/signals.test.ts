@@ -90,7 +90,8 @@ describe("a browser run with tabs, stopped by signals at any point", () => {
     const db = join(dir, `run-${i}.db`);
     holdSlowTab = at === "slow-tab";
     const slowTabAsked = new Promise<void>((resolve) => (onSlowTab = resolve));
-    const started = startCli(["run", file, "--db", db]);
+    // Signals while Chromium starts meet a browser of the run's own; the others, the suite's shared one.
+    const started = startCli(["run", file, "--db", db], /scrape started/.test(String(at)) ? { env: { SCRAPELINE_BROWSER_ENDPOINT: "" } } : {});
     const { child } = started;
     /** Resolves once stderr matches `pattern` (checked at each chunk the child writes). */
     const shown = (pattern: RegExp) =>
