@@ -41,6 +41,8 @@ export interface SignalOptions {
   say: (line: string) => void;
   /** Ends the process at once with `code` (what was committed stays; the run is left resumable). */
   exit: (code: number) => void;
+  /** How the work cut short is finished later, told when the process exits at once. */
+  finishedBy: string;
 }
 
 /**
@@ -60,7 +62,7 @@ export function signalInterrupts(options: SignalOptions): Interrupts {
     for (const callback of callbacks) callback();
   };
   const exitNow = (why: string) => {
-    options.say(`${why}: exiting now; what was stored is kept, and run --resume finishes the run\n`);
+    options.say(`${why}: exiting now; what was stored is kept, and ${options.finishedBy}\n`);
     options.exit(signalExitCode(latest));
   };
   const onSignal = (signal: NodeJS.Signals) => {

@@ -20,6 +20,7 @@ process.once("exit", () => {
 const interrupts = longRunning
   ? signalInterrupts({
       say: (line) => void process.stderr.write(line),
+      finishedBy: args[0] === "watch" ? "the checks cut short are resumed at the next start" : "run --resume finishes the run",
       exit: (code) => {
         settled = true;
         process.exit(code);
