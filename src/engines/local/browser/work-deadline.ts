@@ -25,6 +25,8 @@ export class WorkDeadline {
       this.end(new Error(`the work did not finish within ${timeoutMs} ms`));
     }, timeoutMs);
     signal?.addEventListener("abort", this.onAbort, { once: true });
+    // Stopped before it began: the work started alongside ends as soon as it can.
+    if (signal?.aborted) this.end(signal.reason);
   }
 
   /** Whether the deadline passed or the signal aborted. */
