@@ -5,7 +5,12 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     pool: "forks",
-    testTimeout: 30_000,
+    // Timeouts catch hangs only: tests wait for events, never for the clock, and a machine under
+    // load (Chromium starting in 10 s rather than 1) must not fail them.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    // One Chromium that the suite's engines, CLIs and servers share (test/setup/browser-server.ts).
+    globalSetup: ["test/setup/browser-server.ts"],
     // Worker threads the code starts (the store's writer) load its TypeScript through Node.
     execArgv: ["--import", fileURLToPath(new URL("./test/setup/register-typescript.mjs", import.meta.url))],
   },

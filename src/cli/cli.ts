@@ -18,11 +18,11 @@ import { parseCommand } from "./commands/parse.js";
 import { uiCommand } from "./commands/ui.js";
 import { watchCommand } from "./commands/watch.js";
 import { monitorsCommand } from "./commands/monitors.js";
-import { quietInterrupts, type Interrupts } from "./interrupts.js";
+import { quietInterrupts, signalInterrupts, type Interrupts } from "./interrupts.js";
 import { UsageError } from "./options.js";
 import { processIo, type Io } from "./output.js";
 
-export { quietInterrupts, type Interrupts };
+export { quietInterrupts, signalInterrupts, type Interrupts };
 
 /** This package's version, from its own package.json (never the one of the directory the command runs in). */
 const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
@@ -71,7 +71,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     .recommendCommands()
     .example("$0 validate pipelines/", "check every pipeline in a directory")
     .example("$0 plan pipelines/docs.yaml", "show what a pipeline would run")
-    .epilog("Exit codes: 0 success, 1 a step failed, 2 invalid pipeline or usage, 3 budget exhausted, 130 interrupted.")
+    .epilog("Exit codes: 0 success, 1 a step failed, 2 invalid pipeline or usage, 3 budget exhausted, 130 interrupted (143 by SIGTERM).")
     .help()
     .alias("h", "help")
     .version(VERSION)

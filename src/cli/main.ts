@@ -1,41 +1,10 @@
 #!/usr/bin/env node
 import module from "node:module";
-import type { Interrupts } from "./cli.js";
 
 // Where Node offers it (22.1 and later), compiled code of the CLI's modules is kept on disk between
 // runs, so a command starts sooner; elsewhere this does nothing. The CLI loads after it.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-const { runCli } = await import("./cli.js");
-
-/** First Ctrl-C: stop scheduling, let pages in flight finish. Second: abort them. Third: exit now. */
-function processInterrupts(options: { termLikeInterrupt?: boolean } = {}): Interrupts {
-  const stop = new AbortController();
-  const abort = new AbortController();
-  const callbacks: Array<() => void> = [];
-  let count = 0;
-  const stopScheduling = () => {
-    count++;
-    stop.abort();
-    for (const callback of callbacks) callback();
-  };
-  const interrupt = () => {
-    if (count === 0) stopScheduling();
-    else if (count === 1) {
-      count++;
-      abort.abort();
-    } else {
-      process.exit(130);
-    }
-  };
-  process.on("SIGINT", interrupt);
-  process.on("SIGTERM", () => {
-    // watch (a service under systemd) takes SIGTERM as Ctrl-C: pages in flight finish first.
-    if (options.termLikeInterrupt) return interrupt();
-    stop.abort();
-    abort.abort();
-  });
-  return { stop: stop.signal, abort: abort.signal, onStop: (callback) => callbacks.push(callback), requestStop: () => void (count === 0 && stopScheduling()) };
-}
+const { runCli, signalInterrupts } = await import("./cli.js");
 
 const args = process.argv.slice(2);
 // Only long-running commands take over Ctrl-C; the others keep the default (exit at once).
@@ -47,7 +16,18 @@ process.once("exit", () => {
   process.stderr.write("scrapeline: internal error: the command stopped before it finished\n");
   process.exitCode = 70;
 });
-runCli(args, undefined, longRunning ? processInterrupts({ termLikeInterrupt: args[0] === "watch" }) : undefined).then(
+// SIGINT and SIGTERM count together: stop scheduling, abort, then exit at once (src/cli/interrupts.ts).
+const interrupts = longRunning
+  ? signalInterrupts({
+      say: (line) => void process.stderr.write(line),
+      finishedBy: args[0] === "watch" ? "the checks cut short are resumed at the next start" : "run --resume finishes the run",
+      exit: (code) => {
+        settled = true;
+        process.exit(code);
+      },
+    })
+  : undefined;
+runCli(args, undefined, interrupts).then(
   (code) => {
     settled = true;
     process.exitCode = code;

@@ -181,11 +181,12 @@ describe("the interact step on the live page", () => {
   it("a tab that runs out of time fails alone: the next tab still opens in the page's own context", async () => {
     const site = await members();
     site.site.route("/tabs", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(`<html><body><main><p>Tabs page</p><a class="t" href="/tab-slow">slow</a><a class="t" href="/tab-ok">ok</a></main></body></html>`));
-    site.site.route("/tab-slow", (_req, res) => void setTimeout(() => res.writeHead(200, { "content-type": "text/html" }).end("<p>late</p>"), 4000));
+    // Never answered while the run goes on: the tab runs out of time whatever the machine's pace.
+    site.site.route("/tab-slow", () => undefined);
     // The cookie the carried-on page sets is sent only by a tab of the same context.
     site.site.route("/tab-ok", (req, res) => res.writeHead(200, { "content-type": "text/html" }).end(`<html><body><main><p>${/seen=yes/.test(req.headers.cookie ?? "") ? "Opened beside the page" : "Opened on its own"}</p></main></body></html>`));
     const steps = `  - id: page
-    scrape: { url: ${site.url}/tabs, timeout: 1500, actions: [{ type: wait, milliseconds: 1 }] }
+    scrape: { url: ${site.url}/tabs, timeout: 10000, actions: [{ type: wait, milliseconds: 1 }] }
   - id: tabs
     interact: { from: page, actions: [{ type: executeJavascript, script: "document.cookie = 'seen=yes; path=/'" }], tabs: { selector: "a.t" } }
 `;
@@ -248,7 +249,14 @@ describe("interact and Ctrl-C (the built CLI)", () => {
   it("a run stopped while the scrape's page is kept open exits 130, and --resume stores what an uninterrupted run does", async () => {
     const site = await members();
     addWizard(site);
-    site.site.route("/slow", (_req, res) => void setTimeout(() => res.writeHead(200, { "content-type": "text/html" }).end("<html><body><main><p>Slow page</p></main></body></html>"), 1500));
+    // The slow page answers once the run has taken the Ctrl-C (it is in flight when the signal comes).
+    const held: Array<() => void> = [];
+    let holding = true;
+    site.site.route("/slow", (_req, res) => {
+      const answer = () => void res.writeHead(200, { "content-type": "text/html" }).end("<html><body><main><p>Slow page</p></main></body></html>");
+      if (holding) held.push(answer);
+      else answer();
+    });
     const dir = workdir();
     const file = join(dir, "p.yaml");
     writeFileSync(file, pipeline(`${wizardScrape(site)}  - id: slow\n    needs: [wizard]\n    scrape: { url: ${site.url}/slow }\n  - id: carry\n    needs: [slow]\n    interact: { from: wizard, actions: [{ type: click, selector: "#two" }], tabs: { selector: "li.card a", limit: 2 } }\n`));
@@ -259,6 +267,10 @@ describe("interact and Ctrl-C (the built CLI)", () => {
       if (!sent && err.includes("[slow] scrape started")) {
         sent = true;
         child.kill("SIGINT");
+      }
+      if (holding && err.includes("stopping: ")) {
+        holding = false;
+        for (const answer of held.splice(0)) answer();
       }
     });
     expect(first.code).toBe(130);

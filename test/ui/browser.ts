@@ -10,8 +10,10 @@ export const ARTIFACTS = resolve("test-artifacts", "ui");
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-/** The system Chromium, found as the browser engine finds it (SCRAPELINE_CHROMIUM, else the usual paths). */
+/** The suite's shared Chromium (SCRAPELINE_BROWSER_ENDPOINT), else the system one, found as the browser engine finds it. */
 export function launchChromium(): Promise<Browser> {
+  const shared = process.env.SCRAPELINE_BROWSER_ENDPOINT?.trim();
+  if (shared) return chromium.connect(shared);
   return chromium.launch({ executablePath: findChromium(), args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
 }
 

@@ -90,7 +90,8 @@ describe("scrapeline ui", () => {
     chmodSync(join(dir, "xdg-open"), 0o755);
     const ui = await startUiCli(emptyDatabase(), ["--open"], { ...process.env, PATH: `${dir}:${process.env.PATH ?? ""}` });
     try {
-      for (let i = 0; i < 200 && !existsSync(opened); i++) await new Promise((r) => setTimeout(r, 25));
+      // However long the machine takes to run the opener: a hang is the test timeout's to catch.
+      while (!existsSync(opened) || readFileSync(opened, "utf8") === "") await new Promise((r) => setTimeout(r, 25));
       expect(readFileSync(opened, "utf8")).toBe(`${ui.url}/`);
     } finally {
       await ui.stop();

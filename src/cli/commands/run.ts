@@ -6,7 +6,7 @@ import { chooseFormat, printDiagnostics, type Io } from "../output.js";
 import { logLine, notedOnBars, ProgressBars, RunTally } from "../progress.js";
 import { resumeLine, resumeWords } from "../resume-hint.js";
 import { summaryJson, summaryTable } from "../summary.js";
-import type { Interrupts } from "../interrupts.js";
+import { signalExitCode, type Interrupts } from "../interrupts.js";
 
 interface Args {
   file: string;
@@ -54,7 +54,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
           if (notedOnBars(event)) bars.note(line);
         } else if (!args.json) io.stderr(`${line}\n`);
       };
-      signals.onStop(() => (bars ? bars.note("stopping: waiting for pages in flight (Ctrl-C again to abort them)") : io.stderr("stopping: waiting for pages in flight (Ctrl-C again to abort them)\n")));
+      signals.onStop(() => (bars ? bars.note("stopping: waiting for pages in flight (Ctrl-C or SIGTERM again to abort them)") : io.stderr("stopping: waiting for pages in flight (Ctrl-C or SIGTERM again to abort them)\n")));
       // A closed output (`scrapeline run … 2>&1 | head`) stops the run as Ctrl-C does: interrupted, resumable.
       io.onClosed?.(() => signals.requestStop());
       bars?.start();
@@ -94,7 +94,8 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
       }
       const hint = resumeLine({ id: result.runId, status: result.status, resumeWords: words }, undefined);
       if (hint) io.stderr(`${hint}\n`);
-      setExit(exitCodeOf(result.status));
+      // A run a signal interrupted exits as that signal would have ended it: 130 (SIGINT), 143 (SIGTERM).
+      setExit(result.status === "interrupted" && signals.received() ? signalExitCode(signals.received()) : exitCodeOf(result.status));
     },
   };
 }

@@ -58,7 +58,8 @@ describe("an interrupted run", () => {
     const dir = mkdtempSync(join(tmpdir(), "scrapeline-interrupt-"));
     const file = join(dir, "slow.yaml");
     writeFileSync(file, `version: 1\nname: slow\nallowPrivateNetwork: true\nsteps:\n  - id: page\n    scrape: { url: "${site.url}/slow", waitFor: 1, timeout: 60000 }\n`);
-    const child = spawn(process.execPath, ["dist/cli/main.js", "run", file, "--db", join(dir, "db.sqlite")], { stdio: ["ignore", "pipe", "pipe"] });
+    // Its own Chromium, not the suite's shared one: the processes it leaves are what is checked.
+    const child = spawn(process.execPath, ["dist/cli/main.js", "run", file, "--db", join(dir, "db.sqlite")], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SCRAPELINE_BROWSER_ENDPOINT: "" } });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = once(child, "exit");

@@ -3,6 +3,7 @@ import type { Action, ScrapeOptions, TabLinks } from "../../../core/index.js";
 import { ScrapelineError } from "../../../core/index.js";
 import { redactUrl } from "../fetch/index.js";
 import { navigate, pageError, settle, type BrowserPage, type OpenPage } from "./page.js";
+import { WorkDeadline } from "./work-deadline.js";
 
 /**
  * Work on a page a scrape left open: the next actions on it as it stands, and links of it loaded
@@ -39,16 +40,27 @@ export class OpenPageWork {
   /** Loads `url` in a new tab of the context, waits and runs the options' actions there, reads it and closes the tab. */
   async openTab(url: string, options: ScrapeOptions, signal: AbortSignal | undefined): Promise<BrowserPage> {
     let tab: Page | undefined;
+    let ended = false;
+    // A tab that runs out of time is closed alone: the page it was opened from stays as it was.
+    const stop = () => {
+      ended = true;
+      void tab?.close().catch(() => undefined);
+    };
     try {
-      // A tab that runs out of time is closed alone: the page it was opened from stays as it was.
-      return await this.bounded(url, options.timeout, signal, "load", () => void tab?.close().catch(() => undefined), async (remainingMs) => {
+      return await this.bounded(url, options.timeout, signal, "load", stop, async (remainingMs) => {
         tab = await this.open.context.newPage();
+        if (ended) {
+          // Opened after the deadline or the stop: nobody is left to close it but this.
+          void tab.close().catch(() => undefined);
+          throw new ScrapelineError("cancelled", "the tab's work ended before it opened");
+        }
         tab.setDefaultTimeout(options.timeout);
         const response = await navigate(tab.goto(url, { waitUntil: "load", timeout: options.timeout }), url, this.open.gate);
         return settle(tab, { status: response.status(), headers: await response.allHeaders() }, options, this.open.gate, remainingMs);
       });
     } finally {
-      await tab?.close().catch(() => undefined);
+      // A tab whose work ended early is being closed already; waiting for that is waiting on the browser.
+      if (!ended) await tab?.close().catch(() => undefined);
     }
   }
 
@@ -68,28 +80,24 @@ export class OpenPageWork {
     await this.open.gate.close();
   }
 
-  /** Runs `work` before the deadline; running out or being stopped calls `stop` (the page's state is then unknown). */
+  /**
+   * Runs `work` before the deadline; running out or being stopped calls `stop` (the page's state is
+   * then unknown) and ends the call at once, whatever browser call it was waiting on.
+   */
   private async bounded<T>(url: string, timeoutMs: number, signal: AbortSignal | undefined, what: "carry-on" | "load", stop: () => void, work: (remainingMs: () => number) => Promise<T>): Promise<T> {
     if (this.closed) throw new ScrapelineError("internal", "the kept page was already closed");
     const started = Date.now();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, timeoutMs);
-    signal?.addEventListener("abort", stop, { once: true });
+    const deadline = new WorkDeadline(timeoutMs, signal, stop);
     try {
-      signal?.throwIfAborted();
-      return await work(() => Math.max(1, timeoutMs - (Date.now() - started)));
+      return await deadline.race(work(() => Math.max(1, timeoutMs - (Date.now() - started))));
     } catch (error) {
-      if (what === "carry-on" && !timedOut && !signal?.aborted && !(error instanceof ScrapelineError)) {
+      if (what === "carry-on" && !deadline.isOver && !(error instanceof ScrapelineError)) {
         // The page is there; what failed is working on it (an action names it itself).
         throw new ScrapelineError("bad-content", `carrying on from ${redactUrl(url)} failed: ${firstLine(error)}`, { url: redactUrl(url), cause: error });
       }
-      throw pageError(error, url, timeoutMs, timedOut, signal);
+      throw pageError(error, url, timeoutMs, deadline.timedOut, signal);
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", stop);
+      deadline.dispose();
     }
   }
 }

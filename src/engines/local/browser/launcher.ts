@@ -4,8 +4,11 @@ import { ScrapelineError } from "../../../core/index.js";
 import { findChromium } from "./chromium-path.js";
 import { ProxyGate, type TargetCheck } from "./proxy-gate.js";
 
+/** A running browser server's address (ws://…) to use instead of starting Chromium. */
+export const BROWSER_ENDPOINT_VARIABLE = "SCRAPELINE_BROWSER_ENDPOINT";
+
 /** Flags that work as root on a machine without outside network, and keep Chromium from phoning home. */
-const CHROMIUM_FLAGS = [
+export const CHROMIUM_FLAGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",
@@ -23,7 +26,7 @@ export interface BrowserHostOptions {
   check: TargetCheck;
   /** Pages open at once (default 2). */
   concurrency?: number;
-  /** The environment SCRAPELINE_CHROMIUM is read from. */
+  /** The environment SCRAPELINE_CHROMIUM and SCRAPELINE_BROWSER_ENDPOINT are read from. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Launch deadline in milliseconds (default 30 s). */
   launchTimeoutMs?: number;
@@ -49,11 +52,11 @@ export class BrowserHost {
     return this.options.check;
   }
 
-  /** Runs `work` with the browser once a page slot is free. */
+  /** Runs `work` with the browser once a page slot is free; a stop while the browser starts ends the wait (the launch goes on for others). */
   withBrowser<T>(work: (browser: Browser) => Promise<T>, signal?: AbortSignal): Promise<T> {
     return this.limit(async () => {
       signal?.throwIfAborted();
-      return work(await this.browser());
+      return work(await untilAborted(this.browser(), signal));
     });
   }
 
@@ -72,6 +75,34 @@ export class BrowserHost {
   }
 
   private async launch(): Promise<Browser> {
+    const endpoint = (this.options.env ?? process.env)[BROWSER_ENDPOINT_VARIABLE]?.trim();
+    const browser = endpoint ? await this.connect(endpoint) : await this.start();
+    browser.on("disconnected", () => {
+      this.launching = undefined;
+    });
+    if (this.closed) {
+      await browser.close().catch(() => undefined);
+      throw new ScrapelineError("cancelled", "the engine closed while the browser was starting");
+    }
+    return browser;
+  }
+
+  /**
+   * A browser server already running (Playwright's launchServer): each page still opens in a
+   * context of its own behind its own proxy gate; close() closes this engine's contexts and
+   * disconnects, leaving the browser to its owner.
+   */
+  private async connect(endpoint: string): Promise<Browser> {
+    const { chromium } = await import("playwright-core");
+    try {
+      return await chromium.connect(endpoint, { timeout: this.options.launchTimeoutMs ?? 30_000 });
+    } catch (cause) {
+      const message = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+      throw new ScrapelineError("unsupported", `could not reach the browser at ${BROWSER_ENDPOINT_VARIABLE} (${endpoint}): ${message}`, { cause });
+    }
+  }
+
+  private async start(): Promise<Browser> {
     const executablePath = findChromium(this.options.env);
     const { chromium } = await import("playwright-core");
     // Traffic outside any page's context (there should be none) meets the gate too.
@@ -93,13 +124,6 @@ export class BrowserHost {
       const message = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
       throw new ScrapelineError("unsupported", `could not start Chromium (${executablePath}): ${message}`, { cause });
     }
-    browser.on("disconnected", () => {
-      this.launching = undefined;
-    });
-    if (this.closed) {
-      await browser.close().catch(() => undefined);
-      throw new ScrapelineError("cancelled", "the engine closed while the browser was starting");
-    }
     return browser;
   }
 
@@ -114,4 +138,15 @@ export class BrowserHost {
     await this.defaultGate?.close();
     this.defaultGate = undefined;
   }
+}
+
+/** `promise`, or the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }

@@ -7,6 +7,7 @@ import { dataUrl, runActions } from "./actions.js";
 import { contextOptions } from "./context-options.js";
 import { openContext } from "./guarded-context.js";
 import { BLOCKED_HEADER, ProxyGate, type BlockedRequest, type TargetCheck } from "./proxy-gate.js";
+import { WorkDeadline } from "./work-deadline.js";
 
 /** A page as the browser left it after waitFor and the actions. */
 export interface BrowserPage {
@@ -56,32 +57,33 @@ export async function loadPage(browser: Browser, job: PageJob): Promise<BrowserP
   const started = Date.now();
   const remainingMs = () => Math.max(1, options.timeout - (Date.now() - started));
   let context: BrowserContext | undefined;
-  let timedOut = false;
   let handedOver = false;
-  const stop = () => void context?.close().catch(() => undefined);
-  const timer = setTimeout(() => {
-    timedOut = true;
-    stop();
-  }, options.timeout);
-  signal?.addEventListener("abort", stop, { once: true });
-  try {
-    signal?.throwIfAborted();
-    context = await openContext(browser, { ...contextOptions(options, gate.url), ...(job.session ? { storageState: job.session.state() } : {}) });
-    const page = await context.newPage();
+  const deadline = new WorkDeadline(options.timeout, signal, () => void context?.close().catch(() => undefined));
+  const load = async (): Promise<BrowserPage> => {
+    const opened = await openContext(browser, { ...contextOptions(options, gate.url), ...(job.session ? { storageState: job.session.state() } : {}) });
+    context = opened;
+    if (deadline.isOver) {
+      // Opened after the deadline or the stop: nobody is left to close it but this.
+      await opened.close().catch(() => undefined);
+      throw new ScrapelineError("cancelled", "the page's work ended before its context opened");
+    }
+    const page = await opened.newPage();
     page.setDefaultTimeout(options.timeout);
     const response = await navigate(page.goto(job.url, { waitUntil: "load", timeout: options.timeout }), job.url, gate);
     const loaded = await settle(page, { status: response.status(), headers: await response.allHeaders() }, options, gate, remainingMs);
-    if (job.session) job.session.update(await context.cookies());
-    if (job.keep && !timedOut && !signal?.aborted) {
-      loaded.kept = { context, page, gate };
+    if (job.session) job.session.update(await opened.cookies());
+    if (job.keep && !deadline.isOver) {
+      loaded.kept = { context: opened, page, gate };
       handedOver = true;
     }
     return loaded;
+  };
+  try {
+    return await deadline.race(load());
   } catch (error) {
-    throw pageError(error, job.url, options.timeout, timedOut, signal);
+    throw pageError(error, job.url, options.timeout, deadline.timedOut, signal);
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener("abort", stop);
+    deadline.dispose();
     if (!handedOver) {
       await context?.close().catch(() => undefined);
       await gate.close();
