@@ -1,11 +1,11 @@
-import { collapseSpace, decodeText, textContent, type El, type Node } from "../dom.js";
+import { collapseSpace, textContent, type El, type Node } from "../dom.js";
 import { narrowToBody } from "./body.js";
 import { trimmedLength } from "./score.js";
 import { classAndId, isAroundName, isBylineText, isCredit, isDateLine, isLabel, isPopupName, isSmallPrintName } from "./boilerplate.js";
 import { isLegalBlock, isNoticeText, isPrintOnly, mayBeNotice, NOTICE_MAX } from "./notices.js";
+import { hasDataMarkup, hasDataToken, holdsData } from "./data.js";
+import { linesOf, PHRASING } from "./lines.js";
 
-/** Inline elements: a class on them says less about a block than on the block itself. */
-const PHRASING = new Set(["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "img", "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr", "br", "big", "tt", "strike", "del", "ins", "label", "abbr", "picture", "source"]);
 /** Never pruned: what they hold is content whatever it looks like. */
 const KEPT = new Set(["pre", "code", "table", "math", "blockquote"]);
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
@@ -123,9 +123,20 @@ function dropLooseRuns(el: El): void {
   if (out.length !== children.length) el.children = out;
 }
 
+/** A dateline, a byline, a credit or a label, unless it holds a price, a quantity, a stock state or a rating. */
 function isSmallPrintLine(line: string): boolean {
-  return isCredit(line) || isDateLine(line) || isBylineText(line) || isLabel(line);
+  return (isCredit(line) || isDateLine(line) || isBylineText(line) || isLabel(line)) && !hasDataToken(line);
 }
+
+/** A number alone: a figure in a block of its own, a counter on a picture (a gallery's "6"). */
+const COUNT = /^\d+$/;
+
+function inFigure(el: El): boolean {
+  for (let parent = el.parent; parent !== null; parent = parent.parent) if (parent.tag === "figure" || parent.tag === "picture") return true;
+  return false;
+}
+
+
 
 const enum Verdict {
   Keep,
@@ -148,7 +159,7 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
   if (text === 0) return Verdict.Keep;
   if (el.attrs.length > 0 && text < total * MAJOR_SHARE && isPopupName(classAndId(el)) && isPopupCard(el)) return Verdict.Drop;
   if (!inline && text <= NOTICE_MAX && isNotice(el)) return Verdict.Drop;
-  if (!inline && text <= SMALL && (smallOf.get(el) ?? 0) >= text * 0.8) return Verdict.Drop;
+  if (!inline && text <= SMALL && (smallOf.get(el) ?? 0) >= text * 0.8 && !holdsData(el)) return Verdict.Drop;
   if (LISTS.has(tag) && el.linkLen / text > 0.7 && text < total * MAJOR_SHARE && !hasSentences(el)) return Verdict.Drop;
   if (inline) return Verdict.Keep;
   if (tag === "figcaption" || /caption/i.test(classAndId(el))) {
@@ -164,7 +175,8 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
   if (text > SHORT) return Verdict.Keep;
   const lines = linesOf(el);
   if (lines.length === 1 && isLabel(lines[0]!)) return HEADINGS.has(tag) || tag === "div" || tag === "p" || tag === "span" ? Verdict.DropWithList : Verdict.Drop;
-  return lines.length > 0 && lines.every(isSmallPrintLine) ? Verdict.Drop : Verdict.Keep;
+  if (lines.length === 0 || hasDataMarkup(el)) return Verdict.Keep;
+  return lines.every(isSmallPrintLine) || (lines.length === 1 && COUNT.test(lines[0]!) && inFigure(el)) ? Verdict.Drop : Verdict.Keep;
 }
 
 /**
@@ -203,26 +215,6 @@ function isNotice(el: El): boolean {
   return lines.some(isNoticeText) && lines.every((line) => isNoticeText(line) || isSmallPrintLine(line));
 }
 
-/** The lines of a short block's text: broken at `<br>` and at blocks, whitespace collapsed, empty ones left out. */
-function linesOf(el: El): string[] {
-  const lines: string[] = [];
-  let current = "";
-  const walk = (node: El): void => {
-    for (const child of node.children) {
-      if (typeof child === "string") current += child;
-      else if (child.tag === "br" || !PHRASING.has(child.tag)) {
-        lines.push(current);
-        current = "";
-        walk(child);
-        lines.push(current);
-        current = "";
-      } else walk(child);
-    }
-  };
-  walk(el);
-  lines.push(current);
-  return lines.map((line) => collapseSpace(decodeText(line))).filter((line) => line !== "");
-}
 
 /** Whether a list's items read as prose (some item has 100 characters of text outside links). */
 function hasSentences(list: El): boolean {

@@ -1,0 +1,42 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { checkStrings } from "../../../src/engines/local/html/index.js";
+import { markdown } from "./helpers.js";
+
+const PROSE = Array.from({ length: 4 }, (_, i) =>
+  `<p>Paragraph ${i} of the description, with enough words, commas, and detail to read as prose, which is what a buyer reads.</p>`).join("\n");
+
+const main = (html: string): string => markdown(html, { onlyMainContent: true });
+
+describe("onlyMainContent keeps a product's short data", () => {
+  it("keeps a price, a count and a stock state in blocks of their own", () => {
+    const out = main(`<html><body><nav><a href="/">Home</a> <a href="/shop">Shop</a></nav><main><h1>Blue Kettle</h1>${PROSE}
+      <p class="price">$19.99</p><div class="price">$18.49</div><p><strong>$17.99</strong></p><span class="price">€19,99</span>
+      <p>42</p><p>InStock</p><p>-20%</p></main><footer>Sign up to our newsletter</footer></body></html>`);
+    for (const kept of ["$19.99", "$18.49", "**$17.99**", "€19,99", "42", "InStock", "-20%"]) expect(out).toContain(kept);
+    expect(out).not.toContain("newsletter");
+  });
+
+  it("keeps a block named as small print when it holds an article number or a price, and drops the byline and dateline", () => {
+    const out = main(`<article><h1>Walnut Stand</h1><div class="meta">By Jane Doe</div><p>Updated 5:27 am CST, November 20, 2019</p>${PROSE}
+      <div class="product_meta">SKU: BO-204</div><div class="price-label">£38.00</div></article>`);
+    expect(out).toContain("SKU: BO-204");
+    expect(out).toContain("£38.00");
+    for (const clutter of ["Jane Doe", "5:27"]) expect(out).not.toContain(clutter);
+  });
+
+  it("keeps a date marked up as an offer's or an event's data, and drops a counter on a picture", () => {
+    const out = main(`<article><h1>Glacier walk</h1><p><time itemprop="startDate" datetime="2027-07-12">12 July 2027</time></p>${PROSE}
+      <figure><img src="/a.jpg" alt="Ice"><div class="gallery-count"><span>6</span></div></figure></article>`);
+    expect(out).toContain("12 July 2027");
+    expect(out).not.toMatch(/^6$/m);
+  });
+
+  it("keeps the name, price and stock before a marked description body, not the other products after it", () => {
+    const out = main(`<div class="product"><div class="summary"><h1>Walnut Stand</h1><p class="price">£38.00</p><p class="stock">12 in stock</p></div>
+      <div class="entry-content">${PROSE}</div>
+      <div class="upsells"><p><a href="/p/tidy">Ash Desk Tidy</a></p><p>£24.00</p></div></div>`);
+    for (const kept of ["Walnut Stand", "£38.00", "12 in stock", "Paragraph 3"]) expect(out).toContain(kept);
+    for (const clutter of ["Ash Desk Tidy", "£24.00"]) expect(out).not.toContain(clutter);
+  });
+});
