@@ -40,3 +40,23 @@ describe("onlyMainContent keeps a product's short data", () => {
     for (const clutter of ["Ash Desk Tidy", "£24.00"]) expect(out).not.toContain(clutter);
   });
 });
+
+describe("onlyMainContent keeps a listing that is the page's content", () => {
+  const card = (name: string, price: string) =>
+    `<li class="product"><a href="/p/${name.toLowerCase().replace(/ /g, "-")}"><img src="/i.jpg" alt=""><h2 class="title">${name}</h2></a><span class="price">${price}</span><a class="button" href="?add=1">Add to basket</a></li>`;
+
+  it("keeps every card of a category's grid, links and all, and not the site's menus around it", () => {
+    const out = main(`<html><body><header><nav><ul><li><a href="/a">Kitchen</a></li><li><a href="/b">Garden</a></li><li><a href="/c">Gift cards</a></li></ul></nav></header>
+      <main><h1>Ceramics</h1><p>Showing 1–5 of 14 results</p><ul class="products">${card("Stoneware Mug", "£18.00")}${card("Ramen Bowl", "£26.00")}${card("Bud Vase", "£15.00")}${card("Side Plate", "£16.50")}${card("Milk Jug", "£17.60")}</ul></main>
+      <footer><p>Letters from the workshops, once a month.</p></footer></body></html>`);
+    for (const kept of ["Stoneware Mug", "£18.00", "Bud Vase", "£15.00", "Milk Jug", "£17.60"]) expect(out).toContain(kept);
+    for (const clutter of ["Gift cards", "Letters from the workshops"]) expect(out).not.toContain(clutter);
+  });
+
+  it("drops a short strip of other products beside a product's description when it is link-heavy", () => {
+    const out = main(`<main><div class="product"><h1>Linen Duvet Cover</h1><p class="price">$132.30</p>${PROSE}</div>
+      <div class="strip"><ul class="cards">${card("Linen Pillowcase Pair", "$48.00")}${card("Waffle Bath Towel", "$36.00")}${card("Wool Blanket", "$120.00")}</ul></div></main>`);
+    expect(out).toContain("$132.30");
+    for (const clutter of ["Linen Pillowcase Pair", "$48.00", "Wool Blanket"]) expect(out).not.toContain(clutter);
+  });
+});
