@@ -25,6 +25,13 @@ describe("onlyMainContent keeps a product's short data", () => {
     for (const clutter of ["Jane Doe", "5:27"]) expect(out).not.toContain(clutter);
   });
 
+  it("keeps a product's rating with its figures, and drops a rating widget without them", () => {
+    const out = main(`<article><h1>Coffee Beans</h1><div class="pdp__rating">4.5 out of 5 (218 reviews)</div>${PROSE}
+      <div class="article-rating"><span>Rate this article</span> <button>★</button><button>★</button></div></article>`);
+    expect(out).toContain("4.5 out of 5 (218 reviews)");
+    expect(out).not.toContain("Rate this article");
+  });
+
   it("keeps a date marked up as an offer's or an event's data, and drops a counter on a picture", () => {
     const out = main(`<article><h1>Glacier walk</h1><p><time itemprop="startDate" datetime="2027-07-12">12 July 2027</time></p>${PROSE}
       <figure><img src="/a.jpg" alt="Ice"><div class="gallery-count"><span>6</span></div></figure></article>`);

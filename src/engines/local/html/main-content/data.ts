@@ -15,7 +15,7 @@ const MEASURE = /\d\s?(%|(?:kg|g|mg|lb|lbs|oz|l|ml|cl|dl|litres?|liters?|cm|mm|m
 /** Stock states and counts, in the languages the shops use. */
 const STOCK = /\b(in stock|out of stock|sold out|low stock|back ?order(ed)?|pre-?order|currently unavailable|unavailable|available|only \d+ left|\d+ (left|in stock|available)|auf lager|an lager|ausverkauft|lieferbar|verfügbar|nicht verfügbar|en stock|rupture de stock|épuisé|disponible|agotado|op voorraad|uitverkocht|dostępny|niedostępny|esaurito|disponibile)\b|在庫あり|在庫なし|売り切れ|品切れ|残りわずか|有货|缺货|售罄/iu;
 /** A rating ("4.5 out of 5", "4,6 von 5", "8,7/10" but not a slide's "1 / 5", "★4.6", "218 reviews") or an article number ("SKU", "Art.-Nr.", "Réf."). */
-const LABELLED = /\d([.,]\d+)?(\/(5|10)\b|\s?out of (5|10)\b|von (5|10)\b|sur (5|10)\b|de (5|10)\b)|★|\b\d[\d,.]*\s(reviews?|ratings?|bewertungen|avis|reseñas|recensioni)\b|\b(sku|isbn|ean|gtin|mpn|art\.?-?nr|artikelnummer|produktnummer|item (code|no)|product code|model (no|number)|part (no|number)|réf|ref\.)\b/iu;
+const LABELLED = /\d([.,]\d+)?(\/(5|10)\b|\s?out of (5|10)\b|von (5|10)\b|sur (5|10)\b|de (5|10)\b)|★\s?\d|\b\d[\d,.]*\s(reviews?|ratings?|bewertungen|avis|reseñas|recensioni)\b|\b(sku|isbn|ean|gtin|mpn|art\.?-?nr|artikelnummer|produktnummer|item (code|no)|product code|model (no|number)|part (no|number)|réf|ref\.)\b/iu;
 
 /** Whether a short text holds a price, a share, a quantity with its unit, a stock state, a rating or an article number. */
 export function hasDataToken(text: string): boolean {

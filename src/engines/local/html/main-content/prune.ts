@@ -17,6 +17,7 @@ const SMALL = 200;
 /** A block holding this share of the article is part of it whatever its class says. */
 const MAJOR_SHARE = 0.4;
 const EMBED = /embed/i;
+const RATING = /rating|review/i;
 /** A block this short made only of a link is a teaser for another page. */
 const LINK_LINE = 150;
 const READ_MORE = /^(see|read|watch|click) (more|also|next|here)\b|^(related|more|also read|see also|recommended|watch|listen)\s*:|^(lesen sie|lire|leia|lee|leggi)\b/i;
@@ -153,7 +154,8 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
   if (!inline && el.attrs.length > 0 && text < total * MAJOR_SHARE) {
     const names = classAndId(el);
     // An embedded post (a tweet in a "social-embed" box) is quoted content, not a share bar.
-    if (names !== "" && isAroundName(names) && !EMBED.test(names)) return Verdict.Drop;
+    // A product's rating with its figures ("4.5 (218 reviews)") is its data, not a "rate this" widget.
+    if (names !== "" && isAroundName(names) && !EMBED.test(names) && !(RATING.test(names) && holdsData(el))) return Verdict.Drop;
     if (isPrintOnly(el) || isLegalBlock(names, text)) return Verdict.Drop;
   }
   if (text === 0) return Verdict.Keep;
