@@ -48,6 +48,17 @@ describe("onlyMainContent keeps a product's short data", () => {
   });
 });
 
+describe("onlyMainContent on a short product page", () => {
+  it("leaves out the site's header, menu and footer when it falls back to the whole page", () => {
+    const out = main(`<html><body><header id="top"><a href="/">Alpin Laden</a> <a class="basket" href="/basket">Basket (0) CHF 0.00</a></header>
+      <nav><a href="/ski">Ski</a> <a href="/cheese">Cheese</a></nav>
+      <section id="content"><h1>Gruyère AOP, 250 g</h1><div class="price">CHF 12.–</div><p>In stock</p><p>Ten months in the cellar.</p></section>
+      <footer><p>Our shops: Zürich, Bern, Luzern</p></footer></body></html>`);
+    for (const kept of ["Gruyère AOP, 250 g", "CHF 12.–", "In stock"]) expect(out).toContain(kept);
+    for (const clutter of ["Basket (0)", "Ski", "Our shops"]) expect(out).not.toContain(clutter);
+  });
+});
+
 describe("onlyMainContent keeps a listing that is the page's content", () => {
   const card = (name: string, price: string) =>
     `<li class="product"><a href="/p/${name.toLowerCase().replace(/ /g, "-")}"><img src="/i.jpg" alt=""><h2 class="title">${name}</h2></a><span class="price">${price}</span><a class="button" href="?add=1">Add to basket</a></li>`;
