@@ -10,6 +10,9 @@ const PRICED_SHARE = 0.6;
 /** A listing holding this share of the article's text is what the page is about (a category, search results, a price list). */
 const MAIN_SHARE = 0.4;
 
+/** A product card or a price list's row is short; a longer item is prose, not an entry of a listing. */
+const ITEM_MAX = 600;
+
 /**
  * Flags the listings of the article copy: blocks whose children are items alike (same tag and
  * class) that mostly show a price, holding a good share of the article's text. Their product cards
@@ -17,42 +20,52 @@ const MAIN_SHARE = 0.4;
  * beside a product's description (other products on offer) is left to the usual rules.
  */
 export function markListings(root: El): void {
-  const total = textLength(root);
+  const total = measureText(root);
   if (total === 0) return;
+  const least = total * MAIN_SHARE;
+  // Only blocks holding that share are looked at: a few containers on the way down, not every list of the page.
   const walk = (el: El): void => {
     for (const child of el.children) {
-      if (typeof child === "string") continue;
-      if (isListing(child) && textLength(child) >= total * MAIN_SHARE) child.flags |= LISTING;
+      if (typeof child === "string" || child.textLen < least) continue;
+      if (isListing(child)) child.flags |= LISTING;
       else walk(child);
     }
   };
   walk(root);
 }
 
+/** Whether most children of a block are alike (same tag and class), and most of those short and showing a price. */
 function isListing(el: El): boolean {
-  const counts = new Map<string, El[]>();
-  let children = 0;
-  for (const child of el.children) {
-    if (typeof child === "string") continue;
-    children++;
-    const key = `${child.tag} ${child.attr("class") ?? ""}`;
-    const same = counts.get(key);
-    if (same === undefined) counts.set(key, [child]);
-    else same.push(child);
-  }
-  if (children < MIN_ITEMS) return false;
-  for (const items of counts.values()) {
-    if (items.length < MIN_ITEMS || items.length < children * ALIKE_SHARE) continue;
-    let priced = 0;
-    for (const item of items) if (showsPrice(item)) priced++;
-    return priced >= MIN_ITEMS && priced >= items.length * PRICED_SHARE;
+  const kids: El[] = [];
+  for (const child of el.children) if (typeof child !== "string") kids.push(child);
+  if (kids.length < MIN_ITEMS) return false;
+  const needed = Math.max(MIN_ITEMS, kids.length * ALIKE_SHARE);
+  // A kind holding that share of the children shows among the first ones.
+  for (let i = 0; i <= kids.length - needed; i++) {
+    const kind = kids[i]!;
+    const cls = kind.attr("class");
+    const items = kids.filter((kid) => kid.tag === kind.tag && kid.attr("class") === cls);
+    if (items.length >= needed) return pricedItems(items);
   }
   return false;
 }
 
-function textLength(el: El): number {
+function pricedItems(items: El[]): boolean {
+  const needed = Math.max(MIN_ITEMS, items.length * PRICED_SHARE);
+  let priced = 0;
+  let left = items.length;
+  for (const item of items) {
+    if (item.textLen <= ITEM_MAX && showsPrice(item) && ++priced >= needed) return true;
+    if (priced + --left < needed) return false;
+  }
+  return false;
+}
+
+/** Sets every element's text length (its scratch field) and returns the root's. */
+function measureText(el: El): number {
   let length = el.ownText;
-  for (const child of el.children) if (typeof child !== "string") length += textLength(child);
+  for (const child of el.children) if (typeof child !== "string") length += measureText(child);
+  el.textLen = length;
   return length;
 }
 
@@ -67,12 +80,13 @@ const CONTAINER_SHARE = 0.6;
  * where scoring finds no paragraph to go by.
  */
 export function findMainListing(root: El): El | null {
+  measureText(root);
   const best: { listing: El | null; text: number } = { listing: null, text: 0 };
   const walk = (el: El): void => {
     for (const child of el.children) {
       if (typeof child === "string" || child.flags & DROP) continue;
       if (isListing(child)) {
-        const text = textLength(child);
+        const text = child.textLen;
         if (text > best.text) {
           best.listing = child;
           best.text = text;
@@ -83,6 +97,6 @@ export function findMainListing(root: El): El | null {
   walk(root);
   let container = best.listing;
   if (container === null) return null;
-  for (let parent = container.parent; parent !== null && !BODY_LIKE.has(parent.tag) && best.text >= textLength(parent) * CONTAINER_SHARE; parent = parent.parent) container = parent;
+  for (let parent = container.parent; parent !== null && !BODY_LIKE.has(parent.tag) && best.text >= parent.textLen * CONTAINER_SHARE; parent = parent.parent) container = parent;
   return container;
 }
