@@ -129,6 +129,17 @@ function isSmallPrintLine(line: string): boolean {
   return (isCredit(line) || isDateLine(line) || isBylineText(line) || isLabel(line)) && !hasDataToken(line);
 }
 
+/** Whether a definition list's value, read after its term, is something other than small print. */
+function isDataValue(dd: El, line: string): boolean {
+  const siblings = dd.parent?.children ?? [];
+  for (let i = siblings.indexOf(dd) - 1; i >= 0; i--) {
+    const term = siblings[i]!;
+    if (typeof term === "string") continue;
+    return term.tag === "dt" && !isSmallPrintLine(`${collapseSpace(textContent(term))} ${line}`);
+  }
+  return false;
+}
+
 /** A number alone: a figure in a block of its own, a counter on a picture (a gallery's "6"). */
 const COUNT = /^\d+$/;
 
@@ -178,6 +189,8 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
   const lines = linesOf(el);
   if (lines.length === 1 && isLabel(lines[0]!)) return HEADINGS.has(tag) || tag === "div" || tag === "p" || tag === "span" ? Verdict.DropWithList : Verdict.Drop;
   if (lines.length === 0 || hasDataMarkup(el)) return Verdict.Keep;
+  // A definition's value is read with its term: "Published" and a date is a dateline, "Best before" and a date is data.
+  if (tag === "dd" && lines.length === 1 && isDataValue(el, lines[0]!)) return Verdict.Keep;
   return lines.every(isSmallPrintLine) || (lines.length === 1 && COUNT.test(lines[0]!) && inFigure(el)) ? Verdict.Drop : Verdict.Keep;
 }
 
