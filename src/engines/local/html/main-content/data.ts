@@ -51,6 +51,14 @@ const PRICE_LINE = 40;
 /** Whether a block shows a price on a line of its own ("£38.00", "Now £36.00", "1.234,56 €*") or marks one up. */
 export function showsPrice(el: El): boolean {
   if (hasDataMarkup(el)) return true;
+  if (!hasDigit(el)) return false;
   for (const line of linesOf(el)) if (line.length <= PRICE_LINE && PRICE.test(line)) return true;
+  return false;
+}
+
+function hasDigit(el: El): boolean {
+  for (const child of el.children) {
+    if (typeof child === "string" ? /\d/.test(child) : hasDigit(child)) return true;
+  }
   return false;
 }

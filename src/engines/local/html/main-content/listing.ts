@@ -56,7 +56,8 @@ function pricedItems(items: El[]): boolean {
   let left = items.length;
   for (const item of items) {
     if (item.textLen <= ITEM_MAX && showsPrice(item) && ++priced >= needed) return true;
-    if (priced + --left < needed) return false;
+    // A listing's first items are products too: three alike without a price are paragraphs or menu entries.
+    if (priced + --left < needed || (priced === 0 && items.length - left === MIN_ITEMS)) return false;
   }
   return false;
 }
