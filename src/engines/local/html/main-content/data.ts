@@ -26,8 +26,8 @@ export function hasDataToken(text: string): boolean {
 /** Microdata names of a product's, an offer's or an event's data (not an article's dates, which are small print). */
 const DATA_PROPS = /^(price|lowPrice|highPrice|priceCurrency|availability|sku|gtin\d*|mpn|ratingValue|reviewCount|ratingCount|offers|aggregateRating|startDate|endDate|validFrom|validThrough|priceValidUntil)$/;
 
-/** Whether an element is marked up as a product's data (`itemprop="price"`, `property="product:price:amount"`, …). */
-export function isDataProperty(itemprop: string | undefined): boolean {
+/** Whether an `itemprop` value names a product's data (`price`, `availability`, `ratingValue`, …). */
+function isDataProperty(itemprop: string | undefined): boolean {
   if (itemprop === undefined) return false;
   for (const word of itemprop.split(/\s+/)) if (DATA_PROPS.test(word)) return true;
   return false;
