@@ -2,6 +2,9 @@
 // uses): the article-extraction benchmark's pages, scored by its own metric (4-token shingles,
 // F1 of mean precision and mean recall), and the 65 Readability pages (token F1 against
 // expected.html, and the same shingle metric). Prints the worst pages with what was kept and lost.
+// Then the repository's product corpus (test/fixtures/products): per group of pages, the share of
+// the strings that must be kept (prices, stock, ratings, …) found in the markdown, and the share of
+// the boilerplate strings (other products, newsletter, cookie banner, …) that leaked into it.
 // Build first: it measures dist/ (`npm run build`). Asserts nothing.
 import { readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
@@ -17,7 +20,42 @@ export async function load() {
     const result = processHtml(source, { url, onlyMainContent: true, removeBase64Images: false, blockAds: false, want: { html: true } });
     return { text: quality.htmlText(result.html ?? ""), metadata: result.metadata };
   };
-  return { mainText, ...quality };
+  const mainMarkdown = (source, url) => processHtml(source, { url, onlyMainContent: true, removeBase64Images: false, blockAds: false, want: { markdown: true } }).markdown ?? "";
+  return { mainText, mainMarkdown, ...quality };
+}
+
+const PRODUCTS = new URL("../test/fixtures/products/", import.meta.url);
+
+/** Per page of the product corpus: its group, the strings to keep and to drop, and those missing and leaked. */
+export function productCorpus(lib) {
+  const expectations = JSON.parse(readFileSync(new URL("expectations.json", PRODUCTS), "utf8"));
+  return Object.entries(expectations).map(([name, page]) => {
+    const markdown = lib.mainMarkdown(readFileSync(new URL(`${name}.html`, PRODUCTS), "utf8"), `https://shop.example/${name}`);
+    return { name, ...page, ...lib.checkStrings(markdown, page.keep, page.drop) };
+  });
+}
+
+function productReport(pages) {
+  const groups = new Map();
+  for (const page of pages) {
+    const group = groups.get(page.group) ?? { pages: 0, keep: 0, missing: 0, drop: 0, leaked: 0 };
+    group.pages++;
+    group.keep += page.keep.length;
+    group.missing += page.missing.length;
+    group.drop += page.drop.length;
+    group.leaked += page.leaked.length;
+    groups.set(page.group, group);
+  }
+  const all = { pages: 0, keep: 0, missing: 0, drop: 0, leaked: 0 };
+  for (const group of groups.values()) for (const key of Object.keys(all)) all[key] += group[key];
+  const pct = (part, whole) => (whole === 0 ? "—" : `${((100 * part) / whole).toFixed(1)} %`).padStart(7);
+  console.log(`\nProduct corpus (test/fixtures/products): ${pages.length} pages`);
+  console.log(`  ${"group".padEnd(16)} pages   kept   leaked`);
+  for (const [name, g] of [...groups, ["all", all]]) console.log(`  ${name.padEnd(16)} ${String(g.pages).padStart(5)} ${pct(g.keep - g.missing, g.keep)} ${pct(g.leaked, g.drop)}`);
+  for (const page of pages) {
+    if (page.missing.length > 0) console.log(`  ${page.name}: lost ${page.missing.map((s) => JSON.stringify(s)).join(", ")}`);
+    if (page.leaked.length > 0) console.log(`  ${page.name}: leaked ${page.leaked.map((s) => JSON.stringify(s)).join(", ")}`);
+  }
 }
 
 export function articleBenchmark(lib) {
@@ -99,6 +137,7 @@ export async function run() {
   const { pages, tokenF1 } = readability(lib);
   console.log(`\nReadability corpus: mean token F1 against expected.html ${tokenF1.toFixed(4)}`);
   report("Readability corpus, shingle F1", pages, lib);
+  productReport(productCorpus(lib));
   await blockCorpus();
 }
 

@@ -154,7 +154,7 @@ urls?: ([string, ...(string)[]] | UrlSource)
 formats?: Formats
 changeTrackingOptions?: ChangeTrackingOptions
 /**
- * Return only the main content: the article (heading, figures with captions, tables, code), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits, comments, hover cards over links, or the site's citation, copyright and "requires JavaScript" notices.
+ * Return only the main content: the article or the product (heading, figures with captions, tables, code; short data in it such as prices, stock, ratings, sizes and article numbers; a category's or a search's listing with its prices), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits, comments, hover cards over links, or the site's citation, copyright and "requires JavaScript" notices.
  */
 onlyMainContent?: boolean
 includeTags?: IncludeTags
@@ -568,7 +568,7 @@ export interface ScrapeOptionsFile {
 formats?: Formats
 changeTrackingOptions?: ChangeTrackingOptions
 /**
- * Return only the main content: the article (heading, figures with captions, tables, code), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits, comments, hover cards over links, or the site's citation, copyright and "requires JavaScript" notices.
+ * Return only the main content: the article or the product (heading, figures with captions, tables, code; short data in it such as prices, stock, ratings, sizes and article numbers; a category's or a search's listing with its prices), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits, comments, hover cards over links, or the site's citation, copyright and "requires JavaScript" notices.
  */
 onlyMainContent?: boolean
 includeTags?: IncludeTags
@@ -1059,7 +1059,7 @@ export interface ScrapeOptionsFile1 {
 formats?: Formats
 changeTrackingOptions?: ChangeTrackingOptions
 /**
- * Return only the main content: the article (heading, figures with captions, tables, code), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits, comments, hover cards over links, or the site's citation, copyright and "requires JavaScript" notices.
+ * Return only the main content: the article or the product (heading, figures with captions, tables, code; short data in it such as prices, stock, ratings, sizes and article numbers; a category's or a search's listing with its prices), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits, comments, hover cards over links, or the site's citation, copyright and "requires JavaScript" notices.
  */
 onlyMainContent?: boolean
 includeTags?: IncludeTags
@@ -1197,7 +1197,7 @@ export interface ScrapeOptionsFile2 {
 formats?: Formats
 changeTrackingOptions?: ChangeTrackingOptions
 /**
- * Return only the main content: the article (heading, figures with captions, tables, code), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits, comments, hover cards over links, or the site's citation, copyright and "requires JavaScript" notices.
+ * Return only the main content: the article or the product (heading, figures with captions, tables, code; short data in it such as prices, stock, ratings, sizes and article numbers; a category's or a search's listing with its prices), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits, comments, hover cards over links, or the site's citation, copyright and "requires JavaScript" notices.
  */
 onlyMainContent?: boolean
 includeTags?: IncludeTags
@@ -1433,7 +1433,7 @@ export interface ScrapeOptionsFile3 {
 formats?: Formats
 changeTrackingOptions?: ChangeTrackingOptions
 /**
- * Return only the main content: the article (heading, figures with captions, tables, code), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits, comments, hover cards over links, or the site's citation, copyright and "requires JavaScript" notices.
+ * Return only the main content: the article or the product (heading, figures with captions, tables, code; short data in it such as prices, stock, ratings, sizes and article numbers; a category's or a search's listing with its prices), without headers, navs, footers, share and subscribe blocks, related-story links, bylines, datelines, photo credits, comments, hover cards over links, or the site's citation, copyright and "requires JavaScript" notices.
  */
 onlyMainContent?: boolean
 includeTags?: IncludeTags

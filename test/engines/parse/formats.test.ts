@@ -78,6 +78,13 @@ describe("each format converts to markdown through the markdown writer", () => {
     expect(doc.markdown?.trimEnd()).toBe("# Annual report\n\n## A **bold** word");
   });
 
+  test("DOCX: a paragraph in Word's Title style is a heading", async () => {
+    const { Document, HeadingLevel, Packer, Paragraph } = await import("docx");
+    const docx = new Document({ sections: [{ children: [new Paragraph({ text: "Price list 2027", heading: HeadingLevel.TITLE }), new Paragraph("Valid from March.")] }] });
+    const doc = await parse("title.docx", new Uint8Array(await Packer.toBuffer(docx)));
+    expect(doc.markdown?.trimEnd()).toBe("# Price list 2027\n\nValid from March.");
+  });
+
   test("XLS and ODS read like XLSX", async () => {
     for (const type of ["xls", "ods"] as const) {
       const doc = await parse(`book.${type}`, makeWorkbook(type, { Sheet: [["a", "b"], [1, 2]] }));

@@ -15,7 +15,7 @@ import type { HtmlOptions, HtmlResult } from "./types.js";
 import { UrlResolver } from "./urls.js";
 
 export type { HtmlOptions, HtmlResult } from "./types.js";
-export { htmlText, htmlTokenF1, tokenF1, tokenize } from "./quality.js";
+export { checkStrings, htmlText, htmlTokenF1, tokenF1, tokenize } from "./quality.js";
 
 /**
  * Turns a page into what the service returns: cleaned html, markdown, links, images and metadata.

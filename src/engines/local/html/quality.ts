@@ -113,3 +113,15 @@ export function shingleScores(pages: ShingleCounts[]): { precision: number; reca
   const recall = mean(recalls);
   return { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall) };
 }
+
+/** Markdown as a reader sees it: backslash escapes removed, whitespace runs (no-break spaces too) one space. */
+function readableMarkdown(markdown: string): string {
+  return markdown.replace(/\\([\\`*_{}[\]()#+\-.!|~<>])/g, "$1").replace(/[\s\u00a0\u202f]+/g, " ");
+}
+
+/** Which of the strings that must be kept are missing from a page's markdown, and which of those that must not be are there. */
+export function checkStrings(markdown: string, keep: readonly string[], drop: readonly string[]): { missing: string[]; leaked: string[] } {
+  const text = readableMarkdown(markdown);
+  const has = (s: string): boolean => text.includes(readableMarkdown(s));
+  return { missing: keep.filter((s) => !has(s)), leaked: drop.filter(has) };
+}

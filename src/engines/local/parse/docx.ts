@@ -6,8 +6,11 @@ import type { ParseLimits } from "./limits.js";
 import { entryText, readZip } from "./zip.js";
 import { find, parseXml, textOf } from "./xml.js";
 
+/** Word's Title paragraph style is the document's heading (mammoth's own map has only Heading 1–6). */
+const STYLE_MAP = ["p[style-name='Title'] => h1:fresh"];
+
 /**
- * DOCX/DOCM to HTML with mammoth (headings, lists, tables, links, footnotes and endnotes;
+ * DOCX/DOCM to HTML with mammoth (a Title paragraph and headings, lists, tables, links, footnotes and endnotes;
  * images become data: URIs, which removeBase64Images may drop). The zip is checked against the
  * limits before mammoth reads it; title, author and modified time come from docProps/core.xml.
  */
@@ -16,7 +19,7 @@ export async function docxToHtml(bytes: Uint8Array, limits: ParseLimits, label: 
   const properties = coreProperties(entryText(entries, "docProps/core.xml"));
   let result: { value: string; messages: Array<{ type: string; message: string }> };
   try {
-    result = await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }, { externalFileAccess: false });
+    result = await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }, { externalFileAccess: false, styleMap: STYLE_MAP });
   } catch (error) {
     throw new ScrapelineError("bad-content", `${label} could not be read as a Word document (${(error as Error).message})`);
   }

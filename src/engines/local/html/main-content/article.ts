@@ -39,10 +39,13 @@ function copyKept(el: El, parent: El): El {
   return copy;
 }
 
-/** The whole document as the article (minus what this attempt dropped). */
+/** The page's own landmarks at its top level: the site's header, menu, sidebar and footer. */
+const PAGE_LANDMARKS = new Set(["header", "nav", "aside", "footer"]);
+
+/** The whole document as the article (minus what this attempt dropped, and the site's header, menu and footer). */
 export function wholeBody(root: El): El {
   const body = findBody(root) ?? root;
-  return buildArticle(body.children.filter((child) => typeof child === "string" || !(child.flags & DROP)));
+  return buildArticle(body.children.filter((child) => typeof child === "string" || !(child.flags & DROP || PAGE_LANDMARKS.has(child.tag))));
 }
 
 export function findBody(root: El): El | undefined {

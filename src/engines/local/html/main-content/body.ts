@@ -1,4 +1,5 @@
 import type { El, Node } from "../dom.js";
+import { showsPrice } from "./data.js";
 
 /**
  * Class and id values that templates give the element holding a story's text (article-body,
@@ -22,7 +23,7 @@ function isBodyElement(el: El): boolean {
 /**
  * When the extracted article holds an element marked as the story's body (`itemprop=articleBody`,
  * or a class such as `article-body`) with most of its text, the rest of the article goes except
- * the headings and figures before that body: the teasers, captions of other stories and
+ * the headings, figures and blocks of a product's data (price, stock) before that body: the teasers, captions of other stories and
  * newsletter boxes a template puts next to the body inside a common container. Returns whether
  * anything was dropped.
  */
@@ -62,11 +63,16 @@ function keepBodies(el: El, inside: Set<El>, bodies: Set<El>, state: { before: b
     } else if (inside.has(child)) {
       keepBodies(child, inside, bodies, state);
       out.push(child);
-    } else if (state.before && isLead(child)) {
+    } else if (state.before && (isLead(child) || isProductData(child))) {
       out.push(child);
     }
   }
   el.children = out;
+}
+
+/** A product's name, price and stock before its description: a block with few links that shows a price on a line of its own. */
+function isProductData(el: El): boolean {
+  return el.textLen > 0 && el.linkLen < el.textLen * 0.25 && showsPrice(el);
 }
 
 /** A heading or a figure, alone or in a wrapper holding nothing else. */

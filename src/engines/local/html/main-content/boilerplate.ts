@@ -10,7 +10,7 @@ const AROUND = /related|recommend|newsletter|subscri|social|share|sharing|commen
 const SMALL_PRINT = /byline|dateline|author|timestamp|credit|copyright|(^|[-_ ])(date|time|meta|published|updated|posted|source|kicker|label|eyebrow|caption-?credit|image-?credit|photo-?credit)($|[-_ ])|datum|autor|fecha|data-?publica/i;
 
 /** Block text that is a label of the page, not of the story (headings of link lists, prompts, gallery controls). */
-const LABEL = /^(related( articles| stories| links| content| posts| news| coverage| video| videos| topics)?|(you )?(may|might) also (like|enjoy)|(don'?t|do not) miss|read (more|next|also)|also read|continue reading( below)?|more( news| stories| articles| videos?)?( (from|on|in|about) .*| like this)?|top (videos?|stories|news)|trending( now| stories)?|most (read|popular|viewed|shared)|popular( now| stories)?|recommended( for you| stories| reading)?|editor'?s picks?|advert(isement)?|anzeige|werbung|publicité|publicidad|sponsored( content| stories)?|promoted( stories| content)?|share( this( article| story| on \w+)?)?|tweet|skip to .*|join the conversation|comments?( \(\d+\))?|\d+ comments?|leave a (reply|comment)|post a comment|((image|photo) )?caption|close|image \d+ of \d+|\d+ of \d+|view (gallery|comments)|tags?|topics|filed under|weiterlesen|mehr zum thema|lesen sie auch|leia (também|mais)|veja também|lire aussi|à lire aussi|lee también|te puede interesar)\s*[:.…!|>»]*$/i;
+const LABEL = /^(related( articles| stories| links| content| posts| news| coverage| video| videos| topics)?|(you )?(may|might) also (like|enjoy)|(don'?t|do not) miss|read (more|next|also)|also read|continue reading( below)?|more( news| stories| articles| videos?)?( (from|on|in|about) .*| like this)?|top (videos?|stories|news)|trending( now| stories)?|most (read|popular|viewed|shared)|popular( now| stories)?|recommended( for you| stories| reading)?|editor'?s picks?|advert(isement)?|anzeige|werbung|publicité|publicidad|sponsored( content| stories)?|promoted( stories| content)?|share( this( article| story| on \w+)?)?|tweet|skip to .*|join the conversation|comments?( \(\d+\))?|\d+ comments?|leave a (reply|comment)|post a comment|((image|photo) )?caption|close|image \d+ of \d+|\d+ of \d+|\d+ \/ \d+|view (gallery|comments)|tags?|topics|filed under|weiterlesen|mehr zum thema|lesen sie auch|leia (também|mais)|veja também|lire aussi|à lire aussi|lee también|te puede interesar)\s*[:.…!|>»]*$/i;
 
 /** A photo or image credit: "Photo: …", "Image copyright …", "(Image: © …)", "… | Getty Images". */
 const CREDIT = /^\(?\s*((photo|image|picture|photograph|foto|bild|illustration|video)s?\s*(copyright|credit|by|courtesy)\b|(photo|image|picture|photograph|foto|bild|credit|illustration|source|video)s?\s*[:©|/-]|©|copyright\b|\(c\) )|\b(getty images?|ap photo|reuters|afp|shutterstock|istock(photo)?|epa|associated press)\)?\.?$/i;
@@ -43,10 +43,17 @@ export function isCredit(text: string): boolean {
   return text.length <= 120 && CREDIT.test(text);
 }
 
-/** A dateline: a date or time with at most the words that introduce it ("Updated 5:27 am CST, Wednesday, …"). */
+/** What makes digits a date or a time: a word of a date, a clock time, day, month and year ("18/11/2019", "2019-11-18"), or a year alone. */
+const DATE_SHAPE = /\p{L}|\d:\d\d|\d[./-]\d{1,2}[./-]\d|^(19|20)\d\d$/u;
+
+/**
+ * A dateline: a date or time with at most the words that introduce it ("Updated 5:27 am CST,
+ * Wednesday, …"). Digits alone are not one ("42", "$19.99", "-20%" are figures).
+ */
 export function isDateLine(text: string): boolean {
   if (text.length > 80 || !/\d/.test(text)) return false;
-  return text.replace(DATE_WORDS, "").trim() === "";
+  const rest = text.replace(DATE_WORDS, "");
+  return rest.trim() === "" && DATE_SHAPE.test(text);
 }
 
 /** A byline: "By Jane Doe", "By Jane Doe and John Roe - 11/18/19 11:04 PM EST", "Von …", "Por …". */

@@ -4,9 +4,13 @@ import { prepArticle } from "./prep.js";
 import { pruneBoilerplate } from "./prune.js";
 import { scoreTree } from "./score.js";
 import { gatherSiblings, pickTopCandidate } from "./select-top.js";
+import { findMainListing } from "./listing.js";
 
 /** Text an article needs before an attempt is accepted (shorter results trigger a laxer attempt). */
 const ENOUGH_TEXT = 500;
+
+/** A laxer attempt is taken over a stricter one only when it finds this much more text: what it adds is mostly what the stricter one dropped on purpose. */
+const LAXER_GAIN = 1.25;
 
 /** From strict to lax: each later attempt keeps more of the page. */
 const ATTEMPTS = [
@@ -30,6 +34,13 @@ export function extractMainContent(root: El, found: { byline?: string } = {}): E
     const article = top === null ? wholeBody(root) : buildArticle(gatherSiblings(top));
     const length = prepArticle(article, flags);
     if (length >= ENOUGH_TEXT) return finish(article);
+    if (best === undefined || length > best.length * LAXER_GAIN) best = { article, length };
+  }
+  // Too little text: a category or search page whose products are links with a price under them.
+  const listing = findMainListing(root);
+  if (listing !== null) {
+    const article = buildArticle([listing]);
+    const length = prepArticle(article, ATTEMPTS[0]!);
     if (best === undefined || length > best.length) best = { article, length };
   }
   return best !== undefined && best.length > 0 ? finish(best.article) : null;

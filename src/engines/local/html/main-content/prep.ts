@@ -1,5 +1,6 @@
 import { El } from "../dom.js";
-import { DATA_TABLE, PARA } from "./score.js";
+import { markListings } from "./listing.js";
+import { DATA_TABLE, LISTING, PARA } from "./score.js";
 import { classWeight, elementHints, HINT_EMBED, HINT_SHARE, isVideoEmbed } from "./signals.js";
 
 /** Totals of a subtree after cleaning, used to judge its ancestors. */
@@ -34,18 +35,20 @@ const LOADING_WORDS = /^((loading|正在加载|Загрузка|chargement|carga
 /**
  * Cleans the article copy bottom-up: drops form controls, footers, asides, non-video embeds,
  * clutter headings, small share widgets and empty paragraphs, and removes forms, tables, lists and
- * divs that look like navigation or ads (few commas, high link density, more images or list items
+ * divs (outside data tables and listings of priced items) that look like navigation or ads (few commas, high link density, more images or list items
  * than paragraphs, …). Returns the length of the text left.
  */
 export function prepArticle(root: El, options: { cleanConditionally: boolean; weighClasses: boolean }): number {
   markDataTables(root);
+  markListings(root);
   const counts = clean(root, { inDataTable: false, inFigure: false, inCode: false, depth: 0 }, options);
   return counts?.text ?? 0;
 }
 
 function clean(el: El, context: Context, options: { cleanConditionally: boolean; weighClasses: boolean }): Counts | null {
   const tag = el.tag;
-  const isDataTable = (el.flags & DATA_TABLE) !== 0;
+  // A data table and a listing of priced items are kept whole, links and all.
+  const isDataTable = (el.flags & (DATA_TABLE | LISTING)) !== 0;
   const inner: Context = {
     inDataTable: context.inDataTable || isDataTable,
     inFigure: context.inFigure || tag === "figure",

@@ -1,11 +1,11 @@
-import { collapseSpace, decodeText, textContent, type El, type Node } from "../dom.js";
+import { collapseSpace, textContent, type El, type Node } from "../dom.js";
 import { narrowToBody } from "./body.js";
 import { trimmedLength } from "./score.js";
 import { classAndId, isAroundName, isBylineText, isCredit, isDateLine, isLabel, isPopupName, isSmallPrintName } from "./boilerplate.js";
 import { isLegalBlock, isNoticeText, isPrintOnly, mayBeNotice, NOTICE_MAX } from "./notices.js";
+import { hasDataMarkup, hasDataToken, holdsData } from "./data.js";
+import { linesOf, PHRASING } from "./lines.js";
 
-/** Inline elements: a class on them says less about a block than on the block itself. */
-const PHRASING = new Set(["a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "img", "kbd", "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr", "br", "big", "tt", "strike", "del", "ins", "label", "abbr", "picture", "source"]);
 /** Never pruned: what they hold is content whatever it looks like. */
 const KEPT = new Set(["pre", "code", "table", "math", "blockquote"]);
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
@@ -17,6 +17,7 @@ const SMALL = 200;
 /** A block holding this share of the article is part of it whatever its class says. */
 const MAJOR_SHARE = 0.4;
 const EMBED = /embed/i;
+const RATING = /rating|review/i;
 /** A block this short made only of a link is a teaser for another page. */
 const LINK_LINE = 150;
 const READ_MORE = /^(see|read|watch|click) (more|also|next|here)\b|^(related|more|also read|see also|recommended|watch|listen)\s*:|^(lesen sie|lire|leia|lee|leggi)\b/i;
@@ -123,9 +124,31 @@ function dropLooseRuns(el: El): void {
   if (out.length !== children.length) el.children = out;
 }
 
+/** A dateline, a byline, a credit or a label, unless it holds a price, a quantity, a stock state or a rating. */
 function isSmallPrintLine(line: string): boolean {
-  return isCredit(line) || isDateLine(line) || isBylineText(line) || isLabel(line);
+  return (isCredit(line) || isDateLine(line) || isBylineText(line) || isLabel(line)) && !hasDataToken(line);
 }
+
+/** Whether a definition list's value, read after its term, is something other than small print. */
+function isDataValue(dd: El, line: string): boolean {
+  const siblings = dd.parent?.children ?? [];
+  for (let i = siblings.indexOf(dd) - 1; i >= 0; i--) {
+    const term = siblings[i]!;
+    if (typeof term === "string") continue;
+    return term.tag === "dt" && !isSmallPrintLine(`${collapseSpace(textContent(term))} ${line}`);
+  }
+  return false;
+}
+
+/** A number alone: a figure in a block of its own, a counter on a picture (a gallery's "6"). */
+const COUNT = /^\d+$/;
+
+function inFigure(el: El): boolean {
+  for (let parent = el.parent; parent !== null; parent = parent.parent) if (parent.tag === "figure" || parent.tag === "picture") return true;
+  return false;
+}
+
+
 
 const enum Verdict {
   Keep,
@@ -142,13 +165,14 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
   if (!inline && el.attrs.length > 0 && text < total * MAJOR_SHARE) {
     const names = classAndId(el);
     // An embedded post (a tweet in a "social-embed" box) is quoted content, not a share bar.
-    if (names !== "" && isAroundName(names) && !EMBED.test(names)) return Verdict.Drop;
+    // A product's rating with its figures ("4.5 (218 reviews)") is its data, not a "rate this" widget.
+    if (names !== "" && isAroundName(names) && !EMBED.test(names) && !(RATING.test(names) && holdsData(el))) return Verdict.Drop;
     if (isPrintOnly(el) || isLegalBlock(names, text)) return Verdict.Drop;
   }
   if (text === 0) return Verdict.Keep;
   if (el.attrs.length > 0 && text < total * MAJOR_SHARE && isPopupName(classAndId(el)) && isPopupCard(el)) return Verdict.Drop;
   if (!inline && text <= NOTICE_MAX && isNotice(el)) return Verdict.Drop;
-  if (!inline && text <= SMALL && (smallOf.get(el) ?? 0) >= text * 0.8) return Verdict.Drop;
+  if (!inline && text <= SMALL && (smallOf.get(el) ?? 0) >= text * 0.8 && !holdsData(el)) return Verdict.Drop;
   if (LISTS.has(tag) && el.linkLen / text > 0.7 && text < total * MAJOR_SHARE && !hasSentences(el)) return Verdict.Drop;
   if (inline) return Verdict.Keep;
   if (tag === "figcaption" || /caption/i.test(classAndId(el))) {
@@ -164,7 +188,10 @@ function judge(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
   if (text > SHORT) return Verdict.Keep;
   const lines = linesOf(el);
   if (lines.length === 1 && isLabel(lines[0]!)) return HEADINGS.has(tag) || tag === "div" || tag === "p" || tag === "span" ? Verdict.DropWithList : Verdict.Drop;
-  return lines.length > 0 && lines.every(isSmallPrintLine) ? Verdict.Drop : Verdict.Keep;
+  if (lines.length === 0 || hasDataMarkup(el)) return Verdict.Keep;
+  // A definition's value is read with its term: "Published" and a date is a dateline, "Best before" and a date is data.
+  if (tag === "dd" && lines.length === 1 && isDataValue(el, lines[0]!)) return Verdict.Keep;
+  return lines.every(isSmallPrintLine) || (lines.length === 1 && COUNT.test(lines[0]!) && inFigure(el)) ? Verdict.Drop : Verdict.Keep;
 }
 
 /**
@@ -203,26 +230,6 @@ function isNotice(el: El): boolean {
   return lines.some(isNoticeText) && lines.every((line) => isNoticeText(line) || isSmallPrintLine(line));
 }
 
-/** The lines of a short block's text: broken at `<br>` and at blocks, whitespace collapsed, empty ones left out. */
-function linesOf(el: El): string[] {
-  const lines: string[] = [];
-  let current = "";
-  const walk = (node: El): void => {
-    for (const child of node.children) {
-      if (typeof child === "string") current += child;
-      else if (child.tag === "br" || !PHRASING.has(child.tag)) {
-        lines.push(current);
-        current = "";
-        walk(child);
-        lines.push(current);
-        current = "";
-      } else walk(child);
-    }
-  };
-  walk(el);
-  lines.push(current);
-  return lines.map((line) => collapseSpace(decodeText(line))).filter((line) => line !== "");
-}
 
 /** Whether a list's items read as prose (some item has 100 characters of text outside links). */
 function hasSentences(list: El): boolean {

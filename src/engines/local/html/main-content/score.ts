@@ -12,6 +12,8 @@ export const CANDIDATE = 8;
 export const HAS_BLOCK = 16;
 /** A table holding data rather than layout (set while cleaning the article). */
 export const DATA_TABLE = 32;
+/** A listing of priced items that is the article's main content (set while cleaning the article). */
+export const LISTING = 64;
 
 /** What this attempt is allowed to do; later attempts drop these steps when too little text came out. */
 export interface ScoreFlags {

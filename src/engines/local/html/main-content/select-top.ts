@@ -1,8 +1,11 @@
 import { El } from "../dom.js";
+import { showsPrice } from "./data.js";
 import { CANDIDATE, DROP, initCandidate, PARA } from "./score.js";
 
 const TOP_CANDIDATES = 5;
 const BODY_LIKE = new Set(["#root", "html", "body"]);
+/** A block beside the article that shows a price is gathered when at most this long (a buy box, not a page of its own). */
+const PRICE_BLOCK = 1000;
 
 /**
  * The element that best holds the article, from the scored candidates: the best score after
@@ -70,6 +73,8 @@ export function gatherSiblings(top: El): El[] {
   if (parent === null) return [top];
   const threshold = Math.max(10, top.score * 0.2);
   const topClass = top.attr("class") ?? "";
+  // At the page's top level, a block showing a price is the site's (a delivery offer, a mini-cart), not the product's.
+  const inPage = !BODY_LIKE.has(parent.tag);
   const out: El[] = [];
   for (const sibling of elementChildren(parent)) {
     if (sibling === top) {
@@ -84,9 +89,20 @@ export function gatherSiblings(top: El): El[] {
       const length = sibling.textLen;
       if (length > 80 && density < 0.25) out.push(sibling);
       else if (length < 80 && length > 0 && density === 0 && endsSentence(sibling)) out.push(sibling);
+      else if (inPage && isPriceBlock(sibling, top)) out.push(sibling);
+    } else if (inPage && isPriceBlock(sibling, top)) {
+      out.push(sibling);
     }
   }
   return out;
+}
+
+/**
+ * A product's name, price and stock beside its description: a block with few links, shorter than
+ * the description, that shows a price on a line of its own.
+ */
+function isPriceBlock(el: El, top: El): boolean {
+  return el.textLen > 0 && el.textLen <= Math.min(PRICE_BLOCK, top.textLen) && linkDensity(el) < 0.25 && showsPrice(el);
 }
 
 export function linkDensity(el: El): number {
