@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { corpusDir } from "./corpus.mjs";
+import { foldOf } from "./quality-folds.mjs";
 
 const HTML_DIST = new URL("../dist/engines/local/html/", import.meta.url);
 const WORST = Number(process.env.BENCH_WORST ?? 10);
@@ -56,6 +57,7 @@ function productReport(pages) {
     if (page.missing.length > 0) console.log(`  ${page.name}: lost ${page.missing.map((s) => JSON.stringify(s)).join(", ")}`);
     if (page.leaked.length > 0) console.log(`  ${page.name}: leaked ${page.leaked.map((s) => JSON.stringify(s)).join(", ")}`);
   }
+  return { kept: pct(all.keep - all.missing, all.keep).trim(), leaked: pct(all.leaked, all.drop).trim() };
 }
 
 export function articleBenchmark(lib) {
@@ -133,12 +135,29 @@ function report(title, pages, lib) {
 
 export async function run() {
   const lib = await load();
-  report("article-extraction benchmark (development half), shingle F1", articleBenchmark(lib), lib);
+  const articles = articleBenchmark(lib);
+  report("article-extraction benchmark (development half), shingle F1", articles, lib);
   const { pages, tokenF1 } = readability(lib);
   console.log(`\nReadability corpus: mean token F1 against expected.html ${tokenF1.toFixed(4)}`);
   report("Readability corpus, shingle F1", pages, lib);
-  productReport(productCorpus(lib));
-  await blockCorpus();
+  const products = productReport(productCorpus(lib));
+  const blocks = await blockCorpus();
+  sideBySide(lib, articles, tokenF1, products, blocks);
+}
+
+/** The figures of every corpus in one table, with the peers' published F1 on the article benchmark. */
+function sideBySide(lib, articles, readabilityF1, products, blocks) {
+  const f1 = (group) => lib.shingleScores(group.map((p) => p.counts)).f1;
+  const a = f1(articles.filter((p) => foldOf(p.key) === "A"));
+  const b = f1(articles.filter((p) => foldOf(p.key) === "B"));
+  console.log("\nSide by side");
+  console.log(`  article benchmark, fold A      F1 ${a.toFixed(4)}`);
+  console.log(`  article benchmark, fold B      F1 ${b.toFixed(4)}   fold gap ${Math.abs(a - b).toFixed(4)}`);
+  console.log(`  Readability corpus             token F1 ${readabilityF1.toFixed(4)}`);
+  console.log(`  product corpus                 kept ${products.kept}  leaked ${products.leaked}`);
+  console.log(`  block-page corpus              told ${blocks.told}  ordinary pages flagged ${blocks.flagged}`);
+  const published = readFileSync(`${corpusDir("article-benchmark")}README.md`, "utf8").match(/Published F1[^\n]*(?:\n(?!\n)[^\n]*)*/);
+  if (published) console.log(`  peers, from the benchmark's README: ${published[0].replace(/\s+/g, " ")}`);
 }
 
 /** The block-page corpus (test/fixtures/blocked/): each block page told with its vendor, no ordinary page flagged. */
@@ -157,6 +176,7 @@ export async function blockCorpus() {
   console.log(`\nBlock-page corpus: ${blocks.length} block pages, ${right} told with the right vendor, ${missed} missed, ${blocks.length - right - missed} with the wrong vendor; ${ordinary.length} ordinary pages, ${flagged.length} flagged (${ms.toFixed(1)} ms for ${blocks.length + ordinary.length} pages)`);
   for (const r of told.filter((r) => r.vendor !== r.page.vendor)) console.log(`  block page ${r.page.file}: expected ${r.page.vendor}, got ${r.vendor ?? "nothing"}`);
   for (const r of flagged) console.log(`  ordinary page ${r.page.file} flagged as ${r.vendor}`);
+  return { told: `${right}/${blocks.length}`, flagged: `${flagged.length}/${ordinary.length}` };
 }
 
 if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) await run();
