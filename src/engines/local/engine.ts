@@ -14,6 +14,7 @@ import { assertSupported } from "./unsupported.js";
 import { searchSearxng, SEARXNG_VARIABLE } from "./search/index.js";
 import { pageShows } from "./session-check.js";
 import { gateWithWatch } from "./discovery-watch.js";
+import type { EngineTaps, SearchSend } from "./taps.js";
 
 /** Statuses the runner retries; the engine reports them as errors rather than as documents. */
 const RETRY_STATUSES = new Set([408, 425, 429]);
@@ -34,6 +35,8 @@ export interface LocalEngineOptions extends EngineSettings {
   riskClassifier?: RiskClassifier;
   /** The SearXNG instance of search steps (default: SCRAPELINE_SEARXNG_URL of `env`). */
   searxngUrl?: string;
+  /** Traffic taken over by a recording or a replay (src/engines/replay). */
+  taps?: EngineTaps;
 }
 
 /** The embedded engine: fetches pages itself and converts them like the service does. */
@@ -47,16 +50,22 @@ export class LocalEngine implements Engine {
   private readonly requestHeaders = new WeakMap<ScrapeOptions, Record<string, string>>();
   /** The operator's SearXNG (SCRAPELINE_SEARXNG_URL), read when the engine is made. */
   private readonly searxngUrl: string | undefined;
+  private readonly searchSend: SearchSend;
+  private readonly taps: EngineTaps;
 
   constructor(options: LocalEngineOptions) {
-    this.extractor = new Extractor(options.extraction ?? { mode: "auto" });
+    this.taps = options.taps ?? {};
+    const extraction = options.extraction ?? { mode: "auto" };
+    this.extractor = new Extractor(this.taps.model ? { ...extraction, modelTap: this.taps.model } : extraction);
     this.riskClassifier = options.riskClassifier;
     const policy: FetchPolicy = { allowPrivateNetwork: options.allowPrivateNetwork };
     if (options.resolve) policy.resolve = options.resolve;
     if (options.treatAsPublic) policy.treatAsPublic = options.treatAsPublic;
-    this.gate = createFetchGate(policy);
+    this.gate = this.taps.gate ? this.taps.gate(createFetchGate(policy)) : createFetchGate(policy);
     this.browserMode = options.browser ?? "auto";
     this.searxngUrl = (options.searxngUrl ?? (options.env ?? process.env)[SEARXNG_VARIABLE])?.trim() || undefined;
+    const search: SearchSend = (request, signal) => searchSearxng(this.searxngUrl, request, signal);
+    this.searchSend = this.taps.search ? this.taps.search(search) : search;
     // The browser's requests meet the same policy as the gate's, through its proxy.
     const addresses = createAddressPolicy(options.treatAsPublic);
     const resolve = options.resolve ?? systemResolve;
@@ -80,7 +89,10 @@ export class LocalEngine implements Engine {
   async scrape(url: string, options: ScrapeOptions, signal?: AbortSignal, extras: ScrapeExtras = {}): Promise<Document> {
     assertSupported(options, url, this.browserMode !== "never");
     checkThreatProtection(url, options.threatProtection, this.riskClassifier);
-    if (usesBrowser(options, this.browserMode) || (extras.inBrowser && this.browserMode !== "never")) return this.scrapeInBrowser(url, options, signal, extras);
+    if (usesBrowser(options, this.browserMode) || (extras.inBrowser && this.browserMode !== "never")) {
+      if (this.taps.refuseBrowser) throw this.taps.refuseBrowser(url);
+      return this.scrapeInBrowser(url, options, signal, extras);
+    }
     const response = await this.gate.fetch({
       url,
       headers: this.headersFor(options),
@@ -240,12 +252,12 @@ export class LocalEngine implements Engine {
 
   /** Whether a SearXNG instance is configured for search. */
   get canSearch(): boolean {
-    return this.searxngUrl !== undefined;
+    return this.searxngUrl !== undefined || this.taps.searches === true;
   }
 
   /** Web search on the operator's SearXNG; the runner scrapes the results through this engine's gate. */
   search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchAnswer> {
-    return searchSearxng(this.searxngUrl, request, options.signal);
+    return this.searchSend(request, options.signal);
   }
 
   /** The agent's extract tool: structured data and selectors first, the model when they do not meet the schema. */

@@ -4,6 +4,7 @@ import { parseHtml } from "../html/parse.js";
 import { deriveCrawlOptions } from "./crawl-options.js";
 import { fillSchema } from "./fill.js";
 import { LlmClient, type LlmConfig } from "./llm-client.js";
+import type { ModelSend } from "../taps.js";
 import { ToolCallingModel } from "./llm-tools.js";
 import { extractWithLlm, summarizeWithLlm } from "./llm-extract.js";
 import { mergeParts, type Part } from "./merge.js";
@@ -20,6 +21,8 @@ export type ExtractorMode = "auto" | "llm" | "deterministic";
 export interface ExtractionSettings {
   mode: ExtractorMode;
   llm?: LlmConfig;
+  /** Takes over the model's requests (a recording or a replay). */
+  modelTap?: (send: ModelSend) => ModelSend;
 }
 
 /** What is needed to configure a model, for errors that say how. */
@@ -42,7 +45,7 @@ export class Extractor {
   private readonly client: LlmClient | undefined;
 
   constructor(private readonly settings: ExtractionSettings) {
-    this.client = settings.llm ? new LlmClient(settings.llm) : undefined;
+    this.client = settings.llm ? new LlmClient(settings.llm, undefined, settings.modelTap) : undefined;
   }
 
   /** Whether the model does the work for this spec. */
