@@ -38,7 +38,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         .option("record", { type: "string", describe: "keep every response the run used in this fixture directory (pages, robots.txt, sitemaps, model calls, searches)" })
         .option("replay", { type: "string", describe: "answer every request from this fixture directory, never from the network (a request not recorded fails with not-recorded)" })
         .example("$0 run pipelines/prices.yaml", "run a pipeline")
-        .example("$0 run pipelines/prices.yaml --record pipelines/__fixtures__/prices", "run it and record what it fetched")
+        .example("$0 run pipelines/prices.yaml --record fixtures/prices", "run it and keep what it fetched in fixtures/prices")
         .example("$0 run pipelines/docs.yaml --resume", "finish an interrupted run") as never,
     handler: async (args) => {
       const { exitCodeOf, runPipelineFile } = await import("../../app/run.js");

@@ -276,6 +276,7 @@ export class LocalEngine implements Engine {
 
   /** A session's login, in the browser (whatever `browser` says: a login form needs one). */
   login(spec: SessionSpec, signal?: AbortSignal): Promise<SessionState> {
+    if (this.taps.refuseBrowser) return Promise.reject(this.taps.refuseBrowser(spec.url));
     const check = this.browser.check;
     return this.browser.withBrowser((browser) => loginInBrowser(browser, { spec, check, ...(signal ? { signal } : {}) }), signal);
   }
@@ -283,6 +284,7 @@ export class LocalEngine implements Engine {
   /** A page kept open for calls, through the same private-network gate as every browser page. */
   async openLivePage(start: LivePageStart, signal?: AbortSignal): Promise<LivePage> {
     if (start.replay) parseHttpUrl(start.replay.url);
+    if (this.taps.refuseBrowser) throw this.taps.refuseBrowser(start.replay?.url ?? "about:blank");
     signal?.throwIfAborted();
     return openLivePage(await this.browser.acquire(), this.browser.check, start);
   }
