@@ -14,6 +14,7 @@ const BENCHES = {
   ui: () => import("./ui.mjs"),
   watch: () => import("./watch.mjs"),
   parse: () => import("./parse.mjs"),
+  replay: () => import("./replay.mjs"),
 };
 
 const wanted = process.argv.slice(2);

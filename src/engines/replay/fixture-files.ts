@@ -1,7 +1,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import { join } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { gunzip as gunzipCallback, gzip as gzipCallback } from "node:zlib";
 import { ScrapelineError } from "../../core/index.js";
 
 /** Bodies over this many bytes are stored gzipped. */
@@ -69,30 +71,40 @@ export function sortKeys(value: unknown): unknown {
   return out;
 }
 
-/** Writes a body once under its content hash; returns its name in `bodies/`. */
-export function writeBody(dir: string, data: Uint8Array): string {
-  const gzip = data.byteLength > GZIP_OVER_BYTES;
-  const name = `${sha256(data)}${gzip ? ".gz" : ".bin"}`;
-  const path = join(dir, "bodies", name);
-  if (!existsSync(path)) {
-    mkdirSync(join(dir, "bodies"), { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, gzip ? gzipSync(data, { level: 9 }) : data);
-    renameSync(tmp, path);
+const gzip = promisify(gzipCallback);
+const gunzip = promisify(gunzipCallback);
+
+/**
+ * A body's name in `bodies/` (its content's hash) and the write that puts it there, once per
+ * content: compressing and writing happen off the event loop, so a recording run keeps its pace.
+ */
+export function writeBody(dir: string, data: Uint8Array, written: Map<string, Promise<void>>): string {
+  const compress = data.byteLength > GZIP_OVER_BYTES;
+  const name = `${sha256(data)}${compress ? ".gz" : ".bin"}`;
+  if (!written.has(name)) {
+    const path = join(dir, "bodies", name);
+    const write = async () => {
+      if (existsSync(path)) return;
+      mkdirSync(join(dir, "bodies"), { recursive: true });
+      const tmp = `${path}.${process.pid}.tmp`;
+      await writeFile(tmp, compress ? await gzip(data) : data);
+      await rename(tmp, path);
+    };
+    written.set(name, write());
   }
   return name;
 }
 
-export function readBody(dir: string, name: string): Buffer {
+export async function readBody(dir: string, name: string): Promise<Buffer> {
   if (!/^[0-9a-f]{64}\.(gz|bin)$/.test(name)) throw new ScrapelineError("invalid-input", `${join(dir, "index.json")}: "${name}" is not a body of this fixture`);
   const path = join(dir, "bodies", name);
   let data: Buffer;
   try {
-    data = readFileSync(path);
+    data = await readFile(path);
   } catch (cause) {
     throw new ScrapelineError("invalid-input", `the fixture ${dir} lacks ${join("bodies", name)}: record it again`, { cause });
   }
-  return name.endsWith(".gz") ? gunzipSync(data) : data;
+  return name.endsWith(".gz") ? gunzip(data) : data;
 }
 
 /** Writes index.json and removes bodies it does not name (left by an earlier recording). */

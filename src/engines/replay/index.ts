@@ -10,13 +10,13 @@ export { Recorder } from "./recorder.js";
 export { Replayer } from "./replayer.js";
 
 /** The engine, with `after` run once it has closed (whether or not closing failed): a recording's index is written then. */
-export function closingWith(engine: Engine, after: () => void): Engine {
+export function closingWith(engine: Engine, after: () => Promise<void>): Engine {
   const wrapped = Object.create(engine) as Engine & { close(): Promise<void> };
   wrapped.close = async () => {
     try {
       await engine.close();
     } finally {
-      after();
+      await after();
     }
   };
   return wrapped;

@@ -12,6 +12,8 @@ import { hashKey, keptHeaders, requestKey, safeUrl } from "./request-keys.js";
  */
 export class Recorder {
   private readonly index: FixtureIndex = emptyIndex();
+  /** Bodies being written, by name. */
+  private readonly written = new Map<string, Promise<void>>();
 
   constructor(private readonly dir: string, model?: { baseUrl: string; model: string }) {
     if (model) this.index.model = { baseUrl: safeUrl(model.baseUrl), model: model.model };
@@ -23,7 +25,9 @@ export class Recorder {
     search: (send) => this.recordingSearch(send),
   };
 
-  save(): void {
+  /** Waits for the bodies, then writes the index (the last thing written, so it names only bodies on disk). */
+  async save(): Promise<void> {
+    await Promise.all(this.written.values());
     writeIndex(this.dir, this.index);
   }
 
@@ -33,7 +37,7 @@ export class Recorder {
         const key = requestKey(request.method ?? "GET", request.url, request.body);
         try {
           const response = await inner.fetch(request);
-          this.index.requests[key] = { url: safeUrl(response.url), status: response.status, headers: keptHeaders(response.headers), redirects: response.redirects.map(safeUrl), body: writeBody(this.dir, response.body) };
+          this.index.requests[key] = { url: safeUrl(response.url), status: response.status, headers: keptHeaders(response.headers), redirects: response.redirects.map(safeUrl), body: writeBody(this.dir, response.body, this.written) };
           return response;
         } catch (error) {
           // A page answered once is not forgotten for a later failure; a user's stop is not the site's answer.

@@ -48,7 +48,7 @@ export class Replayer {
         if ("error" in entry) throw new ScrapelineError(entry.error.kind as ErrorKind, entry.error.message, { url: request.url, ...(entry.error.status !== undefined ? { status: entry.error.status } : {}) });
         // Credentials were taken out of the recorded URLs: where the page ended where it was asked, it is the URL asked.
         const asked = (url: string) => (url === safeUrl(request.url) ? request.url : url);
-        return { url: asked(entry.url), status: entry.status, headers: { ...entry.headers }, redirects: entry.redirects.map(asked), body: readBody(this.dir, entry.body) };
+        return { url: asked(entry.url), status: entry.status, headers: { ...entry.headers }, redirects: entry.redirects.map(asked), body: await readBody(this.dir, entry.body) };
       },
       // The real gate was never used: closing it frees nothing but keeps its contract.
       close: () => inner.close(),
