@@ -143,4 +143,26 @@ describe("record and replay", () => {
       store.close();
     }
   });
+
+  it("keeps what a failed run fetched, and its failure replays as the same error", async () => {
+    await site.start(); // stopped by the replay test above
+    const dead = join(workdir(), "dead");
+    const failing = pipeline(`  - id: pages\n    scrape: { urls: ["${site.url}/docs/p1", "http://127.0.0.1:9/gone"] }\n`).replace(/retry: \{[^}]*\}/, "retry: { attempts: 1 }");
+    const live = await runYaml(failing, { env: {}, record: dead });
+    if (!live.result.ok) throw new Error(JSON.stringify(live.result.diagnostics));
+    expect(live.result.status).toBe("failed");
+    const index = JSON.parse(readFileSync(join(dead, "index.json"), "utf8"));
+    expect(index.requests[`GET ${site.url}/docs/p1`]).toMatchObject({ status: 200 });
+    expect(index.requests["GET http://127.0.0.1:9/gone"]).toEqual({ error: expect.objectContaining({ kind: "network" }) });
+    const replay = await runYaml(failing, { env: {}, replay: dead });
+    if (!replay.result.ok) throw new Error(JSON.stringify(replay.result.diagnostics));
+    expect(replay.result.status).toBe("failed");
+    expect(readDocuments(replay.db, replay.result.runId, "pages").map((p) => p.url)).toEqual([`${site.url}/docs/p1`]);
+    const store = new SqliteStore(replay.db);
+    try {
+      expect(store.failures(replay.result.runId)).toEqual([expect.objectContaining({ url: "http://127.0.0.1:9/gone", kind: "network" })]);
+    } finally {
+      store.close();
+    }
+  });
 });
