@@ -30,7 +30,8 @@ export function runSnapshot(db: string, runId: number): string {
   }
 }
 
-function stableDocument(document: Document): unknown {
+/** A stored page without what differs between two runs of the same page (scrape id, cache state, the previous scrape's time). */
+export function stableDocument(document: Document): unknown {
   const copy = structuredClone(document);
   copy.metadata = withoutKeys(copy.metadata, VOLATILE_METADATA) as Document["metadata"];
   if (copy.changeTracking) return { ...copy, changeTracking: withoutKeys(copy.changeTracking, ["previousScrapeAt"]) };
