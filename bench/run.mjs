@@ -15,6 +15,7 @@ const BENCHES = {
   watch: () => import("./watch.mjs"),
   parse: () => import("./parse.mjs"),
   "parse-bounds": () => import("./parse-bounds.mjs"),
+  replay: () => import("./replay.mjs"),
 };
 
 const wanted = process.argv.slice(2);

@@ -10,8 +10,9 @@ import { agentRows, isAgentResult } from "./export-agent.js";
 import { ScrapelineError } from "../core/index.js";
 import { resolveRunId } from "./history.js";
 import { openExistingStore } from "./store.js";
+import { writeTree } from "./export-tree.js";
 
-export type ExportFormat = "json" | "jsonl" | "csv" | "markdown";
+export type ExportFormat = "json" | "jsonl" | "csv" | "markdown" | "tree";
 
 export interface ExportOptions {
   db: string;
@@ -34,6 +35,10 @@ export async function exportRun(options: ExportOptions): Promise<{ runId: number
       throw new ScrapelineError("invalid-input", `run ${runId} has no step "${options.step}"`);
     }
     const result = options.step ? store.stepResult(runId, options.step) : undefined;
+    if (options.format === "tree") {
+      if (!options.out) throw new ScrapelineError("invalid-input", "--format tree writes one .md and one .json file per page: give a directory with --out");
+      return { runId, count: await writeTree(store.documents(runId, options.step), options.out) };
+    }
     if (result !== undefined && options.format !== "markdown") return { runId, count: await writeResult(JSON.parse(result) as ExtractResult, options) };
     const documents = store.documents(runId, options.step);
     if (options.format === "markdown") {

@@ -5,6 +5,7 @@ export { schemaInfo } from "./schema.js";
 export { renderDiagnostics, summarize, type DiagnosticFormat } from "../pipeline/index.js";
 export { didYouMean } from "../pipeline/index.js";
 export { databasePath, DEFAULT_DB, openStore } from "./store.js";
+export { FIXTURES_DIR, recipesWithFixtures, testRecipes, type RecipeTest } from "./recipe-tests.js";
 export { exitCodeOf, runPipelineFile, type RunFileOptions, type RunFileResult } from "./run.js";
 export type { RunEvent } from "../runner/index.js";
 export { exportRun, type ExportFormat, type ExportOptions } from "./export.js";

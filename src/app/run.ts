@@ -15,8 +15,9 @@ import { createRemoteEngine } from "./remote.js";
 import { notifyRun, type NotificationOutbox, type NotifyOutcome } from "./notify.js";
 import { openStore, RUN_WRITER_AFTER } from "./store.js";
 import { runAgent } from "../agent/index.js";
+import { fixtureTraffic, type FixtureOptions, type FixtureTraffic } from "./run-fixture.js";
 
-export interface RunFileOptions {
+export interface RunFileOptions extends FixtureOptions {
   db: string;
   /** Extra variables for ${VAR} interpolation (--var K=V); they win over the environment. */
   vars?: Record<string, string>;
@@ -54,7 +55,8 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const sessionProblem = options.engine ? undefined : sessionsOnEngine(pipeline, options.engineKind ?? pipeline.engine.kind);
   if (sessionProblem) throw new ScrapelineError("invalid-input", sessionProblem);
   const local = (options.engineKind ?? pipeline.engine.kind) === "local" && !options.engine;
-  if (local) await applyModelCrawlPrompts(pipeline, extractionSettings(pipeline, env));
+  const traffic = options.engine ? undefined : fixtureTraffic(options, pipeline, options.engineKind ?? pipeline.engine.kind, env);
+  if (local) await applyModelCrawlPrompts(pipeline, traffic?.extraction ?? extractionSettings(pipeline, env));
   const plan = planPipeline(pipeline);
   // The file's path is kept on the run itself; leaving it out lets runs from any checkout share the plan.
   const planJson = JSON.stringify({ ...redactInterpolations(pipeline, loaded.interpolations), file: undefined });
@@ -63,7 +65,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   // Runs started before the budget and per-host concurrency were left out were hashed without only concurrency.
   const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined })).digest("hex");
 
-  const engine = options.engine ?? createEngine(pipeline, options);
+  const engine = options.engine ?? createEngine(pipeline, options, traffic);
   const store = openStore(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
   try {
     const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, [pipelineHash, earlierHash], options.resume);
@@ -130,19 +132,21 @@ function closeUnfinished(store: SqliteStore, runId: number | undefined, status: 
   }
 }
 
-function createEngine(pipeline: Pipeline, options: RunFileOptions): Engine {
+function createEngine(pipeline: Pipeline, options: RunFileOptions, traffic: FixtureTraffic | undefined): Engine {
   const env = { ...(options.env ?? process.env), ...(options.vars ?? {}) };
   const kind = options.engineKind ?? pipeline.engine.kind;
   if (kind === "firecrawl") {
     const config: { apiKeyEnv: string; baseUrl?: string } = pipeline.engine.kind === "firecrawl" ? pipeline.engine : { apiKeyEnv: "FIRECRAWL_API_KEY" };
     return createRemoteEngine({ apiKeyEnv: config.apiKeyEnv, ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}) }, env);
   }
-  return new LocalEngine({
+  const engine = new LocalEngine({
     allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork,
-    extraction: extractionSettings(pipeline, env),
+    extraction: traffic?.extraction ?? extractionSettings(pipeline, env),
     ...(pipeline.engine.kind === "local" ? { browser: pipeline.engine.browser } : {}),
     ...(options.env ? { env: options.env } : {}),
+    ...(traffic ? { taps: traffic.taps } : {}),
   });
+  return traffic ? traffic.finish(engine) : engine;
 }
 
 function findResumable(store: SqliteStore, pipeline: Pipeline, hashes: readonly string[], resume: true | number): RunRecord {

@@ -8,6 +8,7 @@ import { changesCommand, diffCommand, historyCommand } from "./commands/changes.
 import { crawlPreviewCommand } from "./commands/crawl-preview.js";
 import { exportCommand } from "./commands/export.js";
 import { runCommand } from "./commands/run.js";
+import { testCommand } from "./commands/test.js";
 import { runsCommand, showCommand } from "./commands/runs.js";
 import { schemaCommand } from "./commands/schema.js";
 import { usageCommand } from "./commands/usage.js";
@@ -38,6 +39,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     planCommand(io, setExit),
     schemaCommand(io, setExit),
     runCommand(io, setExit, interrupts),
+    testCommand(io, setExit),
     runsCommand(io, setExit),
     showCommand(io, setExit),
     exportCommand(io, setExit),

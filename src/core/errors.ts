@@ -19,6 +19,7 @@ export type ErrorKind =
   | "cancelled" // interrupted by the user
   | "unauthorized" // a missing, unknown or revoked API key (serve)
   | "not-found" // a job or record that does not exist, or belongs to another team (serve)
+  | "not-recorded" // a replay was asked for something its fixture does not hold
   | "internal"; // a bug: reported with its stack
 
 export interface ErrorDetails {

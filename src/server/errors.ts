@@ -9,6 +9,7 @@ const STATUS: Record<ErrorKind, number> = {
   unauthorized: 401,
   blocked: 403,
   "not-found": 404,
+  "not-recorded": 404,
   timeout: 408,
   "rate-limited": 429,
   budget: 402,

@@ -23,8 +23,8 @@ export function exportCommand(io: Io, setExit: (code: number) => void): CommandM
         .option("db", DB_OPTION)
         .option("run", { type: "string", default: "latest", describe: "run id or latest" })
         .option("step", { type: "string", describe: "only this step's documents" })
-        .option("format", { choices: ["json", "jsonl", "csv", "markdown"], demandOption: true, describe: "output format" })
-        .option("out", { type: "string", describe: "output file (a directory for markdown); stdout when absent" })
+        .option("format", { choices: ["json", "jsonl", "csv", "markdown", "tree"], demandOption: true, describe: "output format" })
+        .option("out", { type: "string", describe: "output file (a directory for markdown and tree); stdout when absent" })
         .option("assets", { choices: ["inline", "refs"] as const, default: "inline" as const, describe: "json/jsonl: screenshots and PDFs as data: URLs, or as references into the database (markdown writes them as files)" })
         .example("$0 export --format jsonl > pages.jsonl", "the latest run, one Document per line")
         .example("$0 export --run 12 --format markdown --out pages/", "one .md file per page with front matter") as never,

@@ -17,6 +17,8 @@ interface Args {
   "allow-private-network": boolean;
   concurrency?: number;
   engine?: "local" | "firecrawl";
+  record?: string;
+  replay?: string;
 }
 
 export function runCommand(io: Io, setExit: (code: number) => void, signals: Interrupts): CommandModule<object, Args> {
@@ -33,7 +35,10 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         .option("allow-private-network", { type: "boolean", default: false, describe: "let requests reach loopback and private addresses" })
         .option("concurrency", integerOption("concurrency", "requests in flight for the whole run (overrides the pipeline)", { min: 1 }))
         .option("engine", { choices: ["local", "firecrawl"] as const, describe: "run on this engine instead of the pipeline's (firecrawl: the service at FIRECRAWL_API_URL with FIRECRAWL_API_KEY)" })
+        .option("record", { type: "string", describe: "keep every response the run used in this fixture directory (pages, robots.txt, sitemaps, model calls, searches)" })
+        .option("replay", { type: "string", describe: "answer every request from this fixture directory, never from the network (a request not recorded fails with not-recorded)" })
         .example("$0 run pipelines/prices.yaml", "run a pipeline")
+        .example("$0 run pipelines/prices.yaml --record fixtures/prices", "run it and keep what it fetched in fixtures/prices")
         .example("$0 run pipelines/docs.yaml --resume", "finish an interrupted run") as never,
     handler: async (args) => {
       const { exitCodeOf, runPipelineFile } = await import("../../app/run.js");
@@ -68,6 +73,8 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
           allowPrivateNetwork: args["allow-private-network"],
           ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
           ...(args.engine ? { engineKind: args.engine } : {}),
+          ...(args.record !== undefined ? { record: args.record } : {}),
+          ...(args.replay !== undefined ? { replay: args.replay } : {}),
           onEvent,
           resumeWords: words,
           stop: signals.stop,

@@ -14,6 +14,7 @@ import { assertSupported } from "./unsupported.js";
 import { searchSearxng, SEARXNG_VARIABLE } from "./search/index.js";
 import { pageShows } from "./session-check.js";
 import { gateWithWatch } from "./discovery-watch.js";
+import type { EngineTaps, SearchSend } from "./taps.js";
 
 /** Statuses the runner retries; the engine reports them as errors rather than as documents. */
 const RETRY_STATUSES = new Set([408, 425, 429]);
@@ -34,6 +35,8 @@ export interface LocalEngineOptions extends EngineSettings {
   riskClassifier?: RiskClassifier;
   /** The SearXNG instance of search steps (default: SCRAPELINE_SEARXNG_URL of `env`). */
   searxngUrl?: string;
+  /** Traffic taken over by a recording or a replay (src/engines/replay). */
+  taps?: EngineTaps;
 }
 
 /** The embedded engine: fetches pages itself and converts them like the service does. */
@@ -49,17 +52,23 @@ export class LocalEngine implements Engine {
   private readonly searxngUrl: string | undefined;
   /** The operator's proxies (SCRAPELINE_PROXY, SCRAPELINE_ENHANCED_PROXY, SCRAPELINE_PROXY_<CC>). */
   private readonly proxies: ProxyRoutes;
+  private readonly searchSend: SearchSend;
+  private readonly taps: EngineTaps;
 
   constructor(options: LocalEngineOptions) {
     this.proxies = new ProxyRoutes(proxySettingsFrom(options.env ?? process.env));
-    this.extractor = new Extractor(options.extraction ?? { mode: "auto" });
+    this.taps = options.taps ?? {};
+    const extraction = options.extraction ?? { mode: "auto" };
+    this.extractor = new Extractor(this.taps.model ? { ...extraction, modelTap: this.taps.model } : extraction);
     this.riskClassifier = options.riskClassifier;
     const policy: FetchPolicy = { allowPrivateNetwork: options.allowPrivateNetwork };
     if (options.resolve) policy.resolve = options.resolve;
     if (options.treatAsPublic) policy.treatAsPublic = options.treatAsPublic;
-    this.gate = createFetchGate(policy);
+    this.gate = this.taps.gate ? this.taps.gate(createFetchGate(policy)) : createFetchGate(policy);
     this.browserMode = options.browser ?? "auto";
     this.searxngUrl = (options.searxngUrl ?? (options.env ?? process.env)[SEARXNG_VARIABLE])?.trim() || undefined;
+    const search: SearchSend = (request, signal) => searchSearxng(this.searxngUrl, request, signal);
+    this.searchSend = this.taps.search ? this.taps.search(search) : search;
     // The browser's requests meet the same policy as the gate's, through its proxy.
     const addresses = createAddressPolicy(options.treatAsPublic);
     const resolve = options.resolve ?? systemResolve;
@@ -108,7 +117,10 @@ export class LocalEngine implements Engine {
   }
 
   private async scrapeRouted(url: string, options: ScrapeOptions, signal: AbortSignal | undefined, extras: ScrapeExtras, route: ProxyRoute, refuse403: boolean): Promise<Document> {
-    if (usesBrowser(options, this.browserMode) || (extras.inBrowser && this.browserMode !== "never")) return this.scrapeInBrowser(url, options, signal, extras, route, refuse403);
+    if (usesBrowser(options, this.browserMode) || (extras.inBrowser && this.browserMode !== "never")) {
+      if (this.taps.refuseBrowser) throw this.taps.refuseBrowser(url);
+      return this.scrapeInBrowser(url, options, signal, extras, route, refuse403);
+    }
     const response = await this.gate.fetch({
       ...(route.proxy ? { proxy: route.proxy } : {}),
       url,
@@ -272,12 +284,12 @@ export class LocalEngine implements Engine {
 
   /** Whether a SearXNG instance is configured for search. */
   get canSearch(): boolean {
-    return this.searxngUrl !== undefined;
+    return this.searxngUrl !== undefined || this.taps.searches === true;
   }
 
   /** Web search on the operator's SearXNG; the runner scrapes the results through this engine's gate. */
   search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchAnswer> {
-    return searchSearxng(this.searxngUrl, request, options.signal);
+    return this.searchSend(request, options.signal);
   }
 
   /** The agent's extract tool: structured data and selectors first, the model when they do not meet the schema. */
@@ -296,6 +308,7 @@ export class LocalEngine implements Engine {
 
   /** A session's login, in the browser (whatever `browser` says: a login form needs one). */
   login(spec: SessionSpec, signal?: AbortSignal): Promise<SessionState> {
+    if (this.taps.refuseBrowser) return Promise.reject(this.taps.refuseBrowser(spec.url));
     const check = this.browser.check;
     return this.browser.withBrowser((browser) => loginInBrowser(browser, { spec, check, ...(signal ? { signal } : {}) }), signal);
   }
@@ -303,6 +316,7 @@ export class LocalEngine implements Engine {
   /** A page kept open for calls, through the same private-network gate as every browser page. */
   async openLivePage(start: LivePageStart, signal?: AbortSignal): Promise<LivePage> {
     if (start.replay) parseHttpUrl(start.replay.url);
+    if (this.taps.refuseBrowser) throw this.taps.refuseBrowser(start.replay?.url ?? "about:blank");
     signal?.throwIfAborted();
     return openLivePage(await this.browser.acquire(), this.browser.check, start);
   }

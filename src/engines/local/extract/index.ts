@@ -4,6 +4,7 @@ import { parseHtml } from "../html/parse.js";
 import { deriveCrawlOptions } from "./crawl-options.js";
 import { fillSchema } from "./fill.js";
 import { LlmClient, type LlmConfig } from "./llm-client.js";
+import type { ModelSend } from "../taps.js";
 import { ToolCallingModel } from "./llm-tools.js";
 import { extractWithLlm, summarizeWithLlm } from "./llm-extract.js";
 import { mergeParts, type Part } from "./merge.js";
@@ -22,6 +23,8 @@ export interface ExtractionSettings {
   llm?: LlmConfig;
   /** How a model is configured where this engine runs, for errors that say how (default LLM_HOWTO, a pipeline's). */
   howTo?: string;
+  /** Takes over the model's requests (a recording or a replay). */
+  modelTap?: (send: ModelSend) => ModelSend;
 }
 
 /** What is needed to configure a model for a pipeline, for errors that say how. */
@@ -51,7 +54,7 @@ export class Extractor {
 
   constructor(private readonly settings: ExtractionSettings) {
     this.howTo = settings.howTo ?? LLM_HOWTO;
-    this.client = settings.llm ? new LlmClient(settings.llm) : undefined;
+    this.client = settings.llm ? new LlmClient(settings.llm, undefined, settings.modelTap) : undefined;
   }
 
   /** Whether the model does the work for this spec. */

@@ -1,5 +1,6 @@
 import { request } from "undici";
 import { parseRetryAfter, ScrapelineError } from "../../../core/index.js";
+import type { ModelSend } from "../taps.js";
 
 /** An OpenAI-compatible chat-completions endpoint (the operator's choice: hosted, or a model server on localhost). */
 export interface LlmConfig {
@@ -35,7 +36,15 @@ const MAX_WAIT_MS = 60_000;
 /** Chat completions at temperature 0, with structured output where the server supports it. */
 export class LlmClient {
   private mode: OutputMode = "json_schema";
-  constructor(private readonly config: LlmConfig, private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms))) {}
+  private readonly send: ModelSend;
+  constructor(
+    private readonly config: LlmConfig,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+    tap?: (send: ModelSend) => ModelSend,
+  ) {
+    const send: ModelSend = (body, signal) => this.sendToEndpoint(body, signal);
+    this.send = tap ? tap(send) : send;
+  }
 
   get outputMode(): OutputMode {
     return this.mode;
@@ -77,7 +86,11 @@ export class LlmClient {
   }
 
   /** One request as given (the agent's tool-calling turns shape their own bodies); throws only when the endpoint cannot be reached in time. */
-  async post(body: unknown, signal?: AbortSignal): Promise<{ status: number; text: string; retryAfter?: string }> {
+  post(body: unknown, signal?: AbortSignal): Promise<{ status: number; text: string; retryAfter?: string }> {
+    return this.send(body, signal);
+  }
+
+  private async sendToEndpoint(body: unknown, signal?: AbortSignal): Promise<{ status: number; text: string; retryAfter?: string }> {
     const url = `${this.config.baseUrl.replace(/\/+$/, "")}/chat/completions`;
     const timeoutMs = this.config.timeoutMs ?? 120_000;
     const deadline = AbortSignal.timeout(timeoutMs);

@@ -1,0 +1,139 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
+import { join } from "node:path";
+import { gunzip as gunzipCallback, gzip as gzipCallback } from "node:zlib";
+import { ScrapelineError } from "../../core/index.js";
+
+/** Bodies over this many bytes are stored gzipped. */
+const GZIP_OVER_BYTES = 4096;
+export const FIXTURE_FORMAT = 1;
+
+/** A response of the fetch gate as recorded: the body is a file of `bodies/`, named by its content's hash. */
+export interface RecordedResponse {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  redirects: string[];
+  body: string;
+}
+
+/** A request that failed, recorded so that its replay fails the same way. */
+export interface RecordedFailure {
+  error: { kind: string; message: string; status?: number };
+}
+
+export interface RecordedModelAnswer {
+  /** The model asked (the request is known by its hash only). */
+  model: string;
+  status: number;
+  text: string;
+  retryAfter?: string;
+}
+
+export interface RecordedSearch {
+  query: string;
+  answer: unknown;
+}
+
+/**
+ * index.json of a fixture: what the run asked and what it was answered. Requests are keyed by
+ * method and URL (credentials taken out), model calls and searches by the hash of their request.
+ */
+export interface FixtureIndex {
+  format: number;
+  /** The model the run used, without its key: a replay answers as this model. */
+  model?: { baseUrl: string; model: string };
+  requests: Record<string, RecordedResponse | RecordedFailure>;
+  modelCalls: Record<string, RecordedModelAnswer>;
+  searches: Record<string, RecordedSearch>;
+}
+
+export function emptyIndex(): FixtureIndex {
+  return { format: FIXTURE_FORMAT, requests: {}, modelCalls: {}, searches: {} };
+}
+
+export function sha256(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** JSON with object keys sorted at every level, two-space indented, ending with a newline. */
+export function sortedJson(value: unknown): string {
+  return `${JSON.stringify(sortKeys(value), null, 2)}\n`;
+}
+
+export function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
+  return out;
+}
+
+const gzip = promisify(gzipCallback);
+const gunzip = promisify(gunzipCallback);
+
+/**
+ * A body's name in `bodies/` (its content's hash) and the write that puts it there, once per
+ * content: compressing and writing happen off the event loop, so a recording run keeps its pace.
+ */
+export function writeBody(dir: string, data: Uint8Array, written: Map<string, Promise<void>>): string {
+  const compress = data.byteLength > GZIP_OVER_BYTES;
+  const name = `${sha256(data)}${compress ? ".gz" : ".bin"}`;
+  if (!written.has(name)) {
+    const path = join(dir, "bodies", name);
+    const write = async () => {
+      if (existsSync(path)) return;
+      mkdirSync(join(dir, "bodies"), { recursive: true });
+      const tmp = `${path}.${process.pid}.tmp`;
+      await writeFile(tmp, compress ? await gzip(data) : data);
+      await rename(tmp, path);
+    };
+    written.set(name, write());
+  }
+  return name;
+}
+
+export async function readBody(dir: string, name: string): Promise<Buffer> {
+  if (!/^[0-9a-f]{64}\.(gz|bin)$/.test(name)) throw new ScrapelineError("invalid-input", `${join(dir, "index.json")}: "${name}" is not a body of this fixture`);
+  const path = join(dir, "bodies", name);
+  let data: Buffer;
+  try {
+    data = await readFile(path);
+  } catch (cause) {
+    throw new ScrapelineError("invalid-input", `the fixture ${dir} lacks ${join("bodies", name)}: record it again`, { cause });
+  }
+  return name.endsWith(".gz") ? gunzip(data) : data;
+}
+
+/** Writes index.json and removes bodies it does not name (left by an earlier recording). */
+export function writeIndex(dir: string, index: FixtureIndex): void {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, "index.json");
+  writeFileSync(`${path}.tmp`, sortedJson(index));
+  renameSync(`${path}.tmp`, path);
+  const used = new Set<string>();
+  for (const entry of Object.values(index.requests)) if ("body" in entry) used.add(entry.body);
+  const bodies = join(dir, "bodies");
+  if (!existsSync(bodies)) return;
+  for (const name of readdirSync(bodies)) if (!used.has(name)) rmSync(join(bodies, name), { force: true });
+}
+
+export function readIndex(dir: string): FixtureIndex {
+  const path = join(dir, "index.json");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (cause) {
+    throw new ScrapelineError("invalid-input", `no fixture at ${dir}: ${path} cannot be read (record one with scrapeline run FILE --record ${dir})`, { cause });
+  }
+  let index: FixtureIndex;
+  try {
+    index = JSON.parse(text) as FixtureIndex;
+  } catch (cause) {
+    throw new ScrapelineError("invalid-input", `${path}: not JSON (${(cause as Error).message})`, { cause });
+  }
+  if (index?.format !== FIXTURE_FORMAT || typeof index.requests !== "object") throw new ScrapelineError("invalid-input", `${path}: not a fixture of format ${FIXTURE_FORMAT}`);
+  return { ...emptyIndex(), ...index };
+}

@@ -1,0 +1,62 @@
+import type { FetchGate } from "../local/index.js";
+import type { EngineTaps } from "../local/index.js";
+import { ScrapelineError, type ErrorKind, type SearchAnswer } from "../../core/index.js";
+import { readBody, readIndex, type FixtureIndex } from "./fixture-files.js";
+import { hashKey, requestKey, safeUrl } from "./request-keys.js";
+
+/**
+ * Answers the engine's requests from a fixture directory and never opens a socket: a request
+ * the fixture does not hold fails with `not-recorded`, naming it.
+ */
+export class Replayer {
+  private readonly index: FixtureIndex;
+
+  constructor(private readonly dir: string) {
+    this.index = readIndex(dir);
+  }
+
+  /** The model the recording used (its key was never kept). */
+  get model(): { baseUrl: string; model: string } | undefined {
+    return this.index.model;
+  }
+
+  readonly taps: EngineTaps = {
+    gate: (inner) => this.replayingGate(inner),
+    model: () => async (body, signal) => {
+      signal?.throwIfAborted();
+      const call = this.index.modelCalls[hashKey(body)];
+      if (!call) throw new ScrapelineError("not-recorded", `not-recorded: a model request (${describeModelRequest(body)}) is not in the fixture ${this.dir}`);
+      return { status: call.status, text: call.text, ...(call.retryAfter !== undefined ? { retryAfter: call.retryAfter } : {}) };
+    },
+    search: () => async (request, signal) => {
+      signal?.throwIfAborted();
+      const search = this.index.searches[hashKey(request)];
+      if (!search) throw new ScrapelineError("not-recorded", `not-recorded: the search ${JSON.stringify(request.query)} (with these options) is not in the fixture ${this.dir}`);
+      return structuredClone(search.answer) as SearchAnswer;
+    },
+    searches: true,
+    refuseBrowser: (url) => new ScrapelineError("not-recorded", `not-recorded: ${url} loads in the browser, and a replay answers only what was fetched without one`, { url }),
+  };
+
+  private replayingGate(inner: FetchGate): FetchGate {
+    return {
+      fetch: async (request) => {
+        request.signal?.throwIfAborted();
+        const key = requestKey(request.method ?? "GET", request.url, request.body);
+        const entry = this.index.requests[key];
+        if (!entry) throw new ScrapelineError("not-recorded", `not-recorded: ${key} is not in the fixture ${this.dir}`, { url: request.url });
+        if ("error" in entry) throw new ScrapelineError(entry.error.kind as ErrorKind, entry.error.message, { url: request.url, ...(entry.error.status !== undefined ? { status: entry.error.status } : {}) });
+        // Credentials were taken out of the recorded URLs: where the page ended where it was asked, it is the URL asked.
+        const asked = (url: string) => (url === safeUrl(request.url) ? request.url : url);
+        return { url: asked(entry.url), status: entry.status, headers: { ...entry.headers }, redirects: entry.redirects.map(asked), body: await readBody(this.dir, entry.body) };
+      },
+      // The real gate was never used: closing it frees nothing but keeps its contract.
+      close: () => inner.close(),
+    };
+  }
+}
+
+function describeModelRequest(body: unknown): string {
+  const model = (body as { model?: unknown } | null)?.model;
+  return `model ${typeof model === "string" ? model : "?"}, hash ${hashKey(body).slice(0, 12)}`;
+}
