@@ -1,4 +1,4 @@
-import { fork } from "node:child_process";
+import { execFile, fork } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,10 +48,11 @@ export async function runCode(page: LivePage, code: string, limits: CodeLimits):
     out[stream] += text;
     if (out[stream].length >= MAX_OUTPUT) out[stream] = `${out[stream].slice(0, MAX_OUTPUT)}\n[output cut at ${MAX_OUTPUT} bytes]\n`;
   };
+  const reservedMb = await startupReservationMb();
   const child = fork(script, [JSON.stringify(LIVE_PAGE_METHODS)], {
     cwd: dir,
     env: {},
-    ...withMemoryLimit([PERMISSION_FLAG, `--allow-fs-read=${script}`, "--disallow-code-generation-from-strings", `--max-old-space-size=${limits.memoryMb}`, "--no-warnings"], limits.memoryMb + PROCESS_OVERHEAD_MB),
+    ...withMemoryLimit([PERMISSION_FLAG, `--allow-fs-read=${script}`, "--disallow-code-generation-from-strings", `--max-old-space-size=${limits.memoryMb}`, "--no-warnings"], limits.memoryMb + PROCESS_OVERHEAD_MB + reservedMb),
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     serialization: "json",
   });
@@ -116,6 +117,31 @@ const SHELL = "/bin/sh";
 function withMemoryLimit(nodeArgs: string[], limitMb: number): { execPath: string; execArgv: string[] } {
   if (process.platform !== "linux" || !existsSync(SHELL)) return { execPath: process.execPath, execArgv: nodeArgs };
   return { execPath: SHELL, execArgv: ["-c", `ulimit -d ${limitMb * 1024} 2>/dev/null; exec "$@"`, "sh", process.execPath, ...nodeArgs] };
+}
+
+/** Steps of the start-up probe, in MB of data-segment limit. */
+const PROBE_STEPS_MB = [64, 128, 256, 512, 640, 768, 1024, 1536, 2048];
+let reservation: Promise<number> | undefined;
+
+/**
+ * What this Node reserves at start beyond what PROCESS_OVERHEAD_MB allows for, in MB: some versions
+ * (26) reserve their code range as private writable address space, which the data-segment limit
+ * counts although it is never touched, and fail to start under a lower limit. Found once, by
+ * starting `node -e 0` under growing limits: the smallest that starts, less the overhead already
+ * allowed (0 where Node 20 and 22 start within it).
+ */
+export function startupReservationMb(): Promise<number> {
+  if (process.platform !== "linux" || !existsSync(SHELL)) return Promise.resolve(0);
+  reservation ??= (async () => {
+    for (const mb of PROBE_STEPS_MB) {
+      const starts = await new Promise<boolean>((resolve) => {
+        execFile(SHELL, ["-c", `ulimit -d ${mb * 1024} 2>/dev/null; exec "$@"`, "sh", process.execPath, "-e", "0"], { env: {}, timeout: 30_000 }, (error) => resolve(!error));
+      });
+      if (starts) return Math.max(0, mb - PROCESS_OVERHEAD_MB);
+    }
+    return 0; // never starts under a limit: the limit is not what stops it, so add nothing
+  })();
+  return reservation;
 }
 
 type ChildMessage =

@@ -90,7 +90,7 @@ describe("over-size bodies", () => {
   });
 
   it("a body within the limit that expects 100-continue is answered as any other", async () => {
-    const json = '{"url":"notaurl"}';
+    const json = '{"url":"https://example.com","formatz":[]}';
     const answer = await raw(`POST /v2/scrape HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${serve.keys.a}\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n${json}`);
     expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 400 /);
   });
