@@ -45,6 +45,8 @@ export function asBody(body: unknown): Body {
  */
 function withScheme(value: unknown): unknown {
   if (typeof value !== "string" || value === "" || /^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^(data|javascript|mailto|file|about|blob):/i.test(value)) return value;
+  // Only what reads as a host (and path) gets one: "not a url" stays as written, and is refused as written.
+  if (/\s/.test(value)) return value;
   return `http://${value}`;
 }
 

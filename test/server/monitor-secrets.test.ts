@@ -73,7 +73,7 @@ function definitionOf(db: string, id: string): string {
 
 async function runCheck(serve: Serve, id: string): Promise<any> {
   const run = await serve.call("POST", `/v2/monitor/${id}/run`);
-  expect(run.status, JSON.stringify(run.body)).toBe(202);
+  expect(run.status, JSON.stringify(run.body)).toBe(200);
   return (await waitFor(() => serve.call("GET", `/v2/monitor/${id}/checks/${run.body.data.id}`), (r) => r.body.data.status !== "running")).body.data;
 }
 
@@ -83,7 +83,7 @@ describe("webhook secrets at rest", () => {
   it("stores a monitor's webhook secret encrypted: neither the row nor the database file holds it, and checks still sign with it", async () => {
     const serve = await serveWith(KEY);
     const made = await serve.call("POST", "/v2/monitor", { body: monitorBody({ url: hookUrl, secret: SECRET }) });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
     const id = made.body.data.id as string;
     expect(made.body.data.webhook).toEqual({ url: hookUrl, events: expect.any(Array), signed: true });
     expect(definitionOf(serve.db, id)).not.toContain(SECRET);
@@ -108,7 +108,7 @@ describe("webhook secrets at rest", () => {
     const TOKEN = "Bearer hdr-token-80412";
     const serve = await serveWith(KEY);
     const made = await serve.call("POST", "/v2/monitor", { body: monitorBody(undefined, { headers: { Authorization: TOKEN } }) });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
     const id = made.body.data.id as string;
     expect(made.body.data.targets[0].scrapeOptions.headers.Authorization).toMatch(/^aes-256-gcm:/);
     expect(databaseBytes(serve.db)).not.toContain("hdr-token-80412");
@@ -132,7 +132,7 @@ describe("webhook secrets at rest", () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatch(/^Bad Request: webhook\.secret: .*SCRAPELINE_SECRET_KEY/);
     const plain = await serve.call("POST", "/v2/monitor", { body: monitorBody({ url: hookUrl }) });
-    expect(plain.status).toBe(201);
+    expect(plain.status).toBe(200);
     const patched = await serve.call("PATCH", `/v2/monitor/${plain.body.data.id}`, { body: { webhook: { url: hookUrl, secret: SECRET } } });
     expect(patched.status).toBe(400);
     expect(patched.body.error).toContain("SCRAPELINE_SECRET_KEY");
