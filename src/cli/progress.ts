@@ -1,3 +1,4 @@
+import type { ExpectationVerdict } from "../core/index.js";
 import type { RunEvent } from "../app/light.js";
 import type { Io } from "./output.js";
 
@@ -16,6 +17,9 @@ interface StepLine {
   finishedAt?: number;
   crawl?: { found: number; skippedByRobots: number; skippedByRules: number };
   error?: string;
+  /** Failed only because its expectations broke. */
+  cause?: "expectation";
+  expectations?: ExpectationVerdict;
 }
 
 /** Failed pages the summary lists with their reason; the rest are only counted. */
@@ -31,6 +35,13 @@ export class RunTally {
   readonly warnings: Array<{ step: string; message: string }> = [];
   warningsTotal = 0;
   runId?: number;
+  pipeline?: string;
+  /** The pipeline file, where expectations' positions point. */
+  file?: string;
+  /** The pipeline's own expectations, judged when the run ended. */
+  expectations?: ExpectationVerdict;
+  /** Every failure of the run was a broken expectation. */
+  cause?: "expectation";
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -38,6 +49,12 @@ export class RunTally {
     switch (event.type) {
       case "run-started":
         this.runId = event.runId;
+        this.pipeline = event.pipeline;
+        if (event.file !== undefined) this.file = event.file;
+        break;
+      case "run-finished":
+        if (event.expectations) this.expectations = event.expectations;
+        if (event.cause) this.cause = event.cause;
         break;
       case "step-started":
         this.steps.set(event.stepId, { id: event.stepId, kind: event.kind, ...(event.total !== undefined ? { total: event.total } : {}), done: 0, failed: 0, retries: 0, credits: 0, estimated: 0, status: "running", startedAt: this.now() });
@@ -79,6 +96,8 @@ export class RunTally {
           s.credits = Math.max(s.credits, event.credits);
           if (event.crawl) s.crawl = event.crawl;
           if (event.error) s.error = event.error;
+          if (event.cause) s.cause = event.cause;
+          if (event.expectations) s.expectations = event.expectations;
         }
         break;
       }

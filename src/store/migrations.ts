@@ -330,4 +330,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX serve_job_webhooks_by_job ON serve_job_webhooks (job_id, id);
   CREATE INDEX serve_job_webhooks_unsettled ON serve_job_webhooks (settled_at) WHERE settled_at IS NULL;
   `,
+  // The verdict of a step's expectations (`expect:`) and of the pipeline's, as JSON: which held,
+  // which broke, with what was seen and where each is written.
+  `
+  ALTER TABLE step_runs ADD COLUMN expectations TEXT;
+  ALTER TABLE runs ADD COLUMN expectations TEXT;
+  `,
 ];

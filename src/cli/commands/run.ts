@@ -92,7 +92,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
       }
       const hint = resumeHint(result.status);
       if (hint) io.stderr(`run ${result.runId} ${hint}: ${resumeCommand(result.runId, args)}\n`);
-      setExit(exitCodeOf(result.status));
+      setExit(exitCodeOf(result.status, result.cause));
     },
   };
 }
