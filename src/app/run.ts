@@ -58,10 +58,11 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   // The file's path is kept on the run itself; leaving it out lets runs from any checkout share the plan.
   const planJson = JSON.stringify({ ...redactInterpolations(pipeline, loaded.interpolations), file: undefined });
   // What a run fetches and stores; its pace and its budget may change between a stop and --resume.
-  // Expectations judge what was stored without changing it: a run resumes after they are edited.
+  // Expectations judge what was stored without changing it, and where a step is written changes
+  // nothing it fetches: a run resumes after either is edited.
   const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined, perHostConcurrency: undefined, budget: undefined }, withoutExpectations)).digest("hex");
   // Runs started before the budget and per-host concurrency were left out were hashed without only concurrency.
-  const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined })).digest("hex");
+  const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined }, withoutExpectations)).digest("hex");
 
   const engine = options.engine ?? createEngine(pipeline, options);
   const store = openStore(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
@@ -162,7 +163,7 @@ function findResumable(store: SqliteStore, pipeline: Pipeline, hashes: readonly 
   return run;
 }
 
-const withoutExpectations = (key: string, value: unknown) => (key === "expect" ? undefined : value);
+const withoutExpectations = (key: string, value: unknown) => (key === "expect" || (key === "at" && typeof value === "object" && value !== null && "line" in value) ? undefined : value);
 
 /** Exit codes of DESIGN.md §7 for a finished run; 4 when what failed was only broken expectations. */
 export function exitCodeOf(status: RunResult["status"], cause?: RunResult["cause"]): number {

@@ -5,7 +5,7 @@
 import type { Action, ThreatProtectionOverride, UrlSource } from "./generated/pipeline-file.js";
 import type { SessionSpec } from "./session.js";
 import type { ScheduleConfig } from "./schedule.js";
-import type { Expectation } from "./expect.js";
+import type { Expectation, SourcePosition } from "./expect.js";
 
 export type { Action, ThreatProtectionOverride, UrlSource };
 
@@ -137,6 +137,8 @@ interface StepCommon {
   session?: string;
   /** What the step's results must look like (`expect:`), judged when it ends. */
   expect?: Expectation[];
+  /** Where the step is written in the pipeline file (reporters annotate it). */
+  at?: SourcePosition;
 }
 
 export type Step =

@@ -76,6 +76,7 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
     ...(typeof step.timeoutMs === "number" ? { timeoutMs: step.timeoutMs } : {}),
     ...(typeof step.session === "string" ? { session: step.session } : {}),
     ...(expect.length ? { expect } : {}),
+    at: ctx.report.positionOf(["steps", index]),
   };
   const at = (kind: string, ...rest: (string | number)[]): Path => ["steps", index, kind, ...rest];
   if (isObj(step.scrape)) {

@@ -5,7 +5,8 @@ import { DB_OPTION, integerOption, VAR_OPTION, varsOf } from "../options.js";
 import { chooseFormat, printDiagnostics, type Io } from "../output.js";
 import { logLine, notedOnBars, ProgressBars, RunTally } from "../progress.js";
 import { resumeCommand } from "../resume-hint.js";
-import { summaryJson, summaryTable } from "../summary.js";
+import { runSummary, summaryJson, summaryTable } from "../summary.js";
+import { brokenLines, parseReporters, writeReports } from "../reporters/index.js";
 import type { Interrupts } from "../interrupts.js";
 
 interface Args {
@@ -17,6 +18,7 @@ interface Args {
   "allow-private-network": boolean;
   concurrency?: number;
   engine?: "local" | "firecrawl";
+  reporter: string[];
 }
 
 export function runCommand(io: Io, setExit: (code: number) => void, signals: Interrupts): CommandModule<object, Args> {
@@ -33,7 +35,9 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         .option("allow-private-network", { type: "boolean", default: false, describe: "let requests reach loopback and private addresses" })
         .option("concurrency", integerOption("concurrency", "requests in flight for the whole run (overrides the pipeline)", { min: 1 }))
         .option("engine", { choices: ["local", "firecrawl"] as const, describe: "run on this engine instead of the pipeline's (firecrawl: the service at FIRECRAWL_API_URL with FIRECRAWL_API_KEY)" })
+        .option("reporter", { type: "string", array: true, default: [] as string[], describe: "also report the run for CI: junit=FILE (JUnit XML) or github (annotations and job summary); may be given more than once" })
         .example("$0 run pipelines/prices.yaml", "run a pipeline")
+        .example("$0 run pipelines/prices.yaml --reporter junit=report.xml --reporter github", "run a recipe in CI")
         .example("$0 run pipelines/docs.yaml --resume", "finish an interrupted run") as never,
     handler: async (args) => {
       const { exitCodeOf, runPipelineFile } = await import("../../app/run.js");
@@ -41,6 +45,12 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
       const resume = args.resume === undefined || args.resume === false ? undefined : args.resume === true || args.resume === "" ? true : Number(args.resume);
       if (typeof resume === "number" && !Number.isInteger(resume)) {
         io.stderr(`error: --resume takes a run id, got "${args.resume}"\n`);
+        setExit(EXIT.invalid);
+        return;
+      }
+      const reporters = parseReporters(args.reporter);
+      if (typeof reporters === "string") {
+        io.stderr(`error: ${reporters}\n`);
         setExit(EXIT.invalid);
         return;
       }
@@ -80,7 +90,12 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         return;
       }
       if (result.warnings.length) printDiagnostics(io, result.warnings, "short", new Map(), io.stderr);
-      io.stdout(args.json ? summaryJson(tally, result.status, result.credits) : summaryTable(tally, result.status, result.credits));
+      io.stdout(args.json ? summaryJson(tally, result.status, result.credits) : summaryTable(tally, result.status, result.credits) + brokenLines(args.file, runSummary(tally, result.status, result.credits)));
+      if (reporters.length) {
+        const positions = new Map(result.pipeline.steps.map((s) => [s.id, s.at]));
+        const input = { summary: runSummary(tally, result.status, result.credits), file: args.file, stepAt: (id: string) => positions.get(id) };
+        writeReports(reporters, input, args.json ? io.stderr : io.stdout);
+      }
       const notify = result.notify;
       if (notify) {
         // Webhook URLs often carry their secret in the path: deliveries name only the origin.
@@ -90,7 +105,8 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
           else io.stderr(`warning: the notification to ${d.target} (${d.channel}, ${d.event}) failed after ${d.attempts} attempt(s): ${d.error}\n`);
         }
       }
-      const hint = resumeHint(result.status);
+      const hint = result.cause === "expectation" ? undefined : resumeHint(result.status);
+      if (result.cause === "expectation") io.stderr(`run ${result.runId} broke its expectations (listed above); its pages are stored\n`);
       if (hint) io.stderr(`run ${result.runId} ${hint}: ${resumeCommand(result.runId, args)}\n`);
       setExit(exitCodeOf(result.status, result.cause));
     },
