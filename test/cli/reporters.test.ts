@@ -97,6 +97,17 @@ describe("--reporter", () => {
     expect(cases[3]!.attribs.line).toBe("9");
   });
 
+  it("show carries the verdict of each expectation", async () => {
+    const file = join(dir, "shown.yaml");
+    writeFileSync(file, recipe());
+    const db = join(dir, "s.db");
+    expect((await runChild(["run", file, "--db", db])).code).toBe(4);
+    const shown = await runChild(["show", "latest", "--db", db]);
+    expect(shown.stdout).toContain(`expectations:\n  [pages] documents held (${file}:8:7): 2 stored of 2 tried\n  [pages] markdown broke (${file}:9:7): "Add to cart" missing from 1 of 2 pages`);
+    const json = JSON.parse((await runChild(["show", "latest", "--db", db, "--json"])).stdout);
+    expect(json.steps[0].expectations.results.map((r: { name: string; passed: boolean }) => [r.name, r.passed])).toEqual([["documents", true], ["markdown", false]]);
+  });
+
   it("github: an error annotation at each broken expectation's line and a job summary", async () => {
     const file = join(dir, "shop-gh.yaml");
     writeFileSync(file, recipe());
