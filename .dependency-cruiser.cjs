@@ -1,9 +1,9 @@
 /**
  * The dependency direction of DESIGN.md §2:
- *   cli, server → app → {pipeline, planner, runner, engines, store, changes, credits, schedule} → core → schemas
+ *   cli, server → app → {pipeline, planner, runner, engines, store, changes, credits, schedule, expect} → core → schemas
  * The middle modules do not import each other; nothing imports cli or server.
  */
-const MIDDLE = ["pipeline", "planner", "runner", "engines", "store", "changes", "credits", "schedule"];
+const MIDDLE = ["pipeline", "planner", "runner", "engines", "store", "changes", "credits", "schedule", "expect"];
 
 const middleRules = MIDDLE.map((name) => ({
   name: `${name}-stays-in-its-lane`,

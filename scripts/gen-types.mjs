@@ -28,6 +28,8 @@ const NAMES = {
   "schedule.schema.json": "ScheduleFile",
   "notify.schema.json": "NotifyFile",
   "agent.schema.json": "AgentBody",
+  "expect.schema.json": "StepExpectations",
+  "run-expect.schema.json": "RunExpectations",
 };
 
 export async function generate() {

@@ -161,6 +161,7 @@ describe("bundled schemas", () => {
       "actions.schema.json",
       "agent.schema.json",
       "crawl.schema.json",
+      "expect.schema.json",
       "extract.schema.json",
       "formats.schema.json",
       "interact.schema.json",
@@ -168,6 +169,7 @@ describe("bundled schemas", () => {
       "notify.schema.json",
       "parse.schema.json",
       "pipeline.schema.json",
+      "run-expect.schema.json",
       "schedule.schema.json",
       "scrape-options.schema.json",
       "scrape.schema.json",
@@ -299,6 +301,9 @@ describe("schema structure", () => {
           } else if (pointer === "/properties/sessions") {
             // A map of named logins: every value is a closed session object.
             expect(node.additionalProperties, where).toEqual({ $ref: "session.schema.json" });
+          } else if (name === "expect.schema.json" && pointer === "/properties/fields") {
+            // A map of field paths (checked when the file loads): every value is a closed field rule.
+            expect(node.additionalProperties, where).toEqual({ $ref: "#/definitions/field" });
           } else {
             expect(node.additionalProperties, where).toBe(false);
           }

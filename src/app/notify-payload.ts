@@ -25,6 +25,18 @@ export interface RunSummaryPayload {
   /** The pages worth telling (in a state `on` lists, passing the rules). */
   pages: PagePayload[];
   failures: Array<{ stepId: string; url: string; kind: string; error: string }>;
+  /** Expectations (`expect:`) the run broke: the recipe no longer works as written. */
+  brokenExpectations?: BrokenExpectation[];
+}
+
+export interface BrokenExpectation {
+  /** Absent for the pipeline's own expectations. */
+  stepId?: string;
+  name: string;
+  line: number;
+  column: number;
+  problems: string[];
+  pages: string[];
 }
 
 /**

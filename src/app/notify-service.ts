@@ -19,6 +19,7 @@ export function completedEnvelope(summary: RunSummaryPayload): ServiceWebhookPar
 }
 
 export function failedEnvelope(summary: RunSummaryPayload): ServiceWebhookParts {
-  const error = summary.failures[0]?.error ?? `the run ${summary.status}`;
-  return { success: false, type: "monitor.check.failed", id: summary.pipeline, webhookId: notificationUuid(summary, "failed"), data: { runId: summary.runId, status: summary.status, failures: summary.failures }, error };
+  const broke = summary.brokenExpectations?.[0];
+  const error = broke ? `the recipe broke: ${broke.stepId ?? "pipeline"}: ${broke.name}: ${broke.problems.join("; ")}` : (summary.failures[0]?.error ?? `the run ${summary.status}`);
+  return { success: false, type: "monitor.check.failed", id: summary.pipeline, webhookId: notificationUuid(summary, "failed"), data: { runId: summary.runId, status: summary.status, failures: summary.failures, ...(summary.brokenExpectations ? { expectations: summary.brokenExpectations } : {}) }, error };
 }

@@ -1,5 +1,5 @@
-import type { CheckSummary, NotifyConfig, NotifyEvent, Store } from "../core/index.js";
-import type { PagePayload, RunSummaryPayload } from "./notify-payload.js";
+import type { CheckSummary, NotifyConfig, NotifyEvent, RunRecord, Store } from "../core/index.js";
+import type { BrokenExpectation, PagePayload, RunSummaryPayload } from "./notify-payload.js";
 import { pageEvents, worthTelling } from "./notify-rules.js";
 
 /** The failure kind of a page the site answered with a block or challenge page. */
@@ -14,10 +14,15 @@ export function runSummary(store: Store, runId: number, config: Pick<NotifyConfi
   const counts: Record<NotifyEvent, number> = { changed: 0, new: 0, removed: 0, hidden: 0, failed: 0 };
   const summary: CheckSummary = { totalPages: 0, same: 0, changed: 0, new: 0, removed: 0, error: 0 };
   const pages: PagePayload[] = [];
+  const broken = brokenExpectations(store, run);
+  // Pages of a recipe that broke are not told as content changes: a redesign is not news about the content.
+  const brokenSteps = new Set(broken.map((b) => b.stepId));
+  const untold = (stepId: string) => brokenSteps.has(undefined) || brokenSteps.has(stepId);
   for (const { stepId, url, change } of store.pageChanges(runId)) {
     summary.totalPages++;
     summary[change.changeStatus]++;
     for (const event of pageEvents(change)) counts[event]++;
+    if (untold(stepId)) continue;
     const diff = change.diff?.text;
     const facts = {
       changeStatus: change.changeStatus,
@@ -47,7 +52,16 @@ export function runSummary(store: Store, runId: number, config: Pick<NotifyConfi
     summary,
     pages,
     failures: config.on.includes("failed") ? failures : [],
+    ...(broken.length ? { brokenExpectations: broken } : {}),
   };
+}
+
+/** Every expectation of the run (its steps' and the pipeline's) that broke. */
+function brokenExpectations(store: Store, run: RunRecord): BrokenExpectation[] {
+  const verdicts = [...store.getSteps(run.id).map((s) => ({ stepId: s.stepId as string | undefined, verdict: s.expectations })), { stepId: undefined, verdict: run.expectations }];
+  return verdicts.flatMap(({ stepId, verdict }) =>
+    (verdict?.results ?? []).filter((r) => !r.passed).map((r) => ({ ...(stepId !== undefined ? { stepId } : {}), name: r.name, line: r.at.line, column: r.at.column, problems: r.problems, pages: r.pages })),
+  );
 }
 
 function documentOf(store: Store, runId: number, stepId: string, url: string): { markdown?: string; json?: unknown } | undefined {

@@ -18,7 +18,12 @@ export function pageText(pipeline: string, page: PagePayload): string {
 }
 
 export function failedText(summary: RunSummaryPayload): string {
-  return [`${summary.pipeline}: run ${summary.runId} ${summary.status}`, ...summary.failures.map((f) => `• ${f.url}: ${f.kind === BLOCKED_PAGE ? "blocked" : f.kind}: ${f.error}`)].join("\n");
+  return [`${summary.pipeline}: run ${summary.runId} ${summary.status}`, ...brokenLines(summary), ...summary.failures.map((f) => `• ${f.url}: ${f.kind === BLOCKED_PAGE ? "blocked" : f.kind}: ${f.error}`)].join("\n");
+}
+
+/** "the recipe broke: products: markdown (line 12): …" for each broken expectation. */
+export function brokenLines(summary: RunSummaryPayload): string[] {
+  return (summary.brokenExpectations ?? []).map((b) => `• the recipe broke: ${b.stepId ?? "pipeline"}: ${b.name} (line ${b.line}): ${b.problems.join("; ")}${b.pages.length ? ` (${b.pages.join(", ")})` : ""}`);
 }
 
 function shortDiff(diff: string | undefined): string[] {

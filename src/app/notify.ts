@@ -52,8 +52,10 @@ export function notificationsFor(summary: RunSummaryPayload, config: NotifyConfi
     out.push({ event: "monitor.page", json: { notificationId: notificationId(summary, "monitor.page", `${page.stepId} ${page.url}`), event: "monitor.page", pipeline: summary.pipeline, runId: summary.runId, ...page }, subject: `[scrapeline] ${summary.pipeline}: ${page.changeStatus} ${page.url}`, text: pageText(summary.pipeline, page), service: pageEnvelope(summary, page) });
   }
   if (tellFailures) {
-    const json = { notificationId: notificationId(summary, "failed"), event: "failed", pipeline: summary.pipeline, runId: summary.runId, status: summary.status, failures: summary.failures };
-    out.push({ event: "failed", json, subject: `[scrapeline] ${summary.pipeline}: run ${summary.runId} ${summary.status === "failed" ? "failed" : "had failed pages"}`, text: failedText(summary), service: failedEnvelope(summary) });
+    const broken = summary.brokenExpectations;
+    const json = { notificationId: notificationId(summary, "failed"), event: "failed", pipeline: summary.pipeline, runId: summary.runId, status: summary.status, failures: summary.failures, ...(broken ? { expectations: broken } : {}) };
+    const what = broken ? "broke: its expectations failed" : summary.status === "failed" ? "failed" : "had failed pages";
+    out.push({ event: "failed", json, subject: `[scrapeline] ${summary.pipeline}: run ${summary.runId} ${what}`, text: failedText(summary), service: failedEnvelope(summary) });
   }
   return out;
 }

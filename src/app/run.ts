@@ -16,6 +16,7 @@ import { notifyRun, type NotificationOutbox, type NotifyOutcome } from "./notify
 import { openStore, RUN_WRITER_AFTER } from "./store.js";
 import { runAgent } from "../agent/index.js";
 import { fixtureTraffic, type FixtureOptions, type FixtureTraffic } from "./run-fixture.js";
+import { expectationJudge } from "../expect/index.js";
 
 export interface RunFileOptions extends FixtureOptions {
   db: string;
@@ -61,9 +62,11 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   // The file's path is kept on the run itself; leaving it out lets runs from any checkout share the plan.
   const planJson = JSON.stringify({ ...redactInterpolations(pipeline, loaded.interpolations), file: undefined });
   // What a run fetches and stores; its pace and its budget may change between a stop and --resume.
-  const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined, perHostConcurrency: undefined, budget: undefined })).digest("hex");
+  // Expectations judge what was stored without changing it, and where a step is written changes
+  // nothing it fetches: a run resumes after either is edited.
+  const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined, perHostConcurrency: undefined, budget: undefined }, withoutExpectations)).digest("hex");
   // Runs started before the budget and per-host concurrency were left out were hashed without only concurrency.
-  const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined })).digest("hex");
+  const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined }, withoutExpectations)).digest("hex");
 
   const engine = options.engine ?? createEngine(pipeline, options, traffic);
   const store = openStore(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
@@ -95,7 +98,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     let result: RunResult;
     try {
       result = await runPlan(
-        { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, ...(pipeline.sessions ? { sessions: new SessionTable(store.db, env[SECRET_KEY_ENV]) } : {}) },
+        { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, expectations: expectationJudge, ...(pipeline.sessions ? { sessions: new SessionTable(store.db, env[SECRET_KEY_ENV]) } : {}) },
         { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(options.resumeWords ? { resumeWords: options.resumeWords } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
       );
     } catch (error) {
@@ -166,11 +169,15 @@ function findResumable(store: SqliteStore, pipeline: Pipeline, hashes: readonly 
   return run;
 }
 
-/** Exit codes of DESIGN.md §7 for a finished run. */
-export function exitCodeOf(status: RunResult["status"]): number {
+const withoutExpectations = (key: string, value: unknown) => (key === "expect" || (key === "at" && typeof value === "object" && value !== null && "line" in value) ? undefined : value);
+
+/** Exit codes of DESIGN.md §7 for a finished run; 4 when what failed was only broken expectations. */
+export function exitCodeOf(status: RunResult["status"], cause?: RunResult["cause"]): number {
   switch (status) {
     case "succeeded":
       return 0;
+    case "failed":
+      return cause === "expectation" ? 4 : 1;
     case "budget-exhausted":
       return 3;
     case "interrupted":

@@ -1,3 +1,4 @@
+import type { ExpectationVerdict } from "../core/index.js";
 import type { RunEvent } from "../app/light.js";
 import type { Io } from "./output.js";
 
@@ -18,6 +19,9 @@ interface StepLine {
   /** A crawl's frontier as it goes: pages found (at most limit), the limit, pages finished (an earlier attempt's too). */
   frontier?: { found: number; limit: number; done: number };
   error?: string;
+  /** Failed only because its expectations broke. */
+  cause?: "expectation";
+  expectations?: ExpectationVerdict;
 }
 
 /** Failed pages the summary lists with their reason; the rest are only counted. */
@@ -35,6 +39,13 @@ export class RunTally {
   runId?: number;
   /** Whether this process continued an earlier attempt (--resume). */
   resumed = false;
+  pipeline?: string;
+  /** The pipeline file, where expectations' positions point. */
+  file?: string;
+  /** The pipeline's own expectations, judged when the run ended. */
+  expectations?: ExpectationVerdict;
+  /** Every failure of the run was a broken expectation. */
+  cause?: "expectation";
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -43,6 +54,12 @@ export class RunTally {
       case "run-started":
         this.runId = event.runId;
         this.resumed = event.resumed;
+        this.pipeline = event.pipeline;
+        if (event.file !== undefined) this.file = event.file;
+        break;
+      case "run-finished":
+        if (event.expectations) this.expectations = event.expectations;
+        if (event.cause) this.cause = event.cause;
         break;
       case "step-started":
         this.steps.set(event.stepId, { id: event.stepId, kind: event.kind, ...(event.total !== undefined ? { total: event.total } : {}), done: 0, failed: 0, retries: 0, credits: 0, estimated: 0, status: "running", startedAt: this.now() });
@@ -91,6 +108,8 @@ export class RunTally {
           s.credits = Math.max(s.credits, event.credits);
           if (event.crawl) s.crawl = event.crawl;
           if (event.error) s.error = event.error;
+          if (event.cause) s.cause = event.cause;
+          if (event.expectations) s.expectations = event.expectations;
         }
         break;
       }

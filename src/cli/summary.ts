@@ -25,21 +25,42 @@ export function summaryTable(tally: RunTally, status: string, credits: number, s
 }
 
 export function summaryJson(tally: RunTally, status: string, credits: number, stored: StoredDocuments = {}): string {
-  return `${JSON.stringify(
-    {
-      runId: tally.runId,
-      status,
-      ...(tally.resumed ? { resumed: true } : {}),
-      // documents: the run's; added: stored by this process (less, when it resumed an earlier attempt).
-      steps: [...tally.steps.values()].map((s) => ({ id: s.id, status: s.status, documents: Math.max(stored[s.id] ?? 0, s.done), ...(tally.resumed ? { added: s.done } : {}), failed: s.failed, retries: s.retries, credits: s.credits, ...(s.estimated ? { estimatedCredits: s.estimated } : {}), ...(s.crawl ? { crawl: s.crawl } : {}), ...(s.error ? { error: s.error } : {}) })),
-      credits,
-      // Why pages failed, so a script need not ask again: the first FAILED_PAGES_SHOWN, and how many in all.
-      failedPages: tally.failedPages,
-      failedPagesTotal: tally.failedPagesTotal,
-      warnings: tally.warnings,
-      warningsTotal: tally.warningsTotal,
-    },
-    null,
-    2,
-  )}\n`;
+  return `${JSON.stringify(runSummary(tally, status, credits, stored), null, 2)}\n`;
 }
+
+/** The run summary `--json` prints and the reporters (junit, github) read. */
+export function runSummary(tally: RunTally, status: string, credits: number, stored: StoredDocuments = {}) {
+  return {
+    runId: tally.runId,
+    ...(tally.pipeline !== undefined ? { pipeline: tally.pipeline } : {}),
+    ...(tally.file !== undefined ? { file: tally.file } : {}),
+    status,
+    ...(tally.resumed ? { resumed: true } : {}),
+    ...(tally.cause ? { cause: tally.cause } : {}),
+    steps: [...tally.steps.values()].map((s) => ({
+      id: s.id,
+      status: s.status,
+      ...(s.cause ? { cause: s.cause } : {}),
+      // documents: the run's; added: stored by this process (less, when it resumed an earlier attempt).
+      documents: Math.max(stored[s.id] ?? 0, s.done),
+      ...(tally.resumed ? { added: s.done } : {}),
+      failed: s.failed,
+      retries: s.retries,
+      credits: s.credits,
+      ...(s.finishedAt ? { durationMs: s.finishedAt - s.startedAt } : {}),
+      ...(s.estimated ? { estimatedCredits: s.estimated } : {}),
+      ...(s.crawl ? { crawl: s.crawl } : {}),
+      ...(s.error ? { error: s.error } : {}),
+      ...(s.expectations ? { expectations: s.expectations } : {}),
+    })),
+    ...(tally.expectations ? { expectations: tally.expectations } : {}),
+    credits,
+    // Why pages failed, so a script need not ask again: the first FAILED_PAGES_SHOWN, and how many in all.
+    failedPages: tally.failedPages,
+    failedPagesTotal: tally.failedPagesTotal,
+    warnings: tally.warnings,
+    warningsTotal: tally.warningsTotal,
+  };
+}
+
+export type RunSummary = ReturnType<typeof runSummary>;

@@ -19,6 +19,8 @@ export { LIVE_PAGE_METHODS } from "./engine.js";
 export { knownTimeZone, parseInterval, type CheckStatus, type CheckSummary, type ScheduleConfig } from "./schedule.js";
 export type * from "./notify.js";
 export type * from "./agent.js";
+export type * from "./expect.js";
+export { EXPECTATION_PAGES_SHOWN, expectationName, parseFieldPath } from "./expect.js";
 export { agentTokenCredits } from "./agent.js";
 export { parseJson } from "./model-json.js";
 export { isSignOutUrl } from "./sign-out.js";

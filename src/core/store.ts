@@ -1,5 +1,6 @@
 import type { SnapshotRecord, SnapshotWrite } from "./changes.js";
 import type { ChangeTrackingResult, Document } from "./document.js";
+import type { ExpectationVerdict } from "./expect.js";
 
 export type RunStatus = "running" | "succeeded" | "failed" | "interrupted" | "budget-exhausted";
 export type StepStatus = "pending" | "running" | "succeeded" | "failed" | "skipped" | "cancelled";
@@ -19,6 +20,8 @@ export interface RunRecord {
   owner?: { host: string; pid: number };
   /** The pipeline file and the flags of `run` that finish it with `--resume` (absent when it was not started by `run`). */
   resumeWords?: string[];
+  /** The verdict of the pipeline's expectations, when it has any and the run was judged. */
+  expectations?: ExpectationVerdict;
 }
 
 export interface StepRecord {
@@ -34,6 +37,8 @@ export interface StepRecord {
   error: string | null;
   /** How many times a page of the step was tried again (rate limits and retryable errors). */
   retries: number;
+  /** The verdict of the step's expectations, when it has any and it was judged. */
+  expectations?: ExpectationVerdict;
 }
 
 export interface StoredDocument {
@@ -77,12 +82,12 @@ export interface Store {
   failures(runId: number): Array<{ stepId: string; url: string; kind: string; error: string; failedAt: string }>;
   /** The latest run of a pipeline, when it did not succeed (interrupted, failed, stopped by its budget, or still running): what a bare --resume continues. */
   latestUnfinishedRun(pipelineName: string): RunRecord | undefined;
-  finishRun(id: number, status: RunStatus, error?: string): void;
+  finishRun(id: number, status: RunStatus, error?: string, expectations?: ExpectationVerdict): void;
   /** Marks a run as running again, for --resume; `resumeWords` replace the stored ones when given. */
   reopenRun(id: number, resumeWords?: readonly string[]): void;
 
   startStep(runId: number, stepId: string, kind: string): void;
-  finishStep(runId: number, stepId: string, status: StepStatus, error?: string): void;
+  finishStep(runId: number, stepId: string, status: StepStatus, error?: string, expectations?: ExpectationVerdict): void;
   getSteps(runId: number): StepRecord[];
   /**
    * Progress a step needs to continue after an interruption (a crawl's frontier), as JSON.

@@ -5,6 +5,7 @@
 import type { Action, ThreatProtectionOverride, UrlSource } from "./generated/pipeline-file.js";
 import type { SessionSpec } from "./session.js";
 import type { ScheduleConfig } from "./schedule.js";
+import type { Expectation, SourcePosition } from "./expect.js";
 
 export type { Action, ThreatProtectionOverride, UrlSource };
 
@@ -134,6 +135,10 @@ interface StepCommon {
   continueOnError: boolean;
   /** The session (from the pipeline's `sessions`) whose login loads the step's pages. */
   session?: string;
+  /** What the step's results must look like (`expect:`), judged when it ends. */
+  expect?: Expectation[];
+  /** Where the step is written in the pipeline file (reporters annotate it). */
+  at?: SourcePosition;
 }
 
 export type Step =
@@ -223,6 +228,8 @@ export interface Pipeline {
   steps: Step[];
   /** Logins kept between runs, by name (`sessions` in the file). */
   sessions?: Record<string, SessionSpec>;
+  /** What the whole run must look like (the pipeline's `expect:`), judged when it ends. */
+  expect?: Expectation[];
 }
 
 export interface PlannedStep {

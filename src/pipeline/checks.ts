@@ -12,6 +12,7 @@ import { fieldIn, STEP_KINDS } from "./where.js";
 import type { Path } from "./yaml-doc.js";
 import { checkSessions } from "./sessions.js";
 import { checkInteractSteps } from "./interact-checks.js";
+import { checkExpectations } from "./expectations.js";
 
 /** The rules JSON Schema cannot express. Each reads the data defensively: it may be invalid. */
 export function semanticChecks(data: unknown, report: Reporter): void {
@@ -28,6 +29,7 @@ export function semanticChecks(data: unknown, report: Reporter): void {
   checkSchedule(data, report);
   checkNotify(data, report);
   checkAgentSteps(data, report);
+  checkExpectations(data, report);
 }
 
 function checkStepGraph(data: unknown, report: Reporter): void {

@@ -9,6 +9,7 @@ import { normalizeAgentStep } from "./agent-step.js";
 import { isObj, type Obj } from "./sites.js";
 import type { Path } from "./yaml-doc.js";
 import { normalizeSessions } from "./sessions.js";
+import { normalizeExpectations } from "./expectations.js";
 
 const clone = <T>(value: T): T => structuredClone(value);
 
@@ -43,6 +44,7 @@ export function normalizePipeline(file: string, data: Obj, report: Reporter): Pi
   if (isObj(data.notify)) pipeline.notify = normalizeNotify(data.notify);
   if (isObj(data.schedule)) pipeline.schedule = normalizeSchedule(data.schedule);
   if (typeof data.description === "string") pipeline.description = data.description;
+  if (isObj(data.expect)) pipeline.expect = normalizeExpectations(data.expect, ["expect"], report);
   if (isObj(data.sessions) && Object.keys(data.sessions).length > 0) pipeline.sessions = normalizeSessions(data.sessions);
   return pipeline;
 }
@@ -65,6 +67,7 @@ interface StepContext {
 }
 
 function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
+  const expect = isObj(step.expect) ? normalizeExpectations(step.expect, ["steps", index, "expect"], ctx.report) : [];
   const common = {
     id: step.id as string,
     needs: Array.isArray(step.needs) ? [...(step.needs as string[])] : [],
@@ -72,6 +75,8 @@ function normalizeStep(step: Obj, index: number, ctx: StepContext): Step {
     continueOnError: (step.continueOnError as boolean | undefined) ?? D.DEFAULT_STEP.continueOnError,
     ...(typeof step.timeoutMs === "number" ? { timeoutMs: step.timeoutMs } : {}),
     ...(typeof step.session === "string" ? { session: step.session } : {}),
+    ...(expect.length ? { expect } : {}),
+    at: ctx.report.positionOf(["steps", index]),
   };
   const at = (kind: string, ...rest: (string | number)[]): Path => ["steps", index, kind, ...rest];
   if (isObj(step.scrape)) {

@@ -22,6 +22,12 @@ export class Reporter {
     this.add("warning", path, finding);
   }
 
+  /** Where a path's key is written (its value's place when it has no key), for positions kept past loading. */
+  positionOf(path: Path): { line: number; column: number } {
+    const span = spanAt(this.source, path, "key");
+    return { line: span.line, column: span.column };
+  }
+
   /** The 1-based line of a path, for hints like "first defined on line 4". */
   lineOf(path: Path): number {
     return spanAt(this.source, path, "value").line;

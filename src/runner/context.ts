@@ -1,4 +1,4 @@
-import type { AgentLoop, ChangeTracker, CreditRules, Engine, Plan, SessionVault, Store } from "../core/index.js";
+import type { AgentLoop, ChangeTracker, CreditRules, Engine, ExpectationJudge, Plan, SessionVault, Store } from "../core/index.js";
 import type { Budget } from "./budget.js";
 import type { RunEvent } from "./events.js";
 import type { WorkPool } from "./pool.js";
@@ -13,6 +13,8 @@ export interface RunnerPorts {
   sessions?: SessionVault;
   /** The agent's loop (src/agent), for agent steps on engines that do not run the agent themselves. */
   agent?: AgentLoop;
+  /** Judges steps' and the pipeline's expectations (src/expect); absent: they are not judged. */
+  expectations?: ExpectationJudge;
 }
 
 /** Shared by the steps of one run. */

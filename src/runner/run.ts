@@ -1,4 +1,4 @@
-import type { Plan, PlannedStep, RunRecord, RunStatus } from "../core/index.js";
+import type { ExpectationVerdict, Plan, PlannedStep, RunRecord, RunStatus } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { Budget } from "./budget.js";
 import type { EventSink } from "./events.js";
@@ -16,6 +16,7 @@ import { runInteractStep } from "./interact-step.js";
 import { closeKeptPages } from "./kept-pages.js";
 import { runAgentStep } from "./agent-step.js";
 import { countingRetries } from "./retries.js";
+import { brokenSummary, expectsFailures, judgeRunExpectations, judgeStepExpectations } from "./expectations.js";
 
 export type { RunContext, RunnerPorts };
 
@@ -45,6 +46,10 @@ export interface RunResult {
   failedSteps: string[];
   /** Documents stored per step in the whole run (a resumed run's earlier attempts included). */
   documents: Record<string, number>;
+  /** Every failure of the run was a broken expectation (its steps' or the pipeline's). */
+  cause?: "expectation";
+  /** The verdict of the pipeline's own expectations. */
+  expectations?: ExpectationVerdict;
 }
 
 type Outcome = "succeeded" | "failed" | "skipped" | "cancelled";
@@ -61,7 +66,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
   const emit = options.onEvent ?? (() => {});
   const run = options.resume ?? store.createRun({ pipelineName: pipeline.name, pipelineFile: pipeline.file, pipelineHash: options.pipelineHash, planJson: options.planJson, engine: ports.engine.name, ...(options.resumeWords ? { resumeWords: options.resumeWords } : {}) });
   if (options.resume) store.reopenRun(run.id, options.resumeWords);
-  emit({ type: "run-started", runId: run.id, pipeline: pipeline.name, resumed: Boolean(options.resume) });
+  emit({ type: "run-started", runId: run.id, pipeline: pipeline.name, file: pipeline.file, resumed: Boolean(options.resume) });
 
   const stopController = new AbortController();
   const stop = AbortSignal.any([stopController.signal, ...(options.stop ? [options.stop] : [])]);
@@ -82,6 +87,8 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
 
   const previously = new Map(options.resume ? store.getSteps(run.id).map((s) => [s.stepId, s.status]) : []);
   const outcomes = new Map<string, Promise<Outcome>>();
+  /** Steps that failed only because their expectations broke. */
+  const expectationFailures = new Set<string>();
   let stoppedBy: string | undefined;
   /** Why no more steps start (a step failed): steps already running go on to their end. */
   let noNewSteps: string | undefined;
@@ -114,17 +121,21 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
       const record = store.getSteps(run.id).find((s) => s.stepId === step.id);
       const timedOut = stepController.signal.aborted;
       // A remote job stopped by the step's timeout was cancelled on the service, and is reported so.
-      const status: Outcome = result.cancelled && (!timedOut || result.remoteCancelled) ? "cancelled" : result.failures > 0 || timedOut ? "failed" : "succeeded";
-      const error = timedOut
-        ? `step timed out after ${step.timeoutMs} ms${result.remoteCancelled ? "; the service's job was cancelled" : ""}`
-        : status === "cancelled"
-          ? `cancelled: ${stoppedBy ?? "the run was interrupted"}`
-          : result.failures > 0
-            ? `${result.failures} page(s) failed`
-            : undefined;
-      store.finishStep(run.id, step.id, status, error);
+      const cancelled = result.cancelled && (!timedOut || result.remoteCancelled);
+      // With `expect.failed`, the expectation decides how many failed pages the step may have.
+      const pagesFailed = result.failures > 0 && !expectsFailures(step);
+      const verdict = cancelled ? undefined : judgeStepExpectations(ctx, step);
+      const broken = verdict !== undefined && !verdict.passed;
+      const status: Outcome = cancelled ? "cancelled" : pagesFailed || timedOut || broken ? "failed" : "succeeded";
+      const causes = cancelled
+        ? [`cancelled: ${stoppedBy ?? "the run was interrupted"}`]
+        : [timedOut ? `step timed out after ${step.timeoutMs} ms${result.remoteCancelled ? "; the service's job was cancelled" : ""}` : pagesFailed ? `${result.failures} page(s) failed` : undefined, broken ? brokenSummary(verdict) : undefined].filter((c) => c !== undefined);
+      const error = causes.length ? causes.join("; ") : undefined;
+      const cause = broken && !pagesFailed && !timedOut ? ("expectation" as const) : undefined;
+      if (cause) expectationFailures.add(step.id);
+      store.finishStep(run.id, step.id, status, error, verdict);
       const crawl = result.found === undefined ? undefined : { found: result.found, skippedByRobots: result.skippedByRobots ?? 0, skippedByRules: result.skippedByRules ?? 0 };
-      emit({ type: "step-finished", stepId: step.id, status, documents: result.documents, failures: result.failures, credits: record?.creditsUsed ?? 0, ...(error ? { error } : {}), ...(crawl ? { crawl } : {}) });
+      emit({ type: "step-finished", stepId: step.id, status, documents: result.documents, failures: result.failures, credits: record?.creditsUsed ?? 0, ...(error ? { error } : {}), ...(crawl ? { crawl } : {}), ...(cause ? { cause } : {}), ...(verdict ? { expectations: verdict } : {}) });
       if (status === "failed" && !step.continueOnError) startNoMoreSteps(step.id);
       return status;
     } catch (error) {
@@ -160,10 +171,16 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
   await closeKeptPages(ctx);
 
   const failedSteps = plan.steps.filter((_, i) => results[i] === "failed").map((p) => p.step.id);
-  const status: RunStatus = ctx.budget.exhausted ? "budget-exhausted" : options.stop?.aborted || options.abort?.aborted ? "interrupted" : failedSteps.length > 0 ? "failed" : "succeeded";
-  store.finishRun(run.id, status, failedSteps.length ? `failed steps: ${failedSteps.join(", ")}` : undefined);
+  const ended: RunStatus | undefined = ctx.budget.exhausted ? "budget-exhausted" : options.stop?.aborted || options.abort?.aborted ? "interrupted" : undefined;
+  // The pipeline's expectations judge a run that went to its end; a stopped run is not judged.
+  const verdict = ended ? undefined : judgeRunExpectations(ctx);
+  const runBroken = verdict !== undefined && !verdict.passed;
+  const status: RunStatus = ended ?? (failedSteps.length > 0 || runBroken ? "failed" : "succeeded");
+  const cause = status === "failed" && failedSteps.every((id) => expectationFailures.has(id)) ? ("expectation" as const) : undefined;
+  const errors = [failedSteps.length ? `failed steps: ${failedSteps.join(", ")}` : undefined, runBroken ? `the pipeline's ${brokenSummary(verdict)}` : undefined].filter((e) => e !== undefined);
+  store.finishRun(run.id, status, errors.length ? errors.join("; ") : undefined, verdict);
   const credits = store.getRun(run.id)?.creditsUsed ?? ctx.budget.total;
   const documents = Object.fromEntries(store.getSteps(run.id).map((s) => [s.stepId, s.documents]));
-  emit({ type: "run-finished", runId: run.id, status, credits });
-  return { runId: run.id, status, credits, failedSteps, documents };
+  emit({ type: "run-finished", runId: run.id, status, credits, ...(cause ? { cause } : {}), ...(verdict ? { expectations: verdict } : {}) });
+  return { runId: run.id, status, credits, failedSteps, documents, ...(cause ? { cause } : {}), ...(verdict ? { expectations: verdict } : {}) };
 }

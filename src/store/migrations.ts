@@ -335,4 +335,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE runs ADD COLUMN resume_words TEXT;
   `,
+  // The verdict of a step's expectations (`expect:`) and of the pipeline's, as JSON: which held,
+  // which broke, with what was seen and where each is written.
+  `
+  ALTER TABLE step_runs ADD COLUMN expectations TEXT;
+  ALTER TABLE runs ADD COLUMN expectations TEXT;
+  `,
 ];

@@ -1,5 +1,5 @@
 // Runs and steps as read from their rows.
-import type { RunRecord, RunStatus, StepRecord, StepStatus } from "../core/index.js";
+import type { ExpectationVerdict, RunRecord, RunStatus, StepRecord, StepStatus } from "../core/index.js";
 import { ownerAlive } from "./owner.js";
 
 export type Row = Record<string, unknown>;
@@ -31,6 +31,7 @@ export function toRun(row: Row): RunRecord {
     error: dead ? `the process running it (pid ${owner!.pid} on ${owner!.host}) stopped before the run finished` : ((row.error as string | null) ?? null),
     ...(owner ? { owner } : {}),
     ...(typeof row.resume_words === "string" ? { resumeWords: JSON.parse(row.resume_words) as string[] } : {}),
+    ...verdictOf(row),
   };
 }
 
@@ -47,5 +48,10 @@ export function toStep(row: Row): StepRecord {
     failures: row.failures as number,
     error: (row.error as string | null) ?? null,
     retries: (row.retries as number | undefined) ?? 0,
+    ...verdictOf(row),
   };
+}
+
+function verdictOf(row: Row): { expectations?: ExpectationVerdict } {
+  return typeof row.expectations === "string" ? { expectations: JSON.parse(row.expectations) as ExpectationVerdict } : {};
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import type { CacheWrite, ChangeTrackingResult, Document, NewRun, RunRecord, RunStatus, SnapshotRecord, SnapshotWrite, StepRecord, StepStatus, Store, StoredDocument } from "../core/index.js";
+import type { CacheWrite, ChangeTrackingResult, Document, ExpectationVerdict, NewRun, RunRecord, RunStatus, SnapshotRecord, SnapshotWrite, StepRecord, StepStatus, Store, StoredDocument } from "../core/index.js";
 import { changeRecord, mostCommon, readChange, readLatestSnapshot, snapshotBranch, snapshotKey, toSnapshot, writeSnapshot } from "./changes.js";
 import { parseAssetRef, splitAssets } from "./assets.js";
 import { getBlob, hasBlob, putBlob } from "./blobs.js";
@@ -146,8 +146,8 @@ export class SqliteStore implements Store {
     return row && row["status"] !== "succeeded" ? toRun(row) : undefined;
   }
 
-  finishRun(id: number, status: RunStatus, error?: string): void {
-    this.db.prepare("UPDATE runs SET status = ?, finished_at = ?, error = ? WHERE id = ?").run(status, this.stamp(), error ?? null, id);
+  finishRun(id: number, status: RunStatus, error?: string, expectations?: ExpectationVerdict): void {
+    this.db.prepare("UPDATE runs SET status = ?, finished_at = ?, error = ?, expectations = ? WHERE id = ?").run(status, this.stamp(), error ?? null, expectations ? JSON.stringify(expectations) : null, id);
   }
 
   reopenRun(id: number, resumeWords?: readonly string[]): void {
@@ -159,16 +159,16 @@ export class SqliteStore implements Store {
   startStep(runId: number, stepId: string, kind: string): void {
     this.db.prepare(
       `INSERT INTO step_runs (run_id, step_id, kind, status, started_at) VALUES (?, ?, ?, 'running', ?)
-       ON CONFLICT (run_id, step_id) DO UPDATE SET kind = excluded.kind, status = 'running', started_at = COALESCE(step_runs.started_at, excluded.started_at), finished_at = NULL, error = NULL`,
+       ON CONFLICT (run_id, step_id) DO UPDATE SET kind = excluded.kind, status = 'running', started_at = COALESCE(step_runs.started_at, excluded.started_at), finished_at = NULL, error = NULL, expectations = NULL`,
     ).run(runId, stepId, kind, this.stamp());
   }
 
-  finishStep(runId: number, stepId: string, status: StepStatus, error?: string): void {
+  finishStep(runId: number, stepId: string, status: StepStatus, error?: string, expectations?: ExpectationVerdict): void {
     this.db.transaction(() => {
       this.db.prepare(
-        `INSERT INTO step_runs (run_id, step_id, kind, status, finished_at, error) VALUES (?, ?, '', ?, ?, ?)
-         ON CONFLICT (run_id, step_id) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at, error = excluded.error`,
-      ).run(runId, stepId, status, this.stamp(), error ?? null);
+        `INSERT INTO step_runs (run_id, step_id, kind, status, finished_at, error, expectations) VALUES (?, ?, '', ?, ?, ?, ?)
+         ON CONFLICT (run_id, step_id) DO UPDATE SET status = excluded.status, finished_at = excluded.finished_at, error = excluded.error, expectations = excluded.expectations`,
+      ).run(runId, stepId, status, this.stamp(), error ?? null, expectations ? JSON.stringify(expectations) : null);
       this.compactStep(runId, stepId);
     }).immediate();
   }

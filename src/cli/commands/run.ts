@@ -5,7 +5,8 @@ import { DB_OPTION, integerOption, VAR_OPTION, varsOf } from "../options.js";
 import { chooseFormat, printDiagnostics, type Io } from "../output.js";
 import { logLine, notedOnBars, ProgressBars, RunTally } from "../progress.js";
 import { resumeLine, resumeWords } from "../resume-hint.js";
-import { summaryJson, summaryTable } from "../summary.js";
+import { runSummary, summaryJson, summaryTable } from "../summary.js";
+import { brokenLines, parseReporters, writeReports } from "../reporters/index.js";
 import { signalExitCode, type Interrupts } from "../interrupts.js";
 
 interface Args {
@@ -19,6 +20,7 @@ interface Args {
   engine?: "local" | "firecrawl";
   record?: string;
   replay?: string;
+  reporter: string[];
 }
 
 export function runCommand(io: Io, setExit: (code: number) => void, signals: Interrupts): CommandModule<object, Args> {
@@ -37,8 +39,10 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         .option("engine", { choices: ["local", "firecrawl"] as const, describe: "run on this engine instead of the pipeline's (firecrawl: the service at FIRECRAWL_API_URL with FIRECRAWL_API_KEY)" })
         .option("record", { type: "string", describe: "keep every response the run used in this fixture directory (pages, robots.txt, sitemaps, model calls, searches)" })
         .option("replay", { type: "string", describe: "answer every request from this fixture directory, never from the network (a request not recorded fails with not-recorded)" })
+        .option("reporter", { type: "string", array: true, default: [] as string[], describe: "also report the run for CI: junit=FILE (JUnit XML) or github (annotations and job summary); may be given more than once" })
         .example("$0 run pipelines/prices.yaml", "run a pipeline")
         .example("$0 run pipelines/prices.yaml --record fixtures/prices", "run it and keep what it fetched in fixtures/prices")
+        .example("$0 run pipelines/prices.yaml --reporter junit=report.xml --reporter github", "run a recipe in CI")
         .example("$0 run pipelines/docs.yaml --resume", "finish an interrupted run") as never,
     handler: async (args) => {
       const { exitCodeOf, runPipelineFile } = await import("../../app/run.js");
@@ -46,6 +50,12 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
       const resume = args.resume === undefined || args.resume === false ? undefined : args.resume === true || args.resume === "" ? true : Number(args.resume);
       if (typeof resume === "number" && !Number.isInteger(resume)) {
         io.stderr(`error: --resume takes a run id, got "${args.resume}"\n`);
+        setExit(EXIT.invalid);
+        return;
+      }
+      const reporters = parseReporters(args.reporter);
+      if (typeof reporters === "string") {
+        io.stderr(`error: ${reporters}\n`);
         setExit(EXIT.invalid);
         return;
       }
@@ -89,7 +99,13 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         return;
       }
       if (result.warnings.length) printDiagnostics(io, result.warnings, "short", new Map(), io.stderr);
-      io.stdout(args.json ? summaryJson(tally, result.status, result.credits, result.documents) : summaryTable(tally, result.status, result.credits, result.documents));
+      const summary = runSummary(tally, result.status, result.credits, result.documents);
+      io.stdout(args.json ? summaryJson(tally, result.status, result.credits, result.documents) : summaryTable(tally, result.status, result.credits, result.documents) + brokenLines(args.file, summary));
+      if (reporters.length) {
+        const positions = new Map(result.pipeline.steps.map((s) => [s.id, s.at]));
+        const input = { summary, file: args.file, stepAt: (id: string) => positions.get(id) };
+        writeReports(reporters, input, args.json ? io.stderr : io.stdout);
+      }
       const notify = result.notify;
       if (notify) {
         // Webhook URLs often carry their secret in the path: deliveries name only the origin.
@@ -99,10 +115,11 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
           else io.stderr(`warning: the notification to ${d.target} (${d.channel}, ${d.event}) failed after ${d.attempts} attempt(s): ${d.error}\n`);
         }
       }
-      const hint = resumeLine({ id: result.runId, status: result.status, resumeWords: words }, undefined);
+      if (result.cause === "expectation") io.stderr(`run ${result.runId} broke its expectations (listed above); its pages are stored\n`);
+      const hint = result.cause === "expectation" ? undefined : resumeLine({ id: result.runId, status: result.status, resumeWords: words }, undefined);
       if (hint) io.stderr(`${hint}\n`);
       // A run a signal interrupted exits as that signal would have ended it: 130 (SIGINT), 143 (SIGTERM).
-      setExit(result.status === "interrupted" && signals.received() ? signalExitCode(signals.received()) : exitCodeOf(result.status));
+      setExit(result.status === "interrupted" && signals.received() ? signalExitCode(signals.received()) : exitCodeOf(result.status, result.cause));
     },
   };
 }

@@ -1,11 +1,12 @@
 import type { CommandModule } from "yargs";
-import type { AgentResult, StoredSearchResult } from "../../core/index.js";
+import type { AgentResult, ExpectationVerdict, StoredSearchResult } from "../../core/index.js";
 import { databasePath } from "../../app/light.js";
 import { EXIT } from "../exit-codes.js";
 import { DB_OPTION, integerOption } from "../options.js";
 import type { Io } from "../output.js";
 import { resumeLine } from "../resume-hint.js";
 import { table } from "../table.js";
+import { brokenText } from "../reporters/broken.js";
 
 const duration = (ms: number | null) => (ms === null ? "-" : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
@@ -68,11 +69,20 @@ export function showCommand(io: Io, setExit: (code: number) => void): CommandMod
         }
         if (detail.scrapes.length) io.stdout(`\nscrapes:\n${scrapeLines(detail.scrapes).join("\n")}\n`);
         if (detail.warnings.length) io.stdout(`\nwarnings:\n${detail.warnings.map((w) => `  [${w.stepId}] ${w.url ? `${w.url}: ` : ""}${w.message}`).join("\n")}\n`);
+        const judged = expectationLines(r.pipelineFile, [...detail.steps.map((s) => ({ step: s.stepId, verdict: s.expectations })), { step: "pipeline", verdict: r.expectations }]);
+        if (judged.length) io.stdout(`\nexpectations:\n${judged.join("\n")}\n`);
         if (detail.failures.length) io.stdout(`\nfailed pages:\n${detail.failures.map((f) => `  [${f.stepId}] ${f.url}: ${f.kind}: ${f.error}`).join("\n")}\n`);
       }
       setExit(EXIT.ok);
     },
   };
+}
+
+/** "  [products] fields.price held (shop.yaml:14:9): 40 values, 40 not empty" for each judged expectation. */
+function expectationLines(file: string, verdicts: ReadonlyArray<{ step: string; verdict: ExpectationVerdict | undefined }>): string[] {
+  return verdicts.flatMap(({ step, verdict }) =>
+    (verdict?.results ?? []).map((e) => `  [${step}] ${e.name} ${e.passed ? "held" : "broke"} (${file}:${e.at.line}:${e.at.column}): ${e.passed ? e.seen : brokenText(e)}`),
+  );
 }
 
 /** "books: 6 items, title" — what an extract's data holds, in a few words. */

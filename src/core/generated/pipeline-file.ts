@@ -99,6 +99,7 @@ timeoutMs?: number
  * Keep running the other steps when this step fails.
  */
 continueOnError?: boolean
+expect?: StepExpectations
 /**
  * The session (from `sessions`) whose login loads this step's pages: scrape, crawl, extract and agent steps (an agent's scrape, extract and map tools).
  */
@@ -126,6 +127,7 @@ timeoutMs?: number
  * Keep running the other steps when this step fails.
  */
 continueOnError?: boolean
+expect?: StepExpectations
 /**
  * The session (from `sessions`) whose login loads this step's pages: scrape, crawl, extract and agent steps (an agent's scrape, extract and map tools).
  */
@@ -325,6 +327,7 @@ scrapeOptions?: ScrapeOptionsFile
  * @minItems 1
  */
 steps: [Step, ...(Step)[]]
+expect?: RunExpectations
 /**
  * Logins kept between runs, by name: a scrape, crawl or extract step with `session: NAME` loads its pages logged in.
  */
@@ -1617,6 +1620,198 @@ initialDelayMs?: number
  * Longest delay between attempts, in milliseconds.
  */
 maxDelayMs?: number
+}
+/**
+ * What a step's results must look like for the step to succeed: counts of stored, failed, blocked and changed pages, fields of each page's json (an extract step's merged result), and each page's markdown. A broken expectation fails the step (cause: expectation); its pages are still stored.
+ */
+export interface StepExpectations {
+documents?: Count
+failed?: Share
+blocked?: Share1
+changed?: Share2
+/**
+ * Fields of each page's json (an extract step's merged result), by path: names joined by dots, `[]` after a name for every item of a list (products[].price).
+ */
+fields?: {
+[k: string]: Field | undefined
+}
+/**
+ * Each stored page's markdown.
+ */
+markdown?: {
+/**
+ * Fewest characters each page's markdown has.
+ */
+minChars?: number
+/**
+ * Text each page's markdown contains.
+ * 
+ * @minItems 1
+ */
+contains?: [string, ...(string)[]]
+}
+}
+/**
+ * Pages the step stored.
+ */
+export interface Count {
+/**
+ * Fewest allowed.
+ */
+min?: number
+/**
+ * Most allowed.
+ */
+max?: number
+}
+/**
+ * Pages that failed. When set, failed pages within it do not fail the step by themselves.
+ */
+export interface Share {
+/**
+ * Fewest allowed.
+ */
+min?: number
+/**
+ * Most allowed.
+ */
+max?: number
+/**
+ * Largest share allowed (0 to 1) of the pages tried (stored and failed).
+ */
+maxShare?: number
+}
+/**
+ * Pages that failed as blocked by the site (bot walls, access denied).
+ */
+export interface Share1 {
+/**
+ * Fewest allowed.
+ */
+min?: number
+/**
+ * Most allowed.
+ */
+max?: number
+/**
+ * Largest share allowed (0 to 1) of the pages tried (stored and failed).
+ */
+maxShare?: number
+}
+/**
+ * Pages whose change tracking says changed: a guard against a redesign (most pages changed at once).
+ */
+export interface Share2 {
+/**
+ * Fewest allowed.
+ */
+min?: number
+/**
+ * Most allowed.
+ */
+max?: number
+/**
+ * Largest share allowed (0 to 1) of the pages tried (stored and failed).
+ */
+maxShare?: number
+}
+/**
+ * What every value at a field path must be.
+ */
+export interface Field {
+/**
+ * Every value is present (not missing, not null).
+ */
+required?: boolean
+/**
+ * The JSON type of every present value.
+ */
+type?: ("string" | "number" | "integer" | "boolean" | "object" | "array")
+/**
+ * Smallest number allowed (numbers only).
+ */
+min?: number
+/**
+ * Largest number allowed (numbers only).
+ */
+max?: number
+/**
+ * Smallest share (0 to 1) of values that are present and not empty (not "", [] or {}).
+ */
+nonEmptyShare?: number
+}
+/**
+ * What the whole run must look like: totals over every step. A broken expectation fails the run (cause: expectation); its pages are still stored.
+ */
+export interface RunExpectations {
+documents?: Count1
+failed?: Share3
+blocked?: Share4
+changed?: Share5
+}
+/**
+ * Pages the run stored.
+ */
+export interface Count1 {
+/**
+ * Fewest allowed.
+ */
+min?: number
+/**
+ * Most allowed.
+ */
+max?: number
+}
+/**
+ * Pages of the run that failed.
+ */
+export interface Share3 {
+/**
+ * Fewest allowed.
+ */
+min?: number
+/**
+ * Most allowed.
+ */
+max?: number
+/**
+ * Largest share allowed (0 to 1) of the pages tried (stored and failed).
+ */
+maxShare?: number
+}
+/**
+ * Pages of the run that failed as blocked by the site.
+ */
+export interface Share4 {
+/**
+ * Fewest allowed.
+ */
+min?: number
+/**
+ * Most allowed.
+ */
+max?: number
+/**
+ * Largest share allowed (0 to 1) of the pages tried (stored and failed).
+ */
+maxShare?: number
+}
+/**
+ * Pages of the run whose change tracking says changed.
+ */
+export interface Share5 {
+/**
+ * Fewest allowed.
+ */
+min?: number
+/**
+ * Most allowed.
+ */
+max?: number
+/**
+ * Largest share allowed (0 to 1) of the pages tried (stored and failed).
+ */
+maxShare?: number
 }
 /**
  * A login performed once in the browser and kept: its cookies and storage load the pages of the steps that name it (`session: NAME`), in the browser and over plain HTTP. Credentials go in through ${VAR} only.

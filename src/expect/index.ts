@@ -1,0 +1,2 @@
+export { expectationJudge, judgeRun, judgeStep } from "./judge.js";
+export { valuesAt } from "./fields.js";
