@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { makeDocx } from "./parse.mjs";
 import { random, sentence } from "./random-text.mjs";
 
 /** The documented bound of one conversion (README, Parsing documents): 512 MB of heap, with the file, one inflating part and the thread itself. */
@@ -73,23 +74,6 @@ async function longStringXlsx(XLSX, megabytes) {
   return streamedZip(parts);
 }
 
-/** A report: `sections` × (heading, paragraphs with bold and a link, a list, a 12-row table). */
-async function reportDocx(sections, seed) {
-  const { Document, ExternalHyperlink, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } = await import("docx");
-  const rnd = random(seed);
-  const cell = (value) => new TableCell({ children: [new Paragraph(value)] });
-  const children = [new Paragraph({ text: "Annual report", heading: HeadingLevel.HEADING_1 })];
-  for (let s = 0; s < sections; s++) {
-    children.push(new Paragraph({ text: `Section ${s + 1}: ${sentence(rnd, 3)}`, heading: HeadingLevel.HEADING_2 }));
-    for (let p = 0; p < 4; p++) children.push(new Paragraph({ children: [new TextRun(`${sentence(rnd, 25)} `), new TextRun({ text: sentence(rnd, 3), bold: true }), new ExternalHyperlink({ link: `https://example.com/${s}/${p}`, children: [new TextRun(sentence(rnd, 2))] })] }));
-    for (let i = 0; i < 4; i++) children.push(new Paragraph({ text: sentence(rnd, 8), bullet: { level: 0 } }));
-    const rows = [new TableRow({ tableHeader: true, children: ["Region", "Plan", "Customers", "Revenue"].map(cell) })];
-    for (let r = 0; r < 12; r++) rows.push(new TableRow({ children: [sentence(rnd, 1), sentence(rnd, 2), String(Math.floor(rnd() * 1000)), (rnd() * 10000).toFixed(2)].map(cell) }));
-    children.push(new Table({ rows }));
-  }
-  return Buffer.from(await Packer.toBuffer(new Document({ creator: "Bench", title: "Annual report", sections: [{ children }] })));
-}
-
 /** A workbook of `sheets` × `rows` × 8 columns, in `bookType` (xlsx, xls, ods, csv). */
 function workbook(XLSX, bookType, sheets, rows, seed) {
   const rnd = random(seed);
@@ -148,8 +132,8 @@ async function files() {
     ["bomb.docx", "document.xml inflating to 200 MB", await paragraphsDocx(200)],
     ["bomb.xlsx", "one shared string of 200 MB", await longStringXlsx(XLSX, 200)],
     ["dense.docx", "12 MB document.xml: under every cap, over the heap", await paragraphsDocx(12)],
-    ["small.docx", "report, 5 sections", await reportDocx(5, 1)],
-    ["large.docx", "report, 200 sections", await reportDocx(200, 2)],
+    ["small.docx", "report, 5 sections", await makeDocx(5, 1)],
+    ["large.docx", "report, 200 sections", await makeDocx(200, 2)],
     ["small.xlsx", "1 sheet × 100 rows", workbook(XLSX, "xlsx", 1, 100, 3)],
     ["large.xlsx", "3 sheets × 20,000 rows", workbook(XLSX, "xlsx", 3, 20_000, 4)],
     ["book.xls", "2 sheets × 5,000 rows", workbook(XLSX, "biff8", 2, 5000, 5)],

@@ -13,7 +13,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const require = createRequire(import.meta.url);
 
 /** A report: `sections` × (heading, paragraphs with bold and links, a list, a 12-row table). */
-async function makeDocx(sections, seed) {
+export async function makeDocx(sections, seed) {
   const { Document, ExternalHyperlink, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun } = await import("docx");
   const rnd = random(seed);
   const cell = (text) => new TableCell({ children: [new Paragraph(text)] });
