@@ -2,7 +2,8 @@ import type { ExpectationVerdict, JudgedPage, RunTotals, Step } from "../core/in
 import type { RunContext } from "./context.js";
 
 /** A failure whose class says the site refused the page. */
-const isBlocked = (failure: { kind: string }) => failure.kind === "blocked";
+/** A page the site answered with a block or challenge page (not one our own network policy refused). */
+const isBlocked = (failure: { kind: string }) => failure.kind === "blocked-page";
 
 /** Whether the step's own `expect.failed` decides how many failed pages it may have (instead of none). */
 export function expectsFailures(step: Step): boolean {

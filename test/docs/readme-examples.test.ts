@@ -151,6 +151,13 @@ describe("README yaml blocks", () => {
     it(`README.md:${block.line} is valid YAML and, as (part of) a pipeline, a valid pipeline`, () => {
       const doc = parse(block.text) as Record<string, unknown> | null;
       if (doc === null) return expect(block.text.trim().startsWith("#")).toBe(true); // a comment line only
+      if (Array.isArray(doc)) {
+        // A CI workflow's steps: every scrapeline command they run exists, with its options.
+        const runs = doc.flatMap((s: { run?: unknown }) => (typeof s?.run === "string" ? s.run.split("\n") : [])).map(scraplineArgs).filter((a) => a !== undefined);
+        expect(runs.length, `README.md:${block.line}: a workflow block that runs no scrapeline command`).toBeGreaterThan(0);
+        for (const args of runs) checkCommand({ where: `README.md:${block.line}`, args });
+        return;
+      }
       let pipeline: Record<string, unknown>;
       if ("version" in doc) pipeline = doc;
       else if ("steps" in doc) pipeline = { version: 1, name: "readme-example", ...doc };

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SqliteStore } from "../../src/store/index.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
@@ -9,6 +10,8 @@ const REFUSED = "http://127.0.0.1:1/gone";
 
 beforeAll(async () => {
   site.page("/a", htmlPage("A", "<p>Add to cart</p>"));
+  // A Cloudflare challenge in place of the page: a block page, not content.
+  site.route("/challenged", (_req, res) => res.writeHead(403, { "content-type": "text/html", "cf-mitigated": "challenge", server: "cloudflare" }).end(readFileSync(new URL("../fixtures/blocked/block/cloudflare-managed-challenge.html", import.meta.url), "utf8")));
   site.page("/b", htmlPage("B", "<p>Sold out</p>"));
   await site.start();
 });
@@ -56,6 +59,14 @@ describe("a run's expectations", () => {
     const beyond = await runYaml(pipeline(`      failed: { max: 0 }\n`, ["/a", REFUSED]));
     expect(beyond.result.ok && beyond.result.status).toBe("failed");
     expect(beyond.events.find((e) => e.type === "step-finished")).toMatchObject({ cause: "expectation", error: "expectations broken: failed" });
+  });
+
+  it("count the pages the site answered with a block page as blocked, and no page that failed otherwise", async () => {
+    const blocked = await runYaml(pipeline(`      failed: { max: 2 }\n      blocked: { max: 0 }\n`, ["/a", "/challenged"]));
+    expect(blocked.result.ok && blocked.result.status).toBe("failed");
+    expect(blocked.events.find((e) => e.type === "step-finished")).toMatchObject({ cause: "expectation", error: "expectations broken: blocked" });
+    const refused = await runYaml(pipeline(`      failed: { max: 2 }\n      blocked: { max: 0 }\n`, ["/a", REFUSED]));
+    expect(refused.result.ok && refused.result.status).toBe("succeeded");
   });
 
   it("without expect.failed, a failed page fails the step for its own cause", async () => {
