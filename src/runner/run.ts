@@ -127,7 +127,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
       const verdict = cancelled ? undefined : judgeStepExpectations(ctx, step);
       const broken = verdict !== undefined && !verdict.passed;
       const status: Outcome = cancelled ? "cancelled" : pagesFailed || timedOut || broken ? "failed" : "succeeded";
-      const causes = cancelled
+      const causes = cancelled && !timedOut
         ? [`cancelled: ${stoppedBy ?? "the run was interrupted"}`]
         : [timedOut ? `step timed out after ${step.timeoutMs} ms${result.remoteCancelled ? "; the service's job was cancelled" : ""}` : pagesFailed ? `${result.failures} page(s) failed` : undefined, broken ? brokenSummary(verdict) : undefined].filter((c) => c !== undefined);
       const error = causes.length ? causes.join("; ") : undefined;
