@@ -42,6 +42,24 @@ interface ManifestEntry {
  */
 export const PAGE_CACHE_KIB = 2000;
 
+/**
+ * Puts the file in WAL mode. Two processes opening a new file at once may both ask, and the change
+ * needs the file to itself without SQLite waiting on the busy timeout for it: the one that finds it
+ * busy asks again, for as long as the busy timeout would have waited.
+ */
+function walMode(db: Database.Database, timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}
+
 /** The SQLite store: one file, WAL, migrations by user_version, a transaction per page. */
 export class SqliteStore implements Store {
   readonly db: Database.Database;
@@ -63,7 +81,7 @@ export class SqliteStore implements Store {
     this.busyTimeoutMs = options.busyTimeoutMs ?? 10_000;
     this.writerAfter = path === ":memory:" ? Infinity : (options.writerAfter ?? Infinity);
     this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
-    this.db.pragma("journal_mode = WAL");
+    walMode(this.db, this.busyTimeoutMs);
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     this.db.pragma("foreign_keys = ON");

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
-import { workdir } from "./helpers.js";
+import { cliChild, finish, workdir } from "./helpers.js";
 
 const PAGES = 12;
 const site = new FixtureSite();
@@ -112,11 +112,10 @@ describe("kill -9 during a run, then --resume", () => {
       const file = join(dir, `p${k}.yaml`);
       const urls = Array.from({ length: 6 }, (_, i) => `"${site.url}/slow/${i}"`).join(", ");
       writeFileSync(file, `version: 1\nname: p${k}\nconcurrency: 3\nsteps:\n  - id: pages\n    scrape: { urls: [${urls}] }\n`);
-      const child = cli(["run", file, "--db", db, "--allow-private-network", "--json"]);
-      return child;
+      return finish(cliChild(["run", file, "--db", db, "--allow-private-network", "--json"]));
     });
-    const codes = await Promise.all(children.map((c) => new Promise((r) => c.on("exit", r))));
-    expect(codes).toEqual([0, 0]);
+    const ended = await Promise.all(children);
+    expect(ended.map((e) => e.code), ended.map((e) => e.err).join("\n")).toEqual([0, 0]);
     const check = new Database(db, { readonly: true });
     expect(check.prepare("SELECT pipeline_name, status, credits_used FROM runs ORDER BY pipeline_name").all()).toEqual([
       { pipeline_name: "p0", status: "succeeded", credits_used: 6 },
