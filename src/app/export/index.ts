@@ -1,0 +1,3 @@
+export { type HistoryEntry, type PageChange, pageDiff, type PageDiff, pageHistory, runChanges, type RunChanges } from "./changes.js";
+export { type ExportFormat, type ExportOptions, exportRun } from "./export.js";
+export { listRuns, type RunDetail, type RunSummary, showRun } from "./history.js";

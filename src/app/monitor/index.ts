@@ -1,0 +1,7 @@
+export { bad, type MonitorDefinition, monitorPipeline, monitorTag, monitorVariables, readMonitorBody } from "./body.js";
+export { apiMonitorKey, fileMonitorKey } from "./key.js";
+export { type LoopEntry, MonitorLoop } from "./loop.js";
+export { type CheckView, listMonitors, monitorChecks, monitorView, type MonitorView } from "./monitors.js";
+export { scheduleWords } from "./schedule-words.js";
+export { isSigned, MonitorSecrets, type StoredDefinition } from "./secret.js";
+export { logLine, watch } from "./watch.js";

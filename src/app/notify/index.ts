@@ -1,0 +1,3 @@
+export { checkStatusOf } from "./check-status.js";
+export { type NotificationOutbox, type NotifyOutcome, notifyRun, sendQueued } from "./notify.js";
+export { runSummary } from "./summary.js";

@@ -1,0 +1,1 @@
+export { type ExecuteResult, runCode } from "./code-sandbox.js";

@@ -1,0 +1,3 @@
+export { decodeSource, readSource } from "./source.js";
+export { describePath, fieldIn, STEP_KINDS } from "./where.js";
+export { locate, parseYaml, type Path, type SourceDoc, spanAt, spanOf, toData } from "./yaml-doc.js";
