@@ -1,3 +1,4 @@
+/** Monitoring: watch, the loop that runs due checks, the notification outbox and the schedule's words. */
 export { bad, type MonitorDefinition, monitorPipeline, monitorTag, monitorVariables, readMonitorBody } from "./body.js";
 export { apiMonitorKey, fileMonitorKey } from "./key.js";
 export { type LoopEntry, MonitorLoop } from "./loop.js";

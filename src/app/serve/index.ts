@@ -1,3 +1,4 @@
+/** The service's use cases behind `scrapeline serve`: requests, jobs, limits, usage, keys, browser sessions, monitors, webhooks and the v1 API. */
 export { type JobStatusPage, PAGE_BYTES, PAGE_DOCUMENTS } from "./job-status.js";
 export { createKey, listKeys, listTeams, revokeKey, setThreatPolicy, TEAM_DEFAULTS, type TeamSettings, updateTeam } from "./keys.js";
 export { MAX_UPLOAD_BYTES, type Upload } from "./parse.js";

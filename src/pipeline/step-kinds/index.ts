@@ -1,3 +1,4 @@
+/** Checks and normal forms that belong to one kind of step or one block of a pipeline file. */
 export { checkAgentSteps, normalizeAgentStep } from "./agent-step.js";
 export { type PromptOptions, type PromptReading, readCrawlPrompt } from "./crawl-prompt.js";
 export { checkExpectations, normalizeExpectations } from "./expectations.js";

@@ -49,7 +49,7 @@ export function checkParseSteps(data: unknown, report: Reporter): void {
       body.files.forEach((file, i) => {
         if (typeof file !== "string") return;
         const normal = normalize(file.replace(/\\/g, "/"));
-        if (isAbsolute(file) || normal === ".." || normal.startsWith("../../")) {
+        if (isAbsolute(file) || normal === ".." || normal.startsWith("../")) {
           report.error(["steps", index, "parse", "files", i], {
             code: "file-outside",
             message: `${file} is outside the pipeline's directory`,

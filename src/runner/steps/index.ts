@@ -1,3 +1,4 @@
+/** One module for each kind of step the runner runs (and the helpers only one kind needs). */
 export { runAgentStep } from "./agent-step.js";
 export { runCrawlStep } from "./crawl-step.js";
 export { runExtractStep } from "./extract-step.js";

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { Delivery, NotifyChannel, OutgoingNotification } from "../core/index.js";
+import type { Delivery, NotifyChannel, OutgoingNotification } from "../../core/index.js";
 
 type Row = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import type Database from "better-sqlite3";
-import type { SessionState, SessionVault } from "../core/index.js";
-import { deriveKey, seal, unseal } from "./secret-box.js";
+import type { SessionState, SessionVault } from "../../core/index.js";
+import { deriveKey, seal, unseal } from "../secret-box.js";
 
 const SALT = "scrapeline session states";
 

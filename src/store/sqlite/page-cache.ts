@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
-import type { Document } from "../core/index.js";
+import type { Document } from "../../core/index.js";
 import { getBlob, putBlob } from "./blobs.js";
-import { decodeEntryLinks, encodeEntryLinks, sameFields } from "./cache-entry.js";
+import { decodeEntryLinks, encodeEntryLinks, sameFields } from "../cache-entry.js";
 
 /** A cached page of `url` made with the same options no longer ago than `maxAgeMs` (before `nowMs`). */
 export function readCacheEntry(db: Database.Database, url: string, optionsKey: string, maxAgeMs: number, nowMs: number): { document: Document; cachedAt: string } | undefined {

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
-import { currentOwner, ownerAlive } from "./owner.js";
-import type { ApiKeyRecord, ServeJob, ServeJobKind, ServeJobStatus, Team, ThreatPolicy } from "../core/index.js";
+import { currentOwner, ownerAlive } from "../owner.js";
+import type { ApiKeyRecord, ServeJob, ServeJobKind, ServeJobStatus, Team, ThreatPolicy } from "../../core/index.js";
 
 type Row = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { Row } from "./rows.js";
+import type { Row } from "../rows.js";
 
 /** A warning a run gave: about a step, or about one of its pages (url). */
 export interface RunWarning {

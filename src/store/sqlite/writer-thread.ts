@@ -5,7 +5,7 @@
 import { readlinkSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
 import { workerData } from "node:worker_threads";
-import { unpackCache } from "./cache-entry.js";
+import { unpackCache } from "../cache-entry.js";
 import { SqliteStore } from "./sqlite-store.js";
 import type { WriterData, WriterMessage, WriterReply } from "./writer.js";
 

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { CheckStatus, CheckSummary, Delivery, OutgoingNotification, ScheduleConfig } from "../core/index.js";
+import type { CheckStatus, CheckSummary, Delivery, OutgoingNotification, ScheduleConfig } from "../../core/index.js";
 import { snapshotBranch } from "./changes.js";
 
 type Row = Record<string, unknown>;

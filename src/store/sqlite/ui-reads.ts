@@ -1,10 +1,10 @@
 // The reads of the web UI (src/ui through app/ui-data.ts): paged, and indexed or bounded, so a
 // page of a database of 100k documents answers without reading the whole of a run.
 import type Database from "better-sqlite3";
-import type { ChangeTrackingResult, Document, RunRecord, SnapshotRecord } from "../core/index.js";
+import type { ChangeTrackingResult, Document, RunRecord, SnapshotRecord } from "../../core/index.js";
 import { getBlob } from "./blobs.js";
 import { readChange, toSnapshot } from "./changes.js";
-import { JOURNAL_CREDITS, toRun, type Row } from "./rows.js";
+import { JOURNAL_CREDITS, toRun, type Row } from "../rows.js";
 
 /** One page of a step: its URL, status code, credits, and the hash of its stored document. */
 export interface StepEntry {

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { ChangeTrackingResult, SnapshotRecord, SnapshotWrite } from "../core/index.js";
+import type { ChangeTrackingResult, SnapshotRecord, SnapshotWrite } from "../../core/index.js";
 import { putBlob } from "./blobs.js";
 
 type Row = Record<string, unknown>;

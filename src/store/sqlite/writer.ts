@@ -1,6 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import type { SnapshotWrite, StoredDocument } from "../core/index.js";
-import type { CacheMessage } from "./cache-entry.js";
+import type { SnapshotWrite, StoredDocument } from "../../core/index.js";
+import type { CacheMessage } from "../cache-entry.js";
 
 /** A write the writer thread makes: the store's method of that name, with these arguments. */
 export type WriterCall =
@@ -63,7 +63,7 @@ export class Writer {
     const data: WriterData = { path, busyTimeoutMs, port: port2, replies: this.replies };
     // From the folder above, so the path holds both here and in the CLI's bundle (dist/cli/, one level
     // down from the package's dist/ as this folder is); the thread itself always runs dist/store/.
-    this.worker = new Worker(new URL("../store/writer-thread.js", import.meta.url), {
+    this.worker = new Worker(new URL("./writer-thread.js", import.meta.url), {
       workerData: data,
       transferList: [port2],
       // The thread holds a page at a time: a small young generation keeps its heap (and the process's RSS) small.
