@@ -1,12 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type { ChangeTrackingFormat, Document, Engine, MapLink, Pipeline, ScrapeOptions, ServeJobKind, Step, Team, ThreatProtectionOverride } from "../../core/index.js";
-import { ScrapelineError, type ErrorKind } from "../../core/index.js";
+import type { Document, Engine, MapLink, Pipeline, ScrapeOptions, ServeJobKind, Step, Team, ThreatProtectionOverride } from "../../core/index.js";
+import { ScrapelineError } from "../../core/index.js";
 import { TOKENS_PER_CREDIT } from "../../credits/index.js";
-import { checkThreatProtection, fileRiskClassifier, LocalEngine, SERVE_LLM_HOWTO, type RiskClassifier } from "../../engines/local/index.js";
-import { DEFAULT_LLM } from "../../pipeline/index.js";
+import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassifier } from "../../engines/local/index.js";
 import { inlineAssets } from "../shared/index.js";
-import { extractionSettings } from "../shared/index.js";
 import { JobWebhookTables, ServeTables, type SqliteStore } from "../../store/index.js";
 import { previewCrawlParams, type CrawlPreview } from "../check/index.js";
 import { hashKey } from "./keys.js";
@@ -25,7 +23,8 @@ import { dirname, join } from "node:path";
 import { BrowserSessions } from "./browser.js";
 import { ServeMonitors } from "./monitors.js";
 import { jobDocuments } from "./v1.js";
-import { JobWebhooks, jobEnd, storedPage, takeWebhook, type JobNotifier, type JobWebhook, type WebhookJobKind } from "./webhooks.js";
+import { failureOf, jobPipeline, serveEngine, teamTag, WEBHOOK_KIND } from "./job-shape.js";
+import { JobWebhooks, jobEnd, storedPage, takeWebhook, type JobNotifier, type JobWebhook } from "./webhooks.js";
 
 export interface ServeOptions {
   db: string;
@@ -87,13 +86,7 @@ export class ServeService {
       );
     }
     this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
-    this.engine = new LocalEngine({
-      allowPrivateNetwork: Boolean(options.allowPrivateNetwork),
-      // serve has no pipeline: its model is its own environment's, and its errors say so.
-      extraction: { ...extractionSettings({ extractor: "auto", llm: { ...DEFAULT_LLM } }, options.env ?? process.env), howTo: SERVE_LLM_HOWTO },
-      ...(this.riskClassifier ? { riskClassifier: this.riskClassifier } : {}),
-      ...((options.env ?? process.env).SCRAPELINE_SEARXNG_URL ? { searxngUrl: (options.env ?? process.env).SCRAPELINE_SEARXNG_URL! } : {}),
-    });
+    this.engine = serveEngine(options, this.riskClassifier);
     this.jobs = new JobRunner(this.store, this.tables, this.engine);
     this.limiter = new RateLimiter(this.clock);
     const webhookSecret = (options.env ?? process.env).SCRAPELINE_WEBHOOK_SECRET;
@@ -139,11 +132,11 @@ export class ServeService {
   async scrape(team: Team, body: unknown, version: "v1" | "v2" = "v2"): Promise<Document> {
     const call = readScrapeCall(body, version);
     const options = this.guard(team, call.options, call.options.threatProtection, [call.url]);
-    const pipeline = this.jobPipeline(team, "scrape", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: [call.url], ...options } } as Step);
+    const pipeline = jobPipeline(this.options, team, "scrape", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: [call.url], ...options } } as Step);
     const job = this.jobs.start(team.id, "scrape", pipeline, { url: call.url, total: 1 });
     const { runId } = await this.track(job.finished);
     const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
-    if (stored.done) throw this.failureOf(runId);
+    if (stored.done) throw failureOf(this.store, runId);
     // The scrape's id is its job's: GET /v2/scrape/{id} reads it again, /interact carries on from it.
     this.browser.rememberScrape(team.id, job.id, call.url, options);
     const document = inlineAssets(stored.value.document, this.store);
@@ -163,11 +156,11 @@ export class ServeService {
   async parse(team: Team, upload: Upload, rawOptions: string | undefined): Promise<Document> {
     const call = readParseCall(rawOptions, upload);
     this.guard(team, undefined, undefined, []);
-    const base = this.jobPipeline(team, "parse", call.pipeline, { ...call.step, kind: "parse" });
+    const base = jobPipeline(this.options, team, "parse", call.pipeline, { ...call.step, kind: "parse" });
     const pipeline = { ...base, file: join(dirname(upload.path), "upload.yaml") };
     const { runId } = await this.track(this.jobs.start(team.id, "parse", pipeline, { url: upload.filename, total: 1, store: uploadNamedStore(this.store, upload), storedAs: () => upload.filename }).finished);
     const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
-    if (stored.done) throw this.failureOf(runId);
+    if (stored.done) throw failureOf(this.store, runId);
     // Stored as the answer is: named by the upload, nothing of its temporary directory.
     return stored.value.document;
   }
@@ -176,12 +169,12 @@ export class ServeService {
   async map(team: Team, body: unknown, version: "v1" | "v2" = "v2"): Promise<{ links: MapLink[]; warning?: string }> {
     const call = readMapCall(body, version);
     this.guard(team, undefined, call.threatProtection, [call.request.url]);
-    const pipeline = this.jobPipeline(team, "map", call.pipeline, { ...call.pipeline.steps[0]!, kind: "map", body: call.request } as Step);
+    const pipeline = jobPipeline(this.options, team, "map", call.pipeline, { ...call.pipeline.steps[0]!, kind: "map", body: call.request } as Step);
     const { runId } = await this.track(this.jobs.start(team.id, "map", pipeline, { url: call.request.url, total: 1 }).finished);
     const stored = this.store.documents(runId, JOB_STEP_ID)[Symbol.iterator]().next();
     if (stored.done) {
       // The step keeps its error's words only: the map's own "timed out … before finding any URL" is a timeout.
-      const failure = this.failureOf(runId);
+      const failure = failureOf(this.store, runId);
       throw / timed out after \d+ ms before finding any URL$/.test(failure.message) ? new ScrapelineError("timeout", failure.message, { url: call.request.url }) : failure;
     }
     const document = stored.value.document;
@@ -198,10 +191,10 @@ export class ServeService {
     if (!this.engine.canSearch) throw new ScrapelineError("unsupported", "Bad request: this server has no search provider: start it with SCRAPELINE_SEARXNG_URL naming a SearXNG instance (see the README, Web search)");
     const scrapeOptions = call.request.scrapeOptions ? this.guard(team, call.request.scrapeOptions, call.request.scrapeOptions.threatProtection, []) : undefined;
     const request = { ...call.request, ...(scrapeOptions ? { scrapeOptions } : {}) };
-    const pipeline = this.jobPipeline(team, "search", call.pipeline, { ...call.pipeline.steps[0]!, kind: "search", body: request } as Step);
+    const pipeline = jobPipeline(this.options, team, "search", call.pipeline, { ...call.pipeline.steps[0]!, kind: "search", body: request } as Step);
     const job = this.jobs.start(team.id, "search", pipeline, { url: null, total: null });
     const { runId } = await this.track(job.finished);
-    if (this.store.getSteps(runId)[0]?.status !== "succeeded" && this.store.stepResult(runId, JOB_STEP_ID) === undefined) throw this.failureOf(runId);
+    if (this.store.getSteps(runId)[0]?.status !== "succeeded" && this.store.stepResult(runId, JOB_STEP_ID) === undefined) throw failureOf(this.store, runId);
     return searchReply(this.store, runId, JOB_STEP_ID, job.id, this.store.getRun(runId)?.creditsUsed ?? 0, call.warning);
   }
 
@@ -211,7 +204,7 @@ export class ServeService {
     const call = readCrawlCall(body, version);
     const request = { ...call.request, scrapeOptions: this.guard(team, call.request.scrapeOptions, call.request.scrapeOptions.threatProtection, [call.request.url]) };
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
-    const pipeline = this.jobPipeline(team, "crawl", call.pipeline, { ...call.pipeline.steps[0]!, kind: "crawl", body: request } as Step, call.maxConcurrency);
+    const pipeline = jobPipeline(this.options, team, "crawl", call.pipeline, { ...call.pipeline.steps[0]!, kind: "crawl", body: request } as Step, call.maxConcurrency);
     const job = this.startWithWebhook(team, "crawl", pipeline, { url: request.url, total: null }, webhook);
     return { id: job.id, ...(call.warning ? { warning: call.warning } : {}) };
   }
@@ -222,7 +215,7 @@ export class ServeService {
     const call = readBatchCall(body, version);
     const options = this.guard(team, call.options, call.options.threatProtection, call.urls);
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
-    const pipeline = this.jobPipeline(team, "batch", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: call.urls, ...options } } as Step, call.maxConcurrency);
+    const pipeline = jobPipeline(this.options, team, "batch", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: call.urls, ...options } } as Step, call.maxConcurrency);
     const job = this.startWithWebhook(team, "batch", pipeline, { url: null, total: call.urls.length }, webhook);
     return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}), ...(call.warning ? { warning: call.warning } : {}) };
   }
@@ -238,7 +231,7 @@ export class ServeService {
     const scrapeOptions = this.guard(team, call.request.scrapeOptions, call.request.threatProtection ?? call.request.scrapeOptions.threatProtection, targets);
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
     const { threatProtection: _override, ...request } = call.request;
-    const pipeline = this.jobPipeline(team, "extract", call.pipeline, { ...call.pipeline.steps[0]!, kind: "extract", body: { ...request, scrapeOptions } } as Step);
+    const pipeline = jobPipeline(this.options, team, "extract", call.pipeline, { ...call.pipeline.steps[0]!, kind: "extract", body: { ...request, scrapeOptions } } as Step);
     const job = this.startWithWebhook(team, "extract", pipeline, { url: call.urls[0] ?? null, total: null }, webhook);
     return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}), ...(call.warning ? { warning: call.warning } : {}) };
   }
@@ -259,7 +252,7 @@ export class ServeService {
     // The model picks its URLs as it goes: under a threat policy each is fetched (and checked), never answered from the page cache.
     const scrapeOptions = guarded?.threatProtection ? { ...guarded, maxAge: 0 } : guarded;
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
-    const pipeline = this.jobPipeline(team, "agent", call.pipeline, { ...call.pipeline.steps[0]!, kind: "agent", body: { ...call.request, ...(scrapeOptions ? { scrapeOptions } : {}) } } as Step);
+    const pipeline = jobPipeline(this.options, team, "agent", call.pipeline, { ...call.pipeline.steps[0]!, kind: "agent", body: { ...call.request, ...(scrapeOptions ? { scrapeOptions } : {}) } } as Step);
     const job = this.jobs.start(team.id, "agent", pipeline, { url: call.request.urls?.[0] ?? null, total: null });
     this.track(job.finished).catch(() => {});
     return { id: job.id, ...(call.warning ? { warning: call.warning } : {}) };
@@ -400,31 +393,5 @@ export class ServeService {
     return scoped as T;
   }
 
-  /** A job's one-step pipeline: per team and kind, so change tracking's previous crawl is the team's own. */
-  private jobPipeline(team: Team, kind: ServeJobKind, base: Pipeline, step: Step, maxConcurrency?: number): Pipeline {
-    const concurrency = Math.min(maxConcurrency ?? this.options.concurrency ?? base.concurrency, this.options.concurrency ?? base.concurrency);
-    return { ...base, file: "serve", name: `serve/team-${team.id}/${kind}`, engine: { kind: "local", browser: "auto" }, concurrency, perHostConcurrency: Math.max(base.perHostConcurrency, Math.min(concurrency, 4)), allowPrivateNetwork: Boolean(this.options.allowPrivateNetwork), steps: [{ ...step, id: JOB_STEP_ID }] };
-  }
 
-  /** Why a scrape or map produced no document, as an error of its kind. */
-  private failureOf(runId: number): ScrapelineError {
-    const failure = this.store.failures(runId)[0];
-    // The target's own 429 is a failed page here, not this server's rate limit.
-    if (failure) return new ScrapelineError(failure.kind === "rate-limited" ? "http-status" : isKind(failure.kind) ? failure.kind : "internal", failure.error, { url: failure.url });
-    const step = this.store.getSteps(runId)[0];
-    return new ScrapelineError("network", step?.error ?? "the request produced no result");
-  }
 }
-
-/** Change-tracking histories are kept per team: the tag is scoped to the team. */
-function teamTag(format: ChangeTrackingFormat, team: Team): ChangeTrackingFormat {
-  return { ...format, tag: `team-${team.id}${format.tag === null ? "" : `/${format.tag}`}` };
-}
-
-const WEBHOOK_KIND: Record<"crawl" | "batch" | "extract", WebhookJobKind> = { crawl: "crawl", batch: "batch_scrape", extract: "extract" };
-
-const KINDS = new Set<ErrorKind>(["invalid-input", "network", "timeout", "too-large", "blocked", "blocked-page", "http-status", "bad-content", "unsupported", "rate-limited", "budget", "cancelled", "internal", "unauthorized", "not-found", "not-recorded"]);
-function isKind(kind: string): kind is ErrorKind {
-  return KINDS.has(kind as ErrorKind);
-}
-
