@@ -53,6 +53,15 @@ const samePlaceFromBundle = {
   },
 };
 
+/** The module a plain `validate` loads (src/cli/quick-validate.ts): bundled on its own, below. */
+const QUICK_VALIDATE = "./quick-validate.js";
+const quickValidateApart = {
+  name: "quick-validate-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/quick-validate\.js$/ }, (args) => (args.importer === new URL("quick-commands.js", outdir).pathname ? { path: QUICK_VALIDATE, external: true } : undefined));
+  },
+};
+
 const result = await build({
   entryPoints: { main: entry.pathname },
   outdir: outdir.pathname,
@@ -71,6 +80,24 @@ const result = await build({
   // are logged, and the loader turns those off.
   alias: { yaml: new URL("node_modules/yaml/browser/index.js", root).pathname },
   metafile: true,
+  plugins: [samePlaceFromBundle, quickValidateApart],
+  logLevel: "warning",
+});
+
+// A plain `validate` (answered without the parser) reads one file rather than the dozen chunks its
+// modules are split into above: they are bundled again, whole, into dist/cli/quick-validate.js.
+await build({
+  entryPoints: [new URL(QUICK_VALIDATE, outdir).pathname],
+  outfile: new URL(QUICK_VALIDATE, outdir).pathname,
+  allowOverwrite: true,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.19",
+  external: [...external, ...external.map((name) => `${name}/*`)],
+  sourcemap: "linked",
+  banner: { js: MARK },
+  alias: { yaml: new URL("node_modules/yaml/browser/index.js", root).pathname },
   plugins: [samePlaceFromBundle],
   logLevel: "warning",
 });

@@ -83,7 +83,7 @@ export function plainValidateArgs(rest: readonly string[]): ValidateArgs | undef
 }
 
 async function runValidate(args: ValidateArgs): Promise<number> {
-  const [{ validateCommand }, { processIo, exitForCommandError }] = await Promise.all([import("./commands/validate.js"), import("./output.js")]);
+  const { validateCommand, processIo, exitForCommandError } = await import("./quick-validate.js");
   const io = processIo();
   let code = 0;
   const handler = validateCommand(io, (exit) => void (code = exit)).handler as (args: ValidateArgs) => Promise<void>;

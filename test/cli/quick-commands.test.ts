@@ -79,6 +79,10 @@ describe("the command lines answered without the parser", () => {
         expect(file, args.join(" ")).not.toMatch(/better-sqlite3|node_modules\/ajv\/dist\/(core|ajv|compile\/)/);
       }
     }
+    // validate reads its modules from one file of the bundle (beside main.js and esbuild's helpers).
+    const validateFiles = (await loadedBy(["validate", "pipelines/demo.yaml"])).filter((file) => file.startsWith("dist/cli/"));
+    expect(validateFiles).toContain("dist/cli/quick-validate.js");
+    expect(validateFiles.length).toBeLessThanOrEqual(3);
     // The recorder sees the parser where it is loaded.
     expect((await loadedBy(["validate", "pipelines/demo.yaml", "--format=short"])).some((file) => parser.includes(file))).toBe(true);
   });
