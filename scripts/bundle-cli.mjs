@@ -85,18 +85,21 @@ const result = await build({
 });
 
 // A plain `validate` (answered without the parser) reads one file rather than the dozen chunks its
-// modules are split into above: they are bundled again, whole, into dist/cli/quick-validate.js.
+// modules are split into above: they are bundled again, whole, into dist/cli/quick-validate.cjs.
+// CommonJS, so that on a Node without a compile cache of its own (before 22.1) the code cache the
+// build saves for it can be used (scripts/gen-code-cache.mjs, src/cli/code-cache.ts).
 await build({
   entryPoints: [new URL(QUICK_VALIDATE, outdir).pathname],
-  outfile: new URL(QUICK_VALIDATE, outdir).pathname,
-  allowOverwrite: true,
+  outfile: new URL("quick-validate.cjs", outdir).pathname,
   bundle: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20.19",
   external: [...external, ...external.map((name) => `${name}/*`)],
   sourcemap: "linked",
-  banner: { js: MARK },
+  // import.meta.url, which CommonJS has not: the file's own URL.
+  define: { "import.meta.url": "__fileUrl" },
+  banner: { js: `${MARK}\nconst __fileUrl = require("node:url").pathToFileURL(__filename).href;` },
   alias: { yaml: new URL("node_modules/yaml/browser/index.js", root).pathname },
   plugins: [samePlaceFromBundle],
   logLevel: "warning",

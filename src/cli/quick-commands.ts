@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { requireBundled } from "./code-cache.js";
 
 /**
  * The command lines a start most often is, answered without the command-line parser (loading and
@@ -83,7 +85,7 @@ export function plainValidateArgs(rest: readonly string[]): ValidateArgs | undef
 }
 
 async function runValidate(args: ValidateArgs): Promise<number> {
-  const { validateCommand, processIo, exitForCommandError } = await import("./quick-validate.js");
+  const { validateCommand, processIo, exitForCommandError } = await quickValidateModule();
   const io = processIo();
   let code = 0;
   const handler = validateCommand(io, (exit) => void (code = exit)).handler as (args: ValidateArgs) => Promise<void>;
@@ -93,4 +95,14 @@ async function runValidate(args: ValidateArgs): Promise<number> {
     return exitForCommandError(error, io);
   }
   return code;
+}
+
+/**
+ * src/cli/quick-validate.ts with every module it loads: the build bundles them into one CommonJS
+ * file (dist/cli/quick-validate.cjs, scripts/bundle-cli.mjs); without it, the modules as compiled.
+ */
+async function quickValidateModule(): Promise<typeof import("./quick-validate.js")> {
+  const bundled = fileURLToPath(new URL("./quick-validate.cjs", import.meta.url));
+  if (existsSync(bundled)) return requireBundled(bundled) as typeof import("./quick-validate.js");
+  return import("./quick-validate.js");
 }
