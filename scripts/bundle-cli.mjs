@@ -84,6 +84,22 @@ const result = await build({
   logLevel: "warning",
 });
 
+/**
+ * Our own compiled modules, declared free of side effects when loaded, for the quick validate's
+ * bundle: what a folder's door (its index.js) re-exports and validate never uses is left out, and
+ * with it the packages those modules import (the store's better-sqlite3, the engines' undici).
+ */
+const distDir = new URL("dist/", root).pathname;
+const ownModulesWithoutSideEffects = {
+  name: "own-modules-without-side-effects",
+  setup(build) {
+    build.onResolve({ filter: /^\.{1,2}\/.*\.js$/ }, (args) => {
+      const path = resolve(args.resolveDir, args.path);
+      return path.startsWith(distDir) ? { path, sideEffects: false } : undefined;
+    });
+  },
+};
+
 // A plain `validate` (answered without the parser) reads one file rather than the dozen chunks its
 // modules are split into above: they are bundled again, whole, into dist/cli/quick-validate.cjs.
 // CommonJS, so that on a Node without a compile cache of its own (before 22.1) the code cache the
@@ -101,7 +117,7 @@ await build({
   define: { "import.meta.url": "__fileUrl" },
   banner: { js: `${MARK}\nconst __fileUrl = require("node:url").pathToFileURL(__filename).href;` },
   alias: { yaml: new URL("node_modules/yaml/browser/index.js", root).pathname },
-  plugins: [samePlaceFromBundle],
+  plugins: [samePlaceFromBundle, ownModulesWithoutSideEffects],
   logLevel: "warning",
 });
 
