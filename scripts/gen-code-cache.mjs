@@ -18,7 +18,7 @@ const { exports, script } = runCommonJs(file);
 const io = { stdout: () => {}, stderr: () => {}, isTTY: false, color: false };
 const pipelines = fileURLToPath(new URL("../pipelines/", import.meta.url));
 let code;
-await exports.validateCommand(io, (exit) => void (code = exit)).handler({ paths: [pipelines], strict: false, "allow-private-network": false });
+await exports.validate(io, (exit) => void (code = exit), { paths: [pipelines], strict: false, "allow-private-network": false });
 if (code !== 0) {
   console.error(`gen-code-cache: validate of ${pipelines} with dist/cli/quick-validate.cjs exited ${code}`);
   process.exit(1);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { requireBundled } from "./code-cache.js";
+import type { ValidateArgs } from "./commands/validate.js";
 
 /**
  * The command lines a start most often is, answered without the command-line parser (loading and
@@ -15,7 +16,7 @@ export function quickCommand(args: readonly string[]): (() => Promise<number>) |
   }
   if (args.length === 1 && args[0] === "--version") return async () => write(`${packageVersion()}\n`);
   const validate = args[0] === "validate" ? plainValidateArgs(args.slice(1)) : undefined;
-  if (validate) return () => runValidate(validate);
+  if (validate) return () => quickValidate(validate);
   return undefined;
 }
 
@@ -48,12 +49,6 @@ function write(text: string): number {
   return 0;
 }
 
-export interface ValidateArgs {
-  paths: string[];
-  format?: string;
-  strict: boolean;
-  "allow-private-network": boolean;
-}
 
 const FORMATS = ["long", "short", "json"];
 /** What yargs would read as a number rather than a path (it then turns it back into text, not always as typed). */
@@ -84,13 +79,12 @@ export function plainValidateArgs(rest: readonly string[]): ValidateArgs | undef
   return parsed.paths.length > 0 ? parsed : undefined;
 }
 
-async function runValidate(args: ValidateArgs): Promise<number> {
-  const { validateCommand, processIo, exitForCommandError } = await quickValidateModule();
+async function quickValidate(args: ValidateArgs): Promise<number> {
+  const { validate, processIo, exitForCommandError } = await quickValidateModule();
   const io = processIo();
   let code = 0;
-  const handler = validateCommand(io, (exit) => void (code = exit)).handler as (args: ValidateArgs) => Promise<void>;
   try {
-    await handler(args);
+    await validate(io, (exit) => void (code = exit), args);
   } catch (error) {
     return exitForCommandError(error, io);
   }

@@ -15,7 +15,7 @@ describe("the code cache of the quick validate", () => {
     expect(existsSync(codeCacheFile(QUICK)), "run npm run build").toBe(true);
     const { exports, script } = runCommonJs(QUICK, readFileSync(codeCacheFile(QUICK)));
     expect(script.cachedDataRejected).toBe(false);
-    expect(typeof (exports as { validateCommand?: unknown }).validateCommand).toBe("function");
+    expect(typeof (exports as { validate?: unknown }).validate).toBe("function");
   });
 
   it("loads a file as require does, with a cache V8 rejects or without one", () => {

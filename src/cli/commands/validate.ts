@@ -2,14 +2,14 @@ import type { CommandModule } from "yargs";
 import { EXIT } from "../exit-codes.js";
 import { chooseFormat, printDiagnostics, summarize, type Io } from "../output.js";
 
-interface Args {
+export interface ValidateArgs {
   paths: string[];
   format?: string;
   strict: boolean;
   "allow-private-network": boolean;
 }
 
-export function validateCommand(io: Io, setExit: (code: number) => void): CommandModule<object, Args> {
+export function validateCommand(io: Io, setExit: (code: number) => void): CommandModule<object, ValidateArgs> {
   return {
     command: "validate <paths..>",
     describe: "Check pipeline files (or directories of them) and report every problem",
@@ -23,14 +23,19 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
         .example("$0 validate pipelines/prices.yaml --format json", "diagnostics as JSON, for CI annotations") as never,
     handler: async (args) => {
       const { validatePipelines } = await import("../../app/check/index.js");
-      const format = chooseFormat(args.format, io);
-      const report = await validatePipelines(args.paths, { strict: args.strict, allowPrivateNetwork: args["allow-private-network"] });
-      printDiagnostics(io, report.diagnostics, format, report.sources);
-      const files = report.files.length;
-      const line = `${report.valid ? "ok" : "invalid"}: ${files} file${files === 1 ? "" : "s"} checked, ${summarize(report.diagnostics)}\n`;
-      if (format === "long") io.stdout(`${report.diagnostics.length ? "\n" : ""}${line}`);
-      else io.stderr(line);
-      setExit(report.valid ? EXIT.ok : EXIT.invalid);
+      await runValidate(io, setExit, args, validatePipelines);
     },
   };
+}
+
+/** The command's work, given app's validatePipelines (loaded when the command runs, or bundled with it). */
+export async function runValidate(io: Io, setExit: (code: number) => void, args: ValidateArgs, validatePipelines: typeof import("../../app/check/index.js").validatePipelines): Promise<void> {
+  const format = chooseFormat(args.format, io);
+  const report = await validatePipelines(args.paths, { strict: args.strict, allowPrivateNetwork: args["allow-private-network"] });
+  printDiagnostics(io, report.diagnostics, format, report.sources);
+  const files = report.files.length;
+  const line = `${report.valid ? "ok" : "invalid"}: ${files} file${files === 1 ? "" : "s"} checked, ${summarize(report.diagnostics)}\n`;
+  if (format === "long") io.stdout(`${report.diagnostics.length ? "\n" : ""}${line}`);
+  else io.stderr(line);
+  setExit(report.valid ? EXIT.ok : EXIT.invalid);
 }
