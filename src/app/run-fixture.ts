@@ -10,6 +10,8 @@ export interface FixtureOptions {
   record?: string;
   /** Answer every request from the fixture in this directory, never from the network (--replay). */
   replay?: string;
+  /** A replay converts every page again rather than taking the documents recorded with them (scrapeline test). */
+  convertAgain?: boolean;
 }
 
 /** What a recording or a replay changes in a run: the extraction's model, the engine's taps, and what closing the engine does. */
@@ -28,7 +30,7 @@ export function fixtureTraffic(options: FixtureOptions, pipeline: Pipeline, engi
   if (options.record !== undefined && options.replay !== undefined) throw new ScrapelineError("invalid-input", "--record and --replay cannot be used together");
   if (engineKind !== "local") throw new ScrapelineError("invalid-input", `--record and --replay work with the local engine; this run uses ${engineKind}`);
   if (options.replay !== undefined) {
-    const replayer = new Replayer(options.replay);
+    const replayer = new Replayer(options.replay, { convertAgain: options.convertAgain === true });
     const recorded = replayer.model;
     const { baseUrlEnv, modelEnv } = pipeline.llm;
     const withModel = recorded && !env[baseUrlEnv]?.trim() ? { ...env, [baseUrlEnv]: recorded.baseUrl, [modelEnv]: recorded.model } : env;

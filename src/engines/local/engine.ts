@@ -121,6 +121,17 @@ export class LocalEngine implements Engine {
       if (this.taps.refuseBrowser) throw this.taps.refuseBrowser(url);
       return this.scrapeInBrowser(url, options, signal, extras, route, refuse403);
     }
+    // A document of a recording is given back for the same page and settings (nothing about the run's session or deadline in it).
+    const memo = this.taps.documents && !extras.session && !extras.expiredWhen && !wantsExtraction(options) ? this.taps.documents : undefined;
+    const settings = { options, pageLinks: extras.pageLinks === true };
+    const recorded = await memo?.find(url, settings, signal);
+    if (recorded) return recorded;
+    const document = await this.scrapeOverHttp(url, options, signal, extras, route, refuse403);
+    memo?.keep(url, settings, document);
+    return document;
+  }
+
+  private async scrapeOverHttp(url: string, options: ScrapeOptions, signal: AbortSignal | undefined, extras: ScrapeExtras, route: ProxyRoute, refuse403: boolean): Promise<Document> {
     const response = await this.gate.fetch({
       ...(route.proxy ? { proxy: route.proxy } : {}),
       url,

@@ -1,4 +1,4 @@
-import type { SearchAnswer, SearchRequest } from "../../core/index.js";
+import type { Document, ScrapeOptions, SearchAnswer, SearchRequest } from "../../core/index.js";
 import type { FetchGate } from "./fetch/index.js";
 
 /** One request to the model's chat-completions endpoint and what it answered. */
@@ -20,4 +20,21 @@ export interface EngineTaps {
   searches?: boolean;
   /** Pages that need the browser fail with this error instead (a replay: browser traffic is not recorded). */
   refuseBrowser?: (url: string) => Error;
+  /** Documents kept with their pages (a recording) or given back (a replay). */
+  documents?: DocumentTap;
+}
+
+/** What a page's conversion depends on besides its body: the scrape's options, and whether its links are wanted for a crawl. */
+export interface ConversionSettings {
+  options: ScrapeOptions;
+  pageLinks: boolean;
+}
+
+/**
+ * Documents made of pages fetched over HTTP: a recording keeps each with its page, and a replay
+ * gives it back for the same page and settings instead of converting the page again.
+ */
+export interface DocumentTap {
+  find(url: string, settings: ConversionSettings, signal?: AbortSignal): Promise<Document | undefined>;
+  keep(url: string, settings: ConversionSettings, document: Document): void;
 }

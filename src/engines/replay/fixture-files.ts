@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { join } from "node:path";
@@ -37,6 +37,13 @@ export interface RecordedSearch {
   answer: unknown;
 }
 
+/** One answer of the firecrawl service: its body is a file of `bodies/`. */
+export interface RecordedServiceAnswer {
+  status: number;
+  body: string;
+  retryAfter?: string;
+}
+
 /**
  * index.json of a fixture: what the run asked and what it was answered. Requests are keyed by
  * method and URL (credentials taken out), model calls and searches by the hash of their request.
@@ -48,10 +55,16 @@ export interface FixtureIndex {
   requests: Record<string, RecordedResponse | RecordedFailure>;
   modelCalls: Record<string, RecordedModelAnswer>;
   searches: Record<string, RecordedSearch>;
+  /** What pages loaded in the browser asked (the page and every resource it loaded), keyed like `requests`. */
+  browser: Record<string, RecordedResponse | RecordedFailure>;
+  /** The firecrawl service's answers by the hash of their request (no key in it), in the order they came. */
+  service: Record<string, RecordedServiceAnswer[]>;
+  /** Documents the engine made of recorded pages (a body each), by the hash of the page, its options and the version converting. */
+  documents: Record<string, string>;
 }
 
 export function emptyIndex(): FixtureIndex {
-  return { format: FIXTURE_FORMAT, requests: {}, modelCalls: {}, searches: {} };
+  return { format: FIXTURE_FORMAT, requests: {}, modelCalls: {}, searches: {}, browser: {}, service: {}, documents: {} };
 }
 
 export function sha256(data: string | Uint8Array): string {
@@ -107,33 +120,22 @@ export async function readBody(dir: string, name: string): Promise<Buffer> {
   return name.endsWith(".gz") ? gunzip(data) : data;
 }
 
+/** The bodies an index names. */
+export function bodiesOf(index: FixtureIndex): Set<string> {
+  const used = new Set<string>(Object.values(index.documents));
+  for (const entry of [...Object.values(index.requests), ...Object.values(index.browser)]) if ("body" in entry) used.add(entry.body);
+  for (const answers of Object.values(index.service)) for (const answer of answers) used.add(answer.body);
+  return used;
+}
+
 /** Writes index.json and removes bodies it does not name (left by an earlier recording). */
 export function writeIndex(dir: string, index: FixtureIndex): void {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "index.json");
   writeFileSync(`${path}.tmp`, sortedJson(index));
   renameSync(`${path}.tmp`, path);
-  const used = new Set<string>();
-  for (const entry of Object.values(index.requests)) if ("body" in entry) used.add(entry.body);
+  const used = bodiesOf(index);
   const bodies = join(dir, "bodies");
   if (!existsSync(bodies)) return;
   for (const name of readdirSync(bodies)) if (!used.has(name)) rmSync(join(bodies, name), { force: true });
-}
-
-export function readIndex(dir: string): FixtureIndex {
-  const path = join(dir, "index.json");
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (cause) {
-    throw new ScrapelineError("invalid-input", `no fixture at ${dir}: ${path} cannot be read (record one with scrapeline run FILE --record ${dir})`, { cause });
-  }
-  let index: FixtureIndex;
-  try {
-    index = JSON.parse(text) as FixtureIndex;
-  } catch (cause) {
-    throw new ScrapelineError("invalid-input", `${path}: not JSON (${(cause as Error).message})`, { cause });
-  }
-  if (index?.format !== FIXTURE_FORMAT || typeof index.requests !== "object") throw new ScrapelineError("invalid-input", `${path}: not a fixture of format ${FIXTURE_FORMAT}`);
-  return { ...emptyIndex(), ...index };
 }

@@ -1,18 +1,22 @@
-import type { FetchGate } from "../local/index.js";
-import type { EngineTaps } from "../local/index.js";
-import { ScrapelineError, type ErrorKind, type SearchAnswer } from "../../core/index.js";
-import { readBody, readIndex, type FixtureIndex } from "./fixture-files.js";
+import type { ConversionSettings, EngineTaps, FetchGate } from "../local/index.js";
+import { ScrapelineError, type Document, type ErrorKind, type SearchAnswer } from "../../core/index.js";
+import { documentKey } from "./conversion-key.js";
+import { readBody, type FixtureIndex } from "./fixture-files.js";
+import { readIndex } from "./fixture-index.js";
 import { hashKey, requestKey, safeUrl } from "./request-keys.js";
 
 /**
  * Answers the engine's requests from a fixture directory and never opens a socket: a request
- * the fixture does not hold fails with `not-recorded`, naming it.
+ * the fixture does not hold fails with `not-recorded`, naming it. A page asked with the settings
+ * it was recorded with is given back as the document the recording made of it, unless
+ * `convertAgain` (what `scrapeline test` asks: the conversion itself is under test).
  */
 export class Replayer {
   private readonly index: FixtureIndex;
 
-  constructor(private readonly dir: string) {
+  constructor(private readonly dir: string, private readonly options: { convertAgain?: boolean } = {}) {
     this.index = readIndex(dir);
+    this.taps = this.replayingTaps();
   }
 
   /** The model the recording used (its key was never kept). */
@@ -20,23 +24,37 @@ export class Replayer {
     return this.index.model;
   }
 
-  readonly taps: EngineTaps = {
-    gate: (inner) => this.replayingGate(inner),
-    model: () => async (body, signal) => {
-      signal?.throwIfAborted();
-      const call = this.index.modelCalls[hashKey(body)];
-      if (!call) throw new ScrapelineError("not-recorded", `not-recorded: a model request (${describeModelRequest(body)}) is not in the fixture ${this.dir}`);
-      return { status: call.status, text: call.text, ...(call.retryAfter !== undefined ? { retryAfter: call.retryAfter } : {}) };
-    },
-    search: () => async (request, signal) => {
-      signal?.throwIfAborted();
-      const search = this.index.searches[hashKey(request)];
-      if (!search) throw new ScrapelineError("not-recorded", `not-recorded: the search ${JSON.stringify(request.query)} (with these options) is not in the fixture ${this.dir}`);
-      return structuredClone(search.answer) as SearchAnswer;
-    },
-    searches: true,
-    refuseBrowser: (url) => new ScrapelineError("not-recorded", `not-recorded: ${url} loads in the browser, and a replay answers only what was fetched without one`, { url }),
-  };
+  readonly taps: EngineTaps;
+
+  private replayingTaps(): EngineTaps {
+    return {
+      gate: (inner) => this.replayingGate(inner),
+      model: () => async (body, signal) => {
+        signal?.throwIfAborted();
+        const call = this.index.modelCalls[hashKey(body)];
+        if (!call) throw new ScrapelineError("not-recorded", `not-recorded: a model request (${describeModelRequest(body)}) is not in the fixture ${this.dir}`);
+        return { status: call.status, text: call.text, ...(call.retryAfter !== undefined ? { retryAfter: call.retryAfter } : {}) };
+      },
+      search: () => async (request, signal) => {
+        signal?.throwIfAborted();
+        const search = this.index.searches[hashKey(request)];
+        if (!search) throw new ScrapelineError("not-recorded", `not-recorded: the search ${JSON.stringify(request.query)} (with these options) is not in the fixture ${this.dir}`);
+        return structuredClone(search.answer) as SearchAnswer;
+      },
+      searches: true,
+      ...(this.options.convertAgain ? {} : { documents: { find: (url, settings, signal) => this.recordedDocument(url, settings, signal), keep: () => undefined } }),
+      refuseBrowser: (url) => new ScrapelineError("not-recorded", `not-recorded: ${url} loads in the browser, and a replay answers only what was fetched without one`, { url }),
+    };
+  }
+
+  private async recordedDocument(url: string, settings: ConversionSettings, signal?: AbortSignal): Promise<Document | undefined> {
+    signal?.throwIfAborted();
+    const key = requestKey("GET", url);
+    const page = this.index.requests[key];
+    if (!page || !("body" in page)) return undefined;
+    const name = this.index.documents[documentKey(key, page.body, settings)];
+    return name === undefined ? undefined : (JSON.parse((await readBody(this.dir, name)).toString("utf8")) as Document);
+  }
 
   private replayingGate(inner: FetchGate): FetchGate {
     return {
