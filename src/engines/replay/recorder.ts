@@ -1,10 +1,11 @@
 import type { FetchGate } from "../local/index.js";
 import type { DocumentTap, EngineTaps, ModelSend, SearchSend } from "../local/index.js";
 import { isScrapelineError } from "../../core/index.js";
+import type { ServiceSend } from "../firecrawl/index.js";
 import { documentKey } from "./conversion-key.js";
 import { emptyIndex, writeBody, writeIndex, type FixtureIndex } from "./fixture-files.js";
 import { applyLine, IndexJournal, type JournalLine } from "./fixture-index.js";
-import { hashKey, keptHeaders, requestKey, safeUrl } from "./request-keys.js";
+import { hashKey, keptHeaders, requestKey, safeUrl, serviceKey } from "./request-keys.js";
 
 /**
  * Keeps what the engine was answered in a fixture directory: each response of the fetch gate,
@@ -94,6 +95,14 @@ export class Recorder {
       },
     };
   }
+
+  /** The firecrawl engine's traffic: each answer of the service kept in order under its request's key. */
+  readonly serviceTap = (send: ServiceSend): ServiceSend => async (request, signal) => {
+    const answer = await send(request, signal);
+    const body = this.body(Buffer.from(answer.text, "utf8"));
+    this.keep({ at: "service", key: serviceKey(request), value: { status: answer.status, body, ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) } }, [body]);
+    return answer;
+  };
 
   private recordingModel(send: ModelSend): ModelSend {
     return async (body, signal) => {

@@ -3,7 +3,8 @@ import { ScrapelineError, type Document, type ErrorKind, type SearchAnswer } fro
 import { documentKey } from "./conversion-key.js";
 import { readBody, type FixtureIndex } from "./fixture-files.js";
 import { readIndex } from "./fixture-index.js";
-import { hashKey, requestKey, safeUrl } from "./request-keys.js";
+import type { ServiceSend } from "../firecrawl/index.js";
+import { describeServiceRequest, hashKey, requestKey, safeUrl, serviceKey } from "./request-keys.js";
 
 /**
  * Answers the engine's requests from a fixture directory and never opens a socket: a request
@@ -13,6 +14,8 @@ import { hashKey, requestKey, safeUrl } from "./request-keys.js";
  */
 export class Replayer {
   private readonly index: FixtureIndex;
+  /** How many answers of each service request were given: the next is the following one (the last stays). */
+  private readonly served = new Map<string, number>();
 
   constructor(private readonly dir: string, private readonly options: { convertAgain?: boolean } = {}) {
     this.index = readIndex(dir);
@@ -46,6 +49,18 @@ export class Replayer {
       refuseBrowser: (url) => new ScrapelineError("not-recorded", `not-recorded: ${url} loads in the browser, and a replay answers only what was fetched without one`, { url }),
     };
   }
+
+  /** The firecrawl engine's traffic answered in the order recorded (a job's status as it went), with no key and no socket. */
+  readonly serviceTap = (): ServiceSend => async (request, signal) => {
+    signal.throwIfAborted();
+    const key = serviceKey(request);
+    const answers = this.index.service[key];
+    if (!answers?.length) throw new ScrapelineError("not-recorded", `not-recorded: the service's answer to ${describeServiceRequest(request, key)} is not in the fixture ${this.dir}`);
+    const n = this.served.get(key) ?? 0;
+    this.served.set(key, n + 1);
+    const answer = answers[Math.min(n, answers.length - 1)]!;
+    return { status: answer.status, text: (await readBody(this.dir, answer.body)).toString("utf8"), ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) };
+  };
 
   private async recordedDocument(url: string, settings: ConversionSettings, signal?: AbortSignal): Promise<Document | undefined> {
     signal?.throwIfAborted();
