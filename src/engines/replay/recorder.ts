@@ -32,16 +32,20 @@ export class Recorder {
     return writeBody(this.dir, data, this.written);
   }
 
-  /** Sets an entry of the index, journaled once the bodies it names are on disk. */
-  keep(line: JournalLine, bodies: readonly string[] = []): void {
+  /** Sets an entry of the index, journaled once the bodies it names are on disk (the promise settles then). */
+  keep(line: JournalLine, bodies: readonly string[] = []): Promise<void> {
     applyLine(this.index, line);
-    if (bodies.length === 0) return this.journal.append(line);
+    if (bodies.length === 0) {
+      this.journal.append(line);
+      return Promise.resolve();
+    }
     const done = Promise.all(bodies.map((name) => this.written.get(name))).then(
       () => this.journal.append(line),
       () => undefined,
     );
     this.journaling.add(done);
     void done.finally(() => this.journaling.delete(done));
+    return done;
   }
 
   readonly taps: EngineTaps = {
@@ -66,13 +70,14 @@ export class Recorder {
         try {
           const response = await inner.fetch(request);
           const body = this.body(response.body);
-          this.keep({ at: "requests", key, value: { url: safeUrl(response.url), status: response.status, headers: keptHeaders(response.headers), redirects: response.redirects.map(safeUrl), body } }, [body]);
+          // The page is in the fixture before the run uses it: a run killed after storing it can replay it.
+          await this.keep({ at: "requests", key, value: { url: safeUrl(response.url), status: response.status, headers: keptHeaders(response.headers), redirects: response.redirects.map(safeUrl), body } }, [body]);
           return response;
         } catch (error) {
           // A page answered once is not forgotten for a later failure; a user's stop is not the site's answer.
           const earlier = this.index.requests[key];
           if (isScrapelineError(error) && error.kind !== "cancelled" && (earlier === undefined || "error" in earlier)) {
-            this.keep({ at: "requests", key, value: { error: { kind: error.kind, message: error.message, ...(error.status !== undefined ? { status: error.status } : {}) } } });
+            void this.keep({ at: "requests", key, value: { error: { kind: error.kind, message: error.message, ...(error.status !== undefined ? { status: error.status } : {}) } } });
           }
           throw error;
         }
@@ -91,7 +96,7 @@ export class Recorder {
         const finalUrl = document.metadata.url ?? url;
         if (!page || !("body" in page) || safeUrl(url) !== url || safeUrl(finalUrl) !== finalUrl) return;
         const body = this.body(Buffer.from(JSON.stringify(document)));
-        this.keep({ at: "documents", key: documentKey(key, page.body, settings), value: body }, [body]);
+        void this.keep({ at: "documents", key: documentKey(key, page.body, settings), value: body }, [body]);
       },
     };
   }
@@ -100,7 +105,7 @@ export class Recorder {
   readonly serviceTap = (send: ServiceSend): ServiceSend => async (request, signal) => {
     const answer = await send(request, signal);
     const body = this.body(Buffer.from(answer.text, "utf8"));
-    this.keep({ at: "service", key: serviceKey(request), value: { status: answer.status, body, ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) } }, [body]);
+    await this.keep({ at: "service", key: serviceKey(request), value: { status: answer.status, body, ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) } }, [body]);
     return answer;
   };
 
@@ -111,7 +116,7 @@ export class Recorder {
       const earlier = this.index.modelCalls[key];
       if (earlier === undefined || earlier.status < 200 || earlier.status >= 300) {
         // The request itself is not kept: its prompt quotes page URLs as fetched, credentials and all.
-        this.keep({ at: "modelCalls", key, value: { model: modelOf(body), status: answer.status, text: answer.text, ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) } });
+        void this.keep({ at: "modelCalls", key, value: { model: modelOf(body), status: answer.status, text: answer.text, ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) } });
       }
       return answer;
     };
@@ -120,7 +125,7 @@ export class Recorder {
   private recordingSearch(send: SearchSend): SearchSend {
     return async (request, signal) => {
       const answer = await send(request, signal);
-      this.keep({ at: "searches", key: hashKey(request), value: { query: request.query, answer } });
+      void this.keep({ at: "searches", key: hashKey(request), value: { query: request.query, answer } });
       return answer;
     };
   }
