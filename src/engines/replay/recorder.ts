@@ -2,6 +2,7 @@ import type { FetchGate } from "../local/index.js";
 import type { DocumentTap, EngineTaps, ModelSend, SearchSend } from "../local/index.js";
 import { isScrapelineError } from "../../core/index.js";
 import type { ServiceSend } from "../firecrawl/index.js";
+import { recordContext } from "./browser-traffic.js";
 import { documentKey } from "./conversion-key.js";
 import { emptyIndex, writeBody, writeIndex, type FixtureIndex } from "./fixture-files.js";
 import { applyLine, IndexJournal, type JournalLine } from "./fixture-index.js";
@@ -53,6 +54,10 @@ export class Recorder {
     model: (send) => this.recordingModel(send),
     search: (send) => this.recordingSearch(send),
     documents: this.documentKeeper(),
+    browser: {
+      attach: async (context) => recordContext(context, { body: (data) => this.body(data), keep: (key, value, bodies) => this.keep({ at: "browser", key, value }, bodies) }),
+      offline: false,
+    },
   };
 
   /** Waits for the bodies, then writes the index (the last thing written, so it names only bodies on disk). */

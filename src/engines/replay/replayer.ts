@@ -1,5 +1,6 @@
 import type { ConversionSettings, EngineTaps, FetchGate } from "../local/index.js";
 import { ScrapelineError, type Document, type ErrorKind, type SearchAnswer } from "../../core/index.js";
+import { replayContext } from "./browser-traffic.js";
 import { documentKey } from "./conversion-key.js";
 import { readBody, type FixtureIndex } from "./fixture-files.js";
 import { readIndex } from "./fixture-index.js";
@@ -46,7 +47,11 @@ export class Replayer {
       },
       searches: true,
       ...(this.options.convertAgain ? {} : { documents: { find: (url, settings, signal) => this.recordedDocument(url, settings, signal), keep: () => undefined } }),
-      refuseBrowser: (url) => new ScrapelineError("not-recorded", `not-recorded: ${url} loads in the browser, and a replay answers only what was fetched without one`, { url }),
+      browser: {
+        attach: (context) => replayContext(context, { entry: (key) => this.index.browser[key], body: (name) => readBody(this.dir, name), dir: this.dir }),
+        offline: true,
+      },
+      refuseBrowser: (url) => new ScrapelineError("not-recorded", `not-recorded: ${url} needs a browser session of its own (a login or a live page), which a replay does not answer`, { url }),
     };
   }
 
