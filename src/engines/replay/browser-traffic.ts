@@ -21,8 +21,8 @@ function browserKey(request: Request): string {
 
 /** What recording a context needs of the recorder: bodies by hash, and entries journaled once they are on disk. */
 export interface BrowserRecording {
-  body(data: Uint8Array): string;
-  keep(key: string, value: RecordedResponse | RecordedFailure, bodies: string[]): Promise<void>;
+  body(data: Uint8Array): Promise<string>;
+  keep(key: string, value: RecordedResponse | RecordedFailure): void;
 }
 
 /**
@@ -41,7 +41,7 @@ export function recordContext(context: BrowserContext, recording: BrowserRecordi
   });
   context.on("requestfailed", (request) => {
     if (!isHttp(request.url())) return;
-    track(recording.keep(browserKey(request), { error: { kind: "network", message: `the browser could not load ${safeUrl(request.url())}: ${request.failure()?.errorText ?? "failed"}` } }, []));
+    recording.keep(browserKey(request), { error: { kind: "network", message: `the browser could not load ${safeUrl(request.url())}: ${request.failure()?.errorText ?? "failed"}` } });
   });
   return {
     settled: async () => {
@@ -59,8 +59,8 @@ async function keepAnswer(request: Request, recording: BrowserRecording): Promis
   const data = status >= 300 && status < 400 ? Buffer.alloc(0) : await response.body().catch(() => Buffer.alloc(0));
   const headers = Object.fromEntries(Object.entries(keptHeaders(await response.allHeaders().catch(() => ({})))).filter(([name]) => !TRANSPORT_HEADERS.has(name)));
   if (headers.location) headers.location = safeUrl(new URL(headers.location, request.url()).href);
-  const body = recording.body(data);
-  await recording.keep(browserKey(request), { url: safeUrl(response.url()), status, headers, redirects: [], body }, [body]);
+  const body = await recording.body(data);
+  recording.keep(browserKey(request), { url: safeUrl(response.url()), status, headers, redirects: [], body });
 }
 
 /** What replaying a context needs of the replayer: the recorded entries, and their bodies. */

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { join } from "node:path";
-import { gunzip as gunzipCallback, gzip as gzipCallback } from "node:zlib";
+import { gunzip as gunzipCallback } from "node:zlib";
 import { ScrapelineError } from "../../core/index.js";
 
 /** Bodies over this many bytes are stored gzipped. */
-const GZIP_OVER_BYTES = 4096;
+export const GZIP_OVER_BYTES = 4096;
 export const FIXTURE_FORMAT = 1;
 
 /** A response of the fetch gate as recorded: the body is a file of `bodies/`, named by its content's hash. */
@@ -84,28 +84,11 @@ export function sortKeys(value: unknown): unknown {
   return out;
 }
 
-const gzip = promisify(gzipCallback);
 const gunzip = promisify(gunzipCallback);
 
-/**
- * A body's name in `bodies/` (its content's hash) and the write that puts it there, once per
- * content: compressing and writing happen off the event loop, so a recording run keeps its pace.
- */
-export function writeBody(dir: string, data: Uint8Array, written: Map<string, Promise<void>>): string {
-  const compress = data.byteLength > GZIP_OVER_BYTES;
-  const name = `${sha256(data)}${compress ? ".gz" : ".bin"}`;
-  if (!written.has(name)) {
-    const path = join(dir, "bodies", name);
-    const write = async () => {
-      if (existsSync(path)) return;
-      mkdirSync(join(dir, "bodies"), { recursive: true });
-      const tmp = `${path}.${process.pid}.tmp`;
-      await writeFile(tmp, compress ? await gzip(data) : data);
-      await rename(tmp, path);
-    };
-    written.set(name, write());
-  }
-  return name;
+/** A body's name in `bodies/`: its content's hash, and how it is stored. */
+export function bodyName(data: Uint8Array): string {
+  return `${sha256(data)}${data.byteLength > GZIP_OVER_BYTES ? ".gz" : ".bin"}`;
 }
 
 export async function readBody(dir: string, name: string): Promise<Buffer> {

@@ -4,49 +4,44 @@ import { isScrapelineError } from "../../core/index.js";
 import type { ServiceSend } from "../firecrawl/index.js";
 import { recordContext } from "./browser-traffic.js";
 import { documentKey } from "./conversion-key.js";
-import { emptyIndex, writeBody, writeIndex, type FixtureIndex } from "./fixture-files.js";
+import { BodyWriter } from "./body-writer.js";
+import { emptyIndex, writeIndex, type FixtureIndex } from "./fixture-files.js";
 import { applyLine, IndexJournal, type JournalLine } from "./fixture-index.js";
 import { hashKey, keptHeaders, requestKey, safeUrl, serviceKey } from "./request-keys.js";
 
 /**
  * Keeps what the engine was answered in a fixture directory: each response of the fetch gate,
- * each model call and each search. Bodies are written as they come (once per content), and each
- * entry is journaled once its body is on disk (a run killed mid-way leaves what it recorded);
- * index.json is written when the engine closes. Request headers (cookies, authorization) are
- * never written, nor the model's key.
+ * each model call and each search, pages loaded in the browser and the firecrawl service's
+ * answers. Bodies are written on a thread of their own (once per content), and each entry is
+ * journaled once its body is on disk (a run killed mid-way leaves what it recorded); index.json
+ * is written when the engine closes. Request headers (cookies, authorization) are never written,
+ * nor the model's or the service's key.
  */
 export class Recorder {
   private readonly index: FixtureIndex = emptyIndex();
-  /** Bodies being written, by name. */
-  private readonly written = new Map<string, Promise<void>>();
-  /** Journal lines waiting for their bodies. */
-  private readonly journaling = new Set<Promise<void>>();
+  private readonly bodies: BodyWriter;
+  /** Bodies being written. */
+  private readonly pending = new Set<Promise<unknown>>();
   private readonly journal: IndexJournal;
 
   constructor(private readonly dir: string, model?: { baseUrl: string; model: string }) {
     if (model) this.index.model = { baseUrl: safeUrl(model.baseUrl), model: model.model };
     this.journal = new IndexJournal(dir, this.index);
+    this.bodies = new BodyWriter(dir);
   }
 
-  /** A body of the fixture: its name, written once per content. */
-  body(data: Uint8Array): string {
-    return writeBody(this.dir, data, this.written);
+  /** Writes a body of the fixture; resolves with its name once it is on disk. */
+  body(data: Uint8Array): Promise<string> {
+    const writing = this.bodies.write(data);
+    this.pending.add(writing);
+    void writing.catch(() => undefined).finally(() => this.pending.delete(writing));
+    return writing;
   }
 
-  /** Sets an entry of the index, journaled once the bodies it names are on disk (the promise settles then). */
-  keep(line: JournalLine, bodies: readonly string[] = []): Promise<void> {
+  /** Sets an entry of the index and journals it (the bodies it names are on disk already). */
+  keep(line: JournalLine): void {
     applyLine(this.index, line);
-    if (bodies.length === 0) {
-      this.journal.append(line);
-      return Promise.resolve();
-    }
-    const done = Promise.all(bodies.map((name) => this.written.get(name))).then(
-      () => this.journal.append(line),
-      () => undefined,
-    );
-    this.journaling.add(done);
-    void done.finally(() => this.journaling.delete(done));
-    return done;
+    this.journal.append(line);
   }
 
   readonly taps: EngineTaps = {
@@ -55,15 +50,15 @@ export class Recorder {
     search: (send) => this.recordingSearch(send),
     documents: this.documentKeeper(),
     browser: {
-      attach: async (context) => recordContext(context, { body: (data) => this.body(data), keep: (key, value, bodies) => this.keep({ at: "browser", key, value }, bodies) }),
+      attach: async (context) => recordContext(context, { body: (data) => this.body(data), keep: (key, value) => this.keep({ at: "browser", key, value }) }),
       offline: false,
     },
   };
 
   /** Waits for the bodies, then writes the index (the last thing written, so it names only bodies on disk). */
   async save(): Promise<void> {
-    await Promise.all(this.written.values());
-    await Promise.all(this.journaling);
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await this.bodies.close();
     writeIndex(this.dir, this.index);
     this.journal.remove();
   }
@@ -74,15 +69,15 @@ export class Recorder {
         const key = requestKey(request.method ?? "GET", request.url, request.body);
         try {
           const response = await inner.fetch(request);
-          const body = this.body(response.body);
           // The page is in the fixture before the run uses it: a run killed after storing it can replay it.
-          await this.keep({ at: "requests", key, value: { url: safeUrl(response.url), status: response.status, headers: keptHeaders(response.headers), redirects: response.redirects.map(safeUrl), body } }, [body]);
+          const body = await this.body(response.body);
+          this.keep({ at: "requests", key, value: { url: safeUrl(response.url), status: response.status, headers: keptHeaders(response.headers), redirects: response.redirects.map(safeUrl), body } });
           return response;
         } catch (error) {
           // A page answered once is not forgotten for a later failure; a user's stop is not the site's answer.
           const earlier = this.index.requests[key];
           if (isScrapelineError(error) && error.kind !== "cancelled" && (earlier === undefined || "error" in earlier)) {
-            void this.keep({ at: "requests", key, value: { error: { kind: error.kind, message: error.message, ...(error.status !== undefined ? { status: error.status } : {}) } } });
+            this.keep({ at: "requests", key, value: { error: { kind: error.kind, message: error.message, ...(error.status !== undefined ? { status: error.status } : {}) } } });
           }
           throw error;
         }
@@ -100,8 +95,8 @@ export class Recorder {
         const page = this.index.requests[key];
         const finalUrl = document.metadata.url ?? url;
         if (!page || !("body" in page) || safeUrl(url) !== url || safeUrl(finalUrl) !== finalUrl) return;
-        const body = this.body(Buffer.from(JSON.stringify(document)));
-        void this.keep({ at: "documents", key: documentKey(key, page.body, settings), value: body }, [body]);
+        const at = documentKey(key, page.body, settings);
+        void this.body(Buffer.from(JSON.stringify(document))).then((body) => this.keep({ at: "documents", key: at, value: body }), () => undefined);
       },
     };
   }
@@ -109,8 +104,8 @@ export class Recorder {
   /** The firecrawl engine's traffic: each answer of the service kept in order under its request's key. */
   readonly serviceTap = (send: ServiceSend): ServiceSend => async (request, signal) => {
     const answer = await send(request, signal);
-    const body = this.body(Buffer.from(answer.text, "utf8"));
-    await this.keep({ at: "service", key: serviceKey(request), value: { status: answer.status, body, ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) } }, [body]);
+    const body = await this.body(Buffer.from(answer.text, "utf8"));
+    this.keep({ at: "service", key: serviceKey(request), value: { status: answer.status, body, ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) } });
     return answer;
   };
 
@@ -121,7 +116,7 @@ export class Recorder {
       const earlier = this.index.modelCalls[key];
       if (earlier === undefined || earlier.status < 200 || earlier.status >= 300) {
         // The request itself is not kept: its prompt quotes page URLs as fetched, credentials and all.
-        void this.keep({ at: "modelCalls", key, value: { model: modelOf(body), status: answer.status, text: answer.text, ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) } });
+        this.keep({ at: "modelCalls", key, value: { model: modelOf(body), status: answer.status, text: answer.text, ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) } });
       }
       return answer;
     };
@@ -130,7 +125,7 @@ export class Recorder {
   private recordingSearch(send: SearchSend): SearchSend {
     return async (request, signal) => {
       const answer = await send(request, signal);
-      void this.keep({ at: "searches", key: hashKey(request), value: { query: request.query, answer } });
+      this.keep({ at: "searches", key: hashKey(request), value: { query: request.query, answer } });
       return answer;
     };
   }
