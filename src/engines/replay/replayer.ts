@@ -2,7 +2,7 @@ import type { ConversionSettings, EngineTaps, FetchGate } from "../local/index.j
 import { ScrapelineError, type Document, type ErrorKind, type SearchAnswer } from "../../core/index.js";
 import { replayContext } from "./browser-traffic.js";
 import { documentKey } from "./conversion-key.js";
-import { readBody, type FixtureIndex } from "./fixture-files.js";
+import { readBody, readBodyNow, type FixtureIndex } from "./fixture-files.js";
 import { readIndex } from "./fixture-index.js";
 import type { ServiceSend } from "../firecrawl/index.js";
 import { describeServiceRequest, hashKey, requestKey, safeUrl, serviceKey } from "./request-keys.js";
@@ -73,7 +73,7 @@ export class Replayer {
     const page = this.index.requests[key];
     if (!page || !("body" in page)) return undefined;
     const name = this.index.documents[documentKey(key, page.body, settings)];
-    return name === undefined ? undefined : (JSON.parse((await readBody(this.dir, name)).toString("utf8")) as Document);
+    return name === undefined ? undefined : (JSON.parse(readBodyNow(this.dir, name).toString("utf8")) as Document);
   }
 
   private replayingGate(inner: FetchGate): FetchGate {
