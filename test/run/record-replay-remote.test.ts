@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeService, json, serviceDocument } from "../helpers/fake-service.js";
+import { chainSite, startServe } from "../server/helpers.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { pipeline, readDocuments, runYaml, workdir } from "./helpers.js";
 
@@ -79,5 +80,31 @@ describe("record and replay on the firecrawl engine", () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe("record and replay with scrapeline serve as the service", () => {
+  it("records a scrape and a crawl served by serve, and replays them with serve and the site stopped", async () => {
+    const site = await chainSite(3);
+    const serve = await startServe({ replay: { planTokens: 1_000_000 } });
+    const key = serve.keys.replay!;
+    const fixture = join(workdir(), "served");
+    const yaml = pipeline(`  - id: one\n    scrape: { url: "${site.url}/p/0" }\n  - id: site\n    crawl: { url: "${site.url}/", limit: 4 }\n`, `engine: { kind: firecrawl, baseUrl: "${serve.server.url}" }\n`);
+    let live: ReturnType<typeof documents>;
+    try {
+      const { result, db } = await runYaml(yaml, { env: { FIRECRAWL_API_KEY: key }, record: fixture });
+      if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+      expect(result.status).toBe("succeeded");
+      live = documents(db, result.runId);
+      expect(live.filter((d) => d.step === "site")).toHaveLength(4);
+      expect(fixtureText(fixture)).not.toContain(key);
+    } finally {
+      await serve.stop();
+      await site.stop();
+    }
+    const { result, db } = await runYaml(yaml, { env: {}, replay: fixture });
+    if (!result.ok) throw new Error(JSON.stringify(result.diagnostics));
+    expect(result.status).toBe("succeeded");
+    expect(documents(db, result.runId)).toEqual(live);
   });
 });
