@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeLlm } from "../helpers/llm-server.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
@@ -89,6 +89,9 @@ describe("record and replay", () => {
 
     const text = fixtureText(fixture);
     for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
+    // The recording ended: its journal became index.json. Each crawled page's document was kept (the product's URL holds a token).
+    expect(existsSync(join(fixture, "journal.jsonl"))).toBe(false);
+    expect(Object.keys(index.documents)).toHaveLength(PAGES + 1);
   });
 
   it("replays with no server and no model key: the same documents and extracted data, byte for byte", async () => {
@@ -142,6 +145,21 @@ describe("record and replay", () => {
     } finally {
       store.close();
     }
+  });
+
+  it("takes back the document recorded with a page when the options match; converting again (scrapeline test) ignores it", async () => {
+    const index = JSON.parse(readFileSync(join(fixture, "index.json"), "utf8"));
+    const read = (name: string) => JSON.parse((name.endsWith(".gz") ? gunzipSync(readFileSync(join(fixture, "bodies", name))) : readFileSync(join(fixture, "bodies", name))).toString("utf8"));
+    const name = (Object.values(index.documents) as string[]).find((n) => read(n).metadata.url.endsWith("/docs/p3"))!;
+    const marked = JSON.stringify({ ...read(name), markdown: "taken from the recording" });
+    writeFileSync(join(fixture, "bodies", name), name.endsWith(".gz") ? gzipSync(marked) : marked);
+    const page3 = (db: string, runId: number) => readDocuments(db, runId, "site").find((p) => p.url.endsWith("/docs/p3"))!.document.markdown;
+    const taken = await runYaml(yaml(), { env: {}, replay: fixture });
+    if (!taken.result.ok) throw new Error(JSON.stringify(taken.result.diagnostics));
+    expect(page3(taken.db, taken.result.runId)).toBe("taken from the recording");
+    const converted = await runYaml(yaml(), { env: {}, replay: fixture, convertAgain: true });
+    if (!converted.result.ok) throw new Error(JSON.stringify(converted.result.diagnostics));
+    expect(page3(converted.db, converted.result.runId)).toContain("Body of page 3.");
   });
 
   it("keeps what a failed run fetched, and its failure replays as the same error", async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { basename, extname, join } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { isScrapelineError } from "../../core/index.js";
+import { JOURNAL_FILE } from "../../engines/replay/index.js";
 import { renderDiagnostics } from "../../pipeline/index.js";
 import { askedUnrecorded, recipeFailures } from "./failures.js";
 import { runSnapshot } from "./snapshot.js";
@@ -32,7 +33,7 @@ export function recipesWithFixtures(dirs: readonly string[]): Array<{ name: stri
     for (const file of files) {
       const name = basename(file, extname(file));
       const fixture = join(dir, FIXTURES_DIR, name);
-      if (!existsSync(join(fixture, "index.json"))) continue;
+      if (!existsSync(join(fixture, "index.json")) && !existsSync(join(fixture, JOURNAL_FILE))) continue;
       found.push({ name, file: join(dir, file), fixture, snapshot: join(dir, FIXTURES_DIR, `${name}.snap.json`) });
     }
   }
@@ -57,7 +58,7 @@ async function testRecipe(recipe: { name: string; file: string; fixture: string;
     const db = join(scratch, "replay.db");
     let result;
     try {
-      result = await runPipelineFile(recipe.file, { db, replay: recipe.fixture, ...(options.env ? { env: options.env } : {}) });
+      result = await runPipelineFile(recipe.file, { db, replay: recipe.fixture, convertAgain: true, ...(options.env ? { env: options.env } : {}) });
     } catch (error) {
       if (!isScrapelineError(error)) throw error;
       return { ...base, outcome: "failed", problems: [error.message] };

@@ -1,5 +1,5 @@
 import { ScrapelineError } from "../../core/index.js";
-import { FirecrawlEngine, type ServiceUsage } from "../../engines/firecrawl/index.js";
+import { FirecrawlEngine, type ServiceSend, type ServiceUsage } from "../../engines/firecrawl/index.js";
 
 export const DEFAULT_API_URL = "https://api.firecrawl.dev";
 
@@ -15,12 +15,18 @@ export interface RemoteSettings {
  * FIRECRAWL_API_URL, else the hosted service; the key only from the environment. A missing key
  * is an error before anything is sent.
  */
-export function createRemoteEngine(settings: RemoteSettings, env: Readonly<Record<string, string | undefined>>): FirecrawlEngine {
+export function createRemoteEngine(settings: RemoteSettings, env: Readonly<Record<string, string | undefined>>, service?: { tap: (send: ServiceSend) => ServiceSend; offline: boolean }): FirecrawlEngine {
+  const baseUrl = settings.baseUrl ?? env["FIRECRAWL_API_URL"]?.trim() ?? DEFAULT_API_URL;
+  // A replay answers from its fixture: no key, and no waiting between polls the recording already waited.
+  if (service?.offline) return new FirecrawlEngine({ baseUrl: baseUrl || DEFAULT_API_URL, apiKey: "", tap: service.tap, sleep: noWait });
   const apiKey = env[settings.apiKeyEnv]?.trim();
   if (!apiKey) throw new ScrapelineError("invalid-input", `the firecrawl engine needs the service's API key in the environment: ${settings.apiKeyEnv} is not set`);
-  const baseUrl = settings.baseUrl ?? env["FIRECRAWL_API_URL"]?.trim() ?? DEFAULT_API_URL;
-  return new FirecrawlEngine({ baseUrl: baseUrl || DEFAULT_API_URL, apiKey });
+  return new FirecrawlEngine({ baseUrl: baseUrl || DEFAULT_API_URL, apiKey, ...(service ? { tap: service.tap } : {}) });
 }
+
+const noWait = async (_ms: number, signal?: AbortSignal): Promise<void> => {
+  if (signal?.aborted) throw new ScrapelineError("cancelled", "cancelled");
+};
 
 /** The team's remaining tokens on the service, and the credits they are worth (15 tokens each). */
 export interface UsageReport extends ServiceUsage {

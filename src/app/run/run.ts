@@ -56,7 +56,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const sessionProblem = options.engine ? undefined : sessionsOnEngine(pipeline, options.engineKind ?? pipeline.engine.kind);
   if (sessionProblem) throw new ScrapelineError("invalid-input", sessionProblem);
   const local = (options.engineKind ?? pipeline.engine.kind) === "local" && !options.engine;
-  const traffic = options.engine ? undefined : fixtureTraffic(options, pipeline, options.engineKind ?? pipeline.engine.kind, env);
+  const traffic = options.engine ? undefined : fixtureTraffic(options, pipeline, env);
   if (local) await applyModelCrawlPrompts(pipeline, traffic?.extraction ?? extractionSettings(pipeline, env));
   const plan = planPipeline(pipeline);
   // The file's path is kept on the run itself; leaving it out lets runs from any checkout share the plan.
@@ -140,7 +140,8 @@ function createEngine(pipeline: Pipeline, options: RunFileOptions, traffic: Fixt
   const kind = options.engineKind ?? pipeline.engine.kind;
   if (kind === "firecrawl") {
     const config: { apiKeyEnv: string; baseUrl?: string } = pipeline.engine.kind === "firecrawl" ? pipeline.engine : { apiKeyEnv: "FIRECRAWL_API_KEY" };
-    return createRemoteEngine({ apiKeyEnv: config.apiKeyEnv, ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}) }, env);
+    const remote = createRemoteEngine({ apiKeyEnv: config.apiKeyEnv, ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}) }, env, traffic?.service);
+    return traffic ? traffic.finish(remote) : remote;
   }
   const engine = new LocalEngine({
     allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork,

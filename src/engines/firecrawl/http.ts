@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { request } from "undici";
+import { request as undiciRequest } from "undici";
 import { ScrapelineError, type OnEngineWait } from "../../core/index.js";
 import { serviceError } from "./errors.js";
 
@@ -11,7 +11,27 @@ export interface ServiceConfig {
   timeoutMs?: number;
   /** For tests: waits between polls and retries. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Where the service's traffic is taken over: recorded, or answered from a fixture (src/engines/replay). */
+  tap?: (send: ServiceSend) => ServiceSend;
 }
+
+/** One request to the service as it is sent; `headers` carry the key, which a recording leaves out. */
+export interface ServiceRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+  timeoutMs: number;
+}
+
+/** The service's answer to one request, before it is read as JSON. */
+export interface ServiceAnswer {
+  status: number;
+  text: string;
+  retryAfter?: string;
+}
+
+export type ServiceSend = (request: ServiceRequest, signal: AbortSignal) => Promise<ServiceAnswer>;
 
 export interface CallOptions {
   body?: unknown;
@@ -61,10 +81,12 @@ export const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
 export class ServiceHttp {
   readonly base: URL;
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly send: ServiceSend;
 
   constructor(private readonly config: ServiceConfig) {
     this.base = checkBaseUrl(config.baseUrl);
     this.sleep = config.sleep ?? defaultSleep;
+    this.send = config.tap ? config.tap(sendOverHttp) : sendOverHttp;
   }
 
   /** A path of the service, or an absolute URL it gave (a `next` page) that must be on the same origin. */
@@ -100,29 +122,20 @@ export class ServiceHttp {
     if (options.body !== undefined) headers["content-type"] = "application/json";
     if (options.upload) headers["content-type"] = options.upload.contentType;
     if (idempotencyKey) headers["x-idempotency-key"] = idempotencyKey;
-    let status: number;
-    let text: string;
-    let retryAfter: string | undefined;
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+    const body = options.upload ? options.upload.bytes : options.body !== undefined ? JSON.stringify(options.body) : undefined;
+    let answer: ServiceAnswer;
     try {
-      const response = await request(url, {
-        method: method as "GET",
-        headers,
-        ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-        ...(options.upload ? { body: options.upload.bytes } : {}),
-        signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      status = response.statusCode;
-      const header = response.headers["retry-after"];
-      retryAfter = typeof header === "string" ? header : undefined;
-      text = await response.body.text();
+      answer = await this.send({ method, url, headers, ...(body !== undefined ? { body } : {}), timeoutMs }, signal);
     } catch (error) {
       if (options.signal?.aborted) throw new ScrapelineError("cancelled", `${options.what} was cancelled`);
       if (deadline.aborted) throw new ScrapelineError("timeout", `the service did not answer ${options.what} within ${timeoutMs} ms`);
+      // A replay's own refusal (not-recorded) is told as it is.
+      if (error instanceof ScrapelineError) throw error;
       const code = (error as { code?: string }).code;
       throw new ScrapelineError("network", `cannot reach the service at ${this.base.origin} for ${options.what}: ${code ?? (error as Error).message}`);
     }
+    const { status, text, retryAfter } = answer;
     const parsed = parseBody(text);
     const value = parsed.ok ? parsed.value : undefined;
     const message = typeof value === "object" && value !== null && typeof (value as { error?: unknown }).error === "string" ? (value as { error: string }).error : "";
@@ -132,6 +145,20 @@ export class ServiceHttp {
     }
     return value as T;
   }
+}
+
+/** A request to the service over HTTP. */
+async function sendOverHttp(request: ServiceRequest, signal: AbortSignal): Promise<ServiceAnswer> {
+  const response = await undiciRequest(request.url, {
+    method: request.method as "GET",
+    headers: request.headers,
+    ...(request.body !== undefined ? { body: request.body } : {}),
+    signal,
+    headersTimeout: request.timeoutMs,
+    bodyTimeout: request.timeoutMs,
+  });
+  const header = response.headers["retry-after"];
+  return { status: response.statusCode, text: await response.body.text(), ...(typeof header === "string" ? { retryAfter: header } : {}) };
 }
 
 function parseBody(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -1,3 +1,3 @@
 export { FirecrawlEngine, type ServiceUsage } from "./engine.js";
 export { RemoteCrawlJob, type CrawlStatusPage } from "./crawl-job.js";
-export { checkBaseUrl, type ServiceConfig } from "./http.js";
+export { checkBaseUrl, type ServiceAnswer, type ServiceConfig, type ServiceRequest, type ServiceSend } from "./http.js";

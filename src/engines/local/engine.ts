@@ -72,8 +72,10 @@ export class LocalEngine implements Engine {
     // The browser's requests meet the same policy as the gate's, through its proxy.
     const addresses = createAddressPolicy(options.treatAsPublic);
     const resolve = options.resolve ?? systemResolve;
+    const offline = this.taps.browser?.offline === true;
     this.browser = new BrowserHost({
-      check: (target, signal) => resolveTarget(target, { policy: addresses, allowPrivateNetwork: options.allowPrivateNetwork, resolve, signal }),
+      // A replay's browser reaches nothing: what its routes let through is refused here.
+      check: offline ? refuseOffline : (target, signal) => resolveTarget(target, { policy: addresses, allowPrivateNetwork: options.allowPrivateNetwork, resolve, signal }),
       ...(options.browserConcurrency !== undefined ? { concurrency: options.browserConcurrency } : {}),
       ...(options.env ? { env: options.env } : {}),
     });
@@ -118,9 +120,20 @@ export class LocalEngine implements Engine {
 
   private async scrapeRouted(url: string, options: ScrapeOptions, signal: AbortSignal | undefined, extras: ScrapeExtras, route: ProxyRoute, refuse403: boolean): Promise<Document> {
     if (usesBrowser(options, this.browserMode) || (extras.inBrowser && this.browserMode !== "never")) {
-      if (this.taps.refuseBrowser) throw this.taps.refuseBrowser(url);
+      if (this.taps.refuseBrowser && !this.taps.browser) throw this.taps.refuseBrowser(url);
       return this.scrapeInBrowser(url, options, signal, extras, route, refuse403);
     }
+    // A document of a recording is given back for the same page and settings (nothing about the run's session or deadline in it).
+    const memo = this.taps.documents && !extras.session && !extras.expiredWhen && !wantsExtraction(options) ? this.taps.documents : undefined;
+    const settings = { options, pageLinks: extras.pageLinks === true };
+    const recorded = await memo?.find(url, settings, signal);
+    if (recorded) return recorded;
+    const document = await this.scrapeOverHttp(url, options, signal, extras, route, refuse403);
+    memo?.keep(url, settings, document);
+    return document;
+  }
+
+  private async scrapeOverHttp(url: string, options: ScrapeOptions, signal: AbortSignal | undefined, extras: ScrapeExtras, route: ProxyRoute, refuse403: boolean): Promise<Document> {
     const response = await this.gate.fetch({
       ...(route.proxy ? { proxy: route.proxy } : {}),
       url,
@@ -178,7 +191,7 @@ export class LocalEngine implements Engine {
     parseHttpUrl(url);
     const check = this.browser.check;
     const keep = extras.keepOpen !== undefined;
-    const page: BrowserPage = await this.browser.withBrowser((browser) => loadPage(browser, { url, options, check, ...(signal ? { signal } : {}), ...(extras.session ? { session: extras.session } : {}), ...(keep ? { keep } : {}), ...(route.proxy ? { upstreamProxy: route.proxy } : {}) }), signal);
+    const page: BrowserPage = await this.browser.withBrowser((browser) => loadPage(browser, { url, options, check, ...(signal ? { signal } : {}), ...(extras.session ? { session: extras.session } : {}), ...(keep ? { keep } : {}), ...(route.proxy ? { upstreamProxy: route.proxy } : {}), ...(this.taps.browser ? { tap: this.taps.browser } : {}) }), signal);
     const kept = page.kept ? new OpenPageWork(page.kept, page) : undefined;
     try {
       const document = await this.fromBrowserPage(url, page, options, extras, signal, refuse403);
@@ -360,6 +373,10 @@ function fillFromHtml(document: Document, text: string, options: ScrapeOptions, 
 /** What sends auto's attempt on through the enhanced proxy: a block page, a 403 or a 429. */
 function refusedTheBasicWay(error: unknown): boolean {
   return isScrapelineError(error, "blocked-page") || (isScrapelineError(error) && (error.status === 403 || error.status === 429));
+}
+
+async function refuseOffline(url: URL): Promise<never> {
+  throw new ScrapelineError("not-recorded", `not-recorded: ${url.href} would leave a replay for the network`, { url: url.href });
 }
 
 function hostOf(url: string): string {

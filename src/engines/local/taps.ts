@@ -1,4 +1,5 @@
-import type { SearchAnswer, SearchRequest } from "../../core/index.js";
+import type { BrowserContext } from "playwright-core";
+import type { Document, ScrapeOptions, SearchAnswer, SearchRequest } from "../../core/index.js";
 import type { FetchGate } from "./fetch/index.js";
 
 /** One request to the model's chat-completions endpoint and what it answered. */
@@ -18,6 +19,43 @@ export interface EngineTaps {
   search?: (send: SearchSend) => SearchSend;
   /** Whether search has answers even without a provider configured (a replay of recorded searches). */
   searches?: boolean;
-  /** Pages that need the browser fail with this error instead (a replay: browser traffic is not recorded). */
+  /** Browser work the fixture cannot answer (a session's login, live pages) fails with this error instead (a replay). */
   refuseBrowser?: (url: string) => Error;
+  /** Documents kept with their pages (a recording) or given back (a replay). */
+  documents?: DocumentTap;
+  /** Pages loaded in the browser: recorded, or answered from a fixture. */
+  browser?: BrowserTap;
+}
+
+/** What a page's conversion depends on besides its body: the scrape's options, and whether its links are wanted for a crawl. */
+export interface ConversionSettings {
+  options: ScrapeOptions;
+  pageLinks: boolean;
+}
+
+/**
+ * Documents made of pages fetched over HTTP: a recording keeps each with its page, and a replay
+ * gives it back for the same page and settings instead of converting the page again.
+ */
+export interface DocumentTap {
+  find(url: string, settings: ConversionSettings, signal?: AbortSignal): Promise<Document | undefined>;
+  keep(url: string, settings: ConversionSettings, document: Document): void;
+}
+
+/** A context's traffic as a tap took it over. */
+export interface BrowserTraffic {
+  /** Waits for what the tap is still keeping (a recording's bodies). */
+  settled(): Promise<void>;
+  /** The first request the tap could not answer (a replay's request not recorded), if any. */
+  failure(): Error | undefined;
+}
+
+/**
+ * Where the browser's traffic is taken over: each context a page opens in is handed to `attach`
+ * before its first page. A recording keeps what its pages loaded; a replay answers every request
+ * from the fixture, and `offline` has the browser's proxy gate refuse whatever would still go out.
+ */
+export interface BrowserTap {
+  attach(context: BrowserContext): Promise<BrowserTraffic>;
+  offline: boolean;
 }

@@ -4,7 +4,8 @@
  */
 import type { Engine } from "../../core/index.js";
 
-export { readIndex, sortedJson, sortKeys, type FixtureIndex } from "./fixture-files.js";
+export { sortedJson, sortKeys, type FixtureIndex } from "./fixture-files.js";
+export { JOURNAL_FILE, readIndex } from "./fixture-index.js";
 
 export { Recorder } from "./recorder.js";
 export { Replayer } from "./replayer.js";

@@ -1,34 +1,66 @@
 import type { FetchGate } from "../local/index.js";
-import type { EngineTaps, ModelSend, SearchSend } from "../local/index.js";
+import type { DocumentTap, EngineTaps, ModelSend, SearchSend } from "../local/index.js";
 import { isScrapelineError } from "../../core/index.js";
-import { emptyIndex, writeBody, writeIndex, type FixtureIndex } from "./fixture-files.js";
-import { hashKey, keptHeaders, requestKey, safeUrl } from "./request-keys.js";
+import type { ServiceSend } from "../firecrawl/index.js";
+import { recordContext } from "./browser-traffic.js";
+import { documentKey } from "./conversion-key.js";
+import { BodyWriter } from "./body-writer.js";
+import { emptyIndex, writeIndex, type FixtureIndex } from "./fixture-files.js";
+import { applyLine, IndexJournal, type JournalLine } from "./fixture-index.js";
+import { hashKey, keptHeaders, requestKey, safeUrl, serviceKey } from "./request-keys.js";
 
 /**
  * Keeps what the engine was answered in a fixture directory: each response of the fetch gate,
- * each model call and each search. Bodies are written as they come (once per content); the
- * index when the engine closes. Request headers (cookies, authorization) are never written,
- * nor the model's key.
+ * each model call and each search, pages loaded in the browser and the firecrawl service's
+ * answers. Bodies are written on a thread of their own (once per content), and each entry is
+ * journaled once its body is on disk (a run killed mid-way leaves what it recorded); index.json
+ * is written when the engine closes. Request headers (cookies, authorization) are never written,
+ * nor the model's or the service's key.
  */
 export class Recorder {
   private readonly index: FixtureIndex = emptyIndex();
-  /** Bodies being written, by name. */
-  private readonly written = new Map<string, Promise<void>>();
+  private readonly bodies: BodyWriter;
+  /** Bodies being written. */
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly journal: IndexJournal;
 
   constructor(private readonly dir: string, model?: { baseUrl: string; model: string }) {
     if (model) this.index.model = { baseUrl: safeUrl(model.baseUrl), model: model.model };
+    this.journal = new IndexJournal(dir, this.index);
+    this.bodies = new BodyWriter(dir);
+  }
+
+  /** Writes a body of the fixture; resolves with its name once it is on disk. */
+  body(data: Uint8Array): Promise<string> {
+    const writing = this.bodies.write(data);
+    this.pending.add(writing);
+    void writing.catch(() => undefined).finally(() => this.pending.delete(writing));
+    return writing;
+  }
+
+  /** Sets an entry of the index and journals it (the bodies it names are on disk already). */
+  keep(line: JournalLine): void {
+    applyLine(this.index, line);
+    this.journal.append(line);
   }
 
   readonly taps: EngineTaps = {
     gate: (inner) => this.recordingGate(inner),
     model: (send) => this.recordingModel(send),
     search: (send) => this.recordingSearch(send),
+    documents: this.documentKeeper(),
+    browser: {
+      attach: async (context) => recordContext(context, { body: (data) => this.body(data), keep: (key, value) => this.keep({ at: "browser", key, value }) }),
+      offline: false,
+    },
   };
 
   /** Waits for the bodies, then writes the index (the last thing written, so it names only bodies on disk). */
   async save(): Promise<void> {
-    await Promise.all(this.written.values());
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await this.bodies.close();
     writeIndex(this.dir, this.index);
+    this.journal.remove();
   }
 
   private recordingGate(inner: FetchGate): FetchGate {
@@ -37,13 +69,15 @@ export class Recorder {
         const key = requestKey(request.method ?? "GET", request.url, request.body);
         try {
           const response = await inner.fetch(request);
-          this.index.requests[key] = { url: safeUrl(response.url), status: response.status, headers: keptHeaders(response.headers), redirects: response.redirects.map(safeUrl), body: writeBody(this.dir, response.body, this.written) };
+          // The page is in the fixture before the run uses it: a run killed after storing it can replay it.
+          const body = await this.body(response.body);
+          this.keep({ at: "requests", key, value: { url: safeUrl(response.url), status: response.status, headers: keptHeaders(response.headers), redirects: response.redirects.map(safeUrl), body } });
           return response;
         } catch (error) {
           // A page answered once is not forgotten for a later failure; a user's stop is not the site's answer.
           const earlier = this.index.requests[key];
           if (isScrapelineError(error) && error.kind !== "cancelled" && (earlier === undefined || "error" in earlier)) {
-            this.index.requests[key] = { error: { kind: error.kind, message: error.message, ...(error.status !== undefined ? { status: error.status } : {}) } };
+            this.keep({ at: "requests", key, value: { error: { kind: error.kind, message: error.message, ...(error.status !== undefined ? { status: error.status } : {}) } } });
           }
           throw error;
         }
@@ -52,6 +86,29 @@ export class Recorder {
     };
   }
 
+  /** Keeps each document made of a recorded page, unless its URLs hold credentials (they would be written as they are). */
+  private documentKeeper(): DocumentTap {
+    return {
+      find: () => Promise.resolve(undefined),
+      keep: (url, settings, document) => {
+        const key = requestKey("GET", url);
+        const page = this.index.requests[key];
+        const finalUrl = document.metadata.url ?? url;
+        if (!page || !("body" in page) || safeUrl(url) !== url || safeUrl(finalUrl) !== finalUrl) return;
+        const at = documentKey(key, page.body, settings);
+        void this.body(Buffer.from(JSON.stringify(document))).then((body) => this.keep({ at: "documents", key: at, value: body }), () => undefined);
+      },
+    };
+  }
+
+  /** The firecrawl engine's traffic: each answer of the service kept in order under its request's key. */
+  readonly serviceTap = (send: ServiceSend): ServiceSend => async (request, signal) => {
+    const answer = await send(request, signal);
+    const body = await this.body(Buffer.from(answer.text, "utf8"));
+    this.keep({ at: "service", key: serviceKey(request), value: { status: answer.status, body, ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) } });
+    return answer;
+  };
+
   private recordingModel(send: ModelSend): ModelSend {
     return async (body, signal) => {
       const answer = await send(body, signal);
@@ -59,7 +116,7 @@ export class Recorder {
       const earlier = this.index.modelCalls[key];
       if (earlier === undefined || earlier.status < 200 || earlier.status >= 300) {
         // The request itself is not kept: its prompt quotes page URLs as fetched, credentials and all.
-        this.index.modelCalls[key] = { model: modelOf(body), status: answer.status, text: answer.text, ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) };
+        this.keep({ at: "modelCalls", key, value: { model: modelOf(body), status: answer.status, text: answer.text, ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) } });
       }
       return answer;
     };
@@ -68,7 +125,7 @@ export class Recorder {
   private recordingSearch(send: SearchSend): SearchSend {
     return async (request, signal) => {
       const answer = await send(request, signal);
-      this.index.searches[hashKey(request)] = { query: request.query, answer };
+      this.keep({ at: "searches", key: hashKey(request), value: { query: request.query, answer } });
       return answer;
     };
   }

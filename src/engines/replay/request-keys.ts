@@ -33,3 +33,21 @@ export function hashKey(request: unknown): string {
 export function keptHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !DROPPED_HEADERS.has(name.toLowerCase())));
 }
+
+/**
+ * The key of a request to the firecrawl service: the hash of its method, path and body (a
+ * multipart upload's random boundary taken out). Never its headers: the API key is there.
+ */
+export function serviceKey(request: { method: string; url: URL; headers: Record<string, string>; body?: string | Uint8Array }): string {
+  const url = new URL(safeUrl(request.url.href));
+  let body = request.body === undefined ? "" : typeof request.body === "string" ? request.body : Buffer.from(request.body).toString("latin1");
+  const boundary = /boundary=([^;\s]+)/.exec(request.headers["content-type"] ?? "")?.[1];
+  if (boundary) body = body.split(boundary).join("");
+  return sha256(`${request.method} ${url.pathname}${url.search}\n${body}`);
+}
+
+/** A request to the service as a message names it: method, path and the start of its key. */
+export function describeServiceRequest(request: { method: string; url: URL }, key: string): string {
+  const url = new URL(safeUrl(request.url.href));
+  return `${request.method} ${url.pathname}${url.search} (request ${key.slice(0, 12)})`;
+}

@@ -8,6 +8,7 @@ import { contextOptions } from "./context-options.js";
 import { openContext } from "./guarded-context.js";
 import { BLOCKED_HEADER, ProxyGate, type BlockedRequest, type TargetCheck } from "./proxy-gate.js";
 import { WorkDeadline } from "./work-deadline.js";
+import type { BrowserTap, BrowserTraffic } from "../taps.js";
 
 /** A page as the browser left it after waitFor and the actions. */
 export interface BrowserPage {
@@ -43,6 +44,8 @@ export interface PageJob {
   keep?: boolean;
   /** The operator's proxy the page's requests go on through, after the gate has checked them. */
   upstreamProxy?: URL;
+  /** The page's traffic recorded, or answered from a fixture (src/engines/replay). */
+  tap?: BrowserTap;
 }
 
 /**
@@ -57,6 +60,7 @@ export async function loadPage(browser: Browser, job: PageJob): Promise<BrowserP
   const started = Date.now();
   const remainingMs = () => Math.max(1, options.timeout - (Date.now() - started));
   let context: BrowserContext | undefined;
+  let traffic: BrowserTraffic | undefined;
   let handedOver = false;
   const deadline = new WorkDeadline(options.timeout, signal, () => void context?.close().catch(() => undefined));
   const load = async (): Promise<BrowserPage> => {
@@ -67,10 +71,14 @@ export async function loadPage(browser: Browser, job: PageJob): Promise<BrowserP
       await opened.close().catch(() => undefined);
       throw new ScrapelineError("cancelled", "the page's work ended before its context opened");
     }
+    traffic = await job.tap?.attach(opened);
     const page = await opened.newPage();
     page.setDefaultTimeout(options.timeout);
     const response = await navigate(page.goto(job.url, { waitUntil: "load", timeout: options.timeout }), job.url, gate);
     const loaded = await settle(page, { status: response.status(), headers: await response.allHeaders() }, options, gate, remainingMs);
+    await traffic?.settled();
+    const failure = traffic?.failure();
+    if (failure) throw failure;
     if (job.session) job.session.update(await opened.cookies());
     if (job.keep && !deadline.isOver) {
       loaded.kept = { context: opened, page, gate };
@@ -81,7 +89,8 @@ export async function loadPage(browser: Browser, job: PageJob): Promise<BrowserP
   try {
     return await deadline.race(load());
   } catch (error) {
-    throw pageError(error, job.url, options.timeout, deadline.timedOut, signal);
+    // A replayed page fails for the request its fixture did not hold, whatever that did to the page.
+    throw traffic?.failure() ?? pageError(error, job.url, options.timeout, deadline.timedOut, signal);
   } finally {
     deadline.dispose();
     if (!handedOver) {

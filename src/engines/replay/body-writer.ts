@@ -1,0 +1,64 @@
+import { Worker } from "node:worker_threads";
+import { ScrapelineError } from "../../core/index.js";
+
+/** A body sent to the thread, numbered. */
+export interface BodyRequest {
+  seq: number;
+  data: Uint8Array;
+}
+
+/** The thread's answer: the body's name in `bodies/`, or why it could not be written. */
+export type BodyReply = { seq: number; name: string; error?: undefined } | { seq: number; error: string; name?: undefined };
+
+/**
+ * Writes a recording's bodies on a thread of its own (body-writer-thread.ts): hashing, gzip and
+ * the file writes happen there, so a recording run converts pages at its usual pace. The thread
+ * keeps the process alive only while bodies are being written.
+ */
+export class BodyWriter {
+  private worker: Worker | undefined;
+  private seq = 0;
+  private readonly waiting = new Map<number, { resolve: (name: string) => void; reject: (error: Error) => void }>();
+
+  constructor(private readonly dir: string) {}
+
+  /** Writes `data` as a body of the fixture; resolves with its name once it is on disk. */
+  write(data: Uint8Array): Promise<string> {
+    const worker = this.thread();
+    const seq = ++this.seq;
+    if (this.waiting.size === 0) worker.ref();
+    return new Promise((resolve, reject) => {
+      this.waiting.set(seq, { resolve, reject });
+      // A copy of its own, moved rather than cloned: a Buffer may view a larger pooled ArrayBuffer, which a clone would copy whole.
+      const copy = new Uint8Array(data);
+      worker.postMessage({ seq, data: copy } satisfies BodyRequest, [copy.buffer]);
+    });
+  }
+
+  /** Ends the thread (once its bodies are written: the caller waits for them first). */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(new URL("./body-writer-thread.js", import.meta.url), { workerData: { dir: this.dir } });
+    worker.on("message", (reply: BodyReply) => {
+      const waiter = this.waiting.get(reply.seq);
+      this.waiting.delete(reply.seq);
+      if (this.waiting.size === 0) worker.unref();
+      if (reply.error !== undefined) waiter?.reject(new ScrapelineError("internal", `the fixture ${this.dir} could not keep a body: ${reply.error}`));
+      else waiter?.resolve(reply.name);
+    });
+    worker.on("error", (error) => {
+      for (const waiter of this.waiting.values()) waiter.reject(new ScrapelineError("internal", `the fixture ${this.dir} could not keep its bodies: ${error.message}`, { cause: error }));
+      this.waiting.clear();
+      this.worker = undefined;
+    });
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+}
