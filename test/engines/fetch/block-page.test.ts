@@ -52,6 +52,8 @@ describe("visibleTextWithin", () => {
     `<html><HEAD><title>${words} ${words}</title><meta content="a>b"></HEAD><body><p>Short text</p></body></html>`,
     `<html><body><p>a < b and ${words}</p><p>a <b>bold</b> word ${words}</p></body></html>`,
     `<html><body><p>&amp;&amp;&amp;&ampx&nbsp;&nbsp &notit; &#x41;&#66; ${words}</p></body></html>`,
+    `<html><body><p>${"a\u3000\u00a0\u2028b\ufeff\u200a\u205fc&nbsp;&nbsp;d ".repeat(12)}</p></body></html>`,
+    `<html><body><p>${`a${"\u3000".repeat(10)}b\u00a0\u2028\ufeff `.repeat(29)}</p></body></html>`,
     `<html><body><a title="x>y ${words}" href="/">link</a><SCRIPT type="x">${words} > ${words}</SCRIPT ><p>${words}</p></body></html>`,
     `<html><body><svg><text>${words} > ${words}</text></svg><template><p>${words}</p></template><p>seen</p></body></html>`,
     `<p>${words}</p><head><title>late head ${words} > x</title></head><p>${words}</p>`,

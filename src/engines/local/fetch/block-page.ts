@@ -138,7 +138,7 @@ export function visibleTextWithin(html: string, max: number, firstLook = FIRST_L
   const cut = html.length > 2 * firstLook ? html.indexOf(">", firstLook) : -1;
   if (cut > 0) {
     const part = withoutMarkup(html.slice(0, cut + 1), true);
-    if (part !== undefined && collapsed(part).length > max + REFERENCE_SLACK) return undefined;
+    if (part !== undefined && plainWordsLength(part) > max + REFERENCE_SLACK) return undefined;
   }
   const text = visibleText(html);
   return text.length > max ? undefined : text;
@@ -159,6 +159,39 @@ function withoutMarkup(html: string, part = false): string | undefined {
   const text = uncommented.replace(/<[^>]+>/g, " ");
   if (part && /<[^>]/.test(text)) return undefined;
   return text;
+}
+
+/**
+ * How long the collapsed text of `body` is at least, without decoding it: its words without a `&`
+ * are kept as they are, one space apart at least (a word with a character reference counts
+ * nothing, since a reference may decode to a space). Spaces are JavaScript's `\s`, as `collapsed` has them.
+ */
+function plainWordsLength(body: string): number {
+  let length = 0;
+  let words = 0;
+  let word = 0;
+  let plain = true;
+  for (let i = 0; i <= body.length; i++) {
+    const c = i < body.length ? body.charCodeAt(i) : 32;
+    if (isSpace(c)) {
+      if (word > 0 && plain) {
+        length += word;
+        words++;
+      }
+      word = 0;
+      plain = true;
+    } else {
+      word++;
+      if (c === 38) plain = false;
+    }
+  }
+  return words > 0 ? length + words - 1 : 0;
+}
+
+/** Whether a UTF-16 code unit is in JavaScript's `\s` (white space and line terminators). */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 function collapsed(body: string): string {
