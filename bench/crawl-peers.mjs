@@ -1,14 +1,15 @@
 // Crawl benchmark against the crawlers people pick, on sites served on 127.0.0.1 by this process:
-// bench/crawl.mjs's 2,000 pages of ~20 KB and bench/site-30k.mjs's realistic ~30 KB pages at 1k
-// and 5k pages (20k with BENCH_20K=1). Four crawlers, each a child process of this one, interleaved
-// round by round (the order rotates), at the same concurrency:
-//   ours     scrapeline's local crawl through the built app: markdown, every page stored in SQLite
+// bench/crawl.mjs's 2,000 pages of ~20 KB (ours and crawlee) and bench/site-30k.mjs's realistic
+// ~30 KB pages at 1k and 5k pages (20k with BENCH_20K=1). Four crawlers, each a child process of
+// this one, interleaved round by round (the order rotates), at the same concurrency:
+//   ours     the built CLI's `scrapeline run` of a crawl step: markdown, every page stored in SQLite
 //   crawlee  CheerioCrawler + turndown with the GFM plugin, every page pushed to a crawlee dataset on disk
 //   scrapy   scrapy + html2text writing JSONL (skipped, saying so, without Debian's python3-scrapy
 //            and python3-html2text)
 //   floor    a GET of every page (the URL list known in advance) and an htmlparser2 parse, nothing more
-// Each child runs under a small python3 wrapper that reads getrusage(RUSAGE_CHILDREN) once the child
-// has exited: CPU is user + sys of the whole process tree, peak RSS the largest process's. Then
+// Each child runs under a small python3 wrapper that times it from start to exit (pages/s count the
+// start-up too) and reads getrusage(RUSAGE_CHILDREN) once it has exited: CPU is user + sys of the
+// whole process tree, peak RSS the largest process's. Then
 // one verdict line per goal. Prints; asserts nothing. Build first (`npm run build`).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,22 +21,18 @@ import { startRealisticSite } from "./site-30k.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
 const SCRAPY = fileURLToPath(new URL("./scrapy-peer.py", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const PEERS = (process.env.BENCH_PEERS ?? "ours,crawlee,scrapy,floor").split(",");
 
 // ---------------------------------------------------------------- the crawlers (child processes)
 
-async function crawlOurs(base, limit, dir) {
-  const { runPipelineFile } = await import("../dist/app/index.js");
+/** The pipeline scrapeline runs: the CLI's `run` (what a user types), markdown, every page stored in SQLite. */
+function oursArgv(base, limit, dir) {
   const file = join(dir, "crawl.yaml");
   writeFileSync(file, `version: 1\nname: crawlbench\nconcurrency: ${CONCURRENCY}\nperHostConcurrency: ${CONCURRENCY}\nsteps:\n  - id: site\n    crawl:\n      url: ${base}/\n      limit: ${limit}\n      sitemap: skip\n      crawlEntireDomain: true\n      scrapeOptions: { formats: [markdown] }\n`);
-  const start = process.hrtime.bigint();
-  const result = await runPipelineFile(file, { db: join(dir, "crawl.db"), allowPrivateNetwork: true });
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  if (!result.ok || result.status !== "succeeded") throw new Error(`run failed: ${JSON.stringify(result.ok ? result.status : result.diagnostics)}`);
-  // Pages and markdown are counted by the parent from the database, so this process's peak is the crawl's.
-  return { seconds, runId: result.runId };
+  return [process.execPath, CLI, "run", file, "--db", join(dir, "crawl.db"), "--allow-private-network", "--json"];
 }
 
 async function crawlCrawlee(base, limit, dir) {
@@ -92,7 +89,7 @@ async function crawlFloor(base, _limit, dir) {
   return { pages, links, markdownBytes: 0, seconds };
 }
 
-const CRAWLERS = { ours: crawlOurs, crawlee: crawlCrawlee, floor: crawlFloor };
+const CRAWLERS = { crawlee: crawlCrawlee, floor: crawlFloor };
 
 // ---------------------------------------------------------------- running them
 
@@ -111,8 +108,8 @@ function anyPython() {
   throw new Error("bench/crawl-peers.mjs needs python3 to measure each crawler's process tree (getrusage of its children)");
 }
 
-// Runs argv[1:], then prints the CPU (s) and the largest peak RSS (KiB) of the whole tree it waited for.
-const TREE = "import json,resource,subprocess,sys\ncode=subprocess.call(sys.argv[1:])\nr=resource.getrusage(resource.RUSAGE_CHILDREN)\nprint(json.dumps({'code':code,'cpu':r.ru_utime+r.ru_stime,'maxRssKb':r.ru_maxrss}))";
+// Runs argv[1:], then prints its wall time (s), the CPU (s) and the largest peak RSS (KiB) of the whole tree it waited for.
+const TREE = "import json,resource,subprocess,sys,time\nstart=time.monotonic()\ncode=subprocess.call(sys.argv[1:])\nwall=time.monotonic()-start\nr=resource.getrusage(resource.RUSAGE_CHILDREN)\nprint(json.dumps({'code':code,'wall':wall,'cpu':r.ru_utime+r.ru_stime,'maxRssKb':r.ru_maxrss}))";
 
 function runTree(python, argv, env) {
   return new Promise((resolve, reject) => {
@@ -121,10 +118,11 @@ function runTree(python, argv, env) {
     proc.stdout.on("data", (c) => (out += c));
     proc.on("error", reject);
     proc.on("exit", () => {
-      const lines = out.trim().split("\n").map((l) => l.trim()).filter((l) => l.startsWith("{"));
-      const tree = JSON.parse(lines.pop() ?? "{}");
+      const last = out.trimEnd().lastIndexOf("\n");
+      const tree = JSON.parse(out.slice(last + 1));
       if (tree.code !== 0) return reject(new Error(`${argv.join(" ")} exited with ${tree.code}: ${out}`));
-      resolve({ tree, own: JSON.parse(lines.pop() ?? "{}") });
+      const own = out.slice(0, Math.max(0, last)).trim();
+      resolve({ tree, own: own.startsWith("{") ? JSON.parse(own.slice(own.lastIndexOf("\n{") + 1)) : {} });
     });
   });
 }
@@ -164,12 +162,15 @@ async function runPeer(peer, site, limit, pythons) {
       const out = join(dir, "items.jsonl");
       ({ own, tree } = await runTree(pythons.scrapy, [pythons.scrapy, SCRAPY, site.url, String(CONCURRENCY), out]));
       counted = countJsonl(out);
+    } else if (peer === "ours") {
+      ({ own, tree } = await runTree(pythons.tree, oursArgv(site.url, limit, dir)));
+      counted = await countOurs(dir, own.runId ?? 1);
     } else {
       if (peer === "floor") writeFileSync(join(dir, "paths.txt"), site.paths.join("\n"));
       ({ own, tree } = await runTree(pythons.tree, [process.execPath, SELF, "--child", peer, site.url, String(limit), dir]));
-      counted = peer === "ours" ? await countOurs(dir, own.runId) : { pages: own.pages, markdownBytes: own.markdownBytes };
+      counted = { pages: own.pages, markdownBytes: own.markdownBytes };
     }
-    return { peer, ...counted, seconds: own.seconds, cpuSeconds: tree.cpu, peakRssMb: tree.maxRssKb / 1024, requests: site.requests - before };
+    return { peer, ...counted, seconds: tree.wall, cpuSeconds: tree.cpu, peakRssMb: tree.maxRssKb / 1024, requests: site.requests - before };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -228,7 +229,9 @@ export async function run() {
   if (process.env.BENCH_OLD_SITE !== "0") {
     const old = await startSite(2000);
     try {
-      figures.old = await benchSite("crawl.mjs site", old, 2000, ROUNDS, peers, pythons);
+      // This site is for the goal against crawlee; BENCH_OLD_PEERS adds the others.
+      const oldPeers = (process.env.BENCH_OLD_PEERS ?? "ours,crawlee").split(",").filter((p) => peers.includes(p));
+      figures.old = await benchSite("crawl.mjs site", old, 2000, ROUNDS, oldPeers, pythons);
     } finally {
       await old.close();
     }
