@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { request } from "undici";
 import { ScrapelineError, type OnEngineWait } from "../../core/index.js";
 import { serviceError } from "./errors.js";
 
@@ -104,6 +103,8 @@ export class ServiceHttp {
     let text: string;
     let retryAfter: string | undefined;
     try {
+      // Loaded with the first call: undici's index is large, and most commands never make this one.
+      const { request } = await import("undici");
       const response = await request(url, {
         method: method as "GET",
         headers,
