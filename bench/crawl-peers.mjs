@@ -267,8 +267,8 @@ if (main && process.argv[2] === "--child") {
   const result = await CRAWLERS[peer](base, Number(limit), dir);
   process.stdout.write(`\n${JSON.stringify(result)}\n`);
 } else if (main && process.argv[2] === "--serve") {
-  // For profiling by hand: `node bench/crawl-peers.mjs --serve 1000`, then
-  // `node --cpu-prof bench/crawl-peers.mjs --child ours URL 1000 DIR`.
+  // For profiling by hand: `node bench/crawl-peers.mjs --serve 1000`, then `node --cpu-prof
+  // dist/cli/main.js run crawl.yaml --allow-private-network` of a crawl step of that URL.
   const site = await startRealisticSite(Number(process.argv[3] ?? 1000));
   console.log(site.url);
 } else if (main) await run();
