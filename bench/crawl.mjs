@@ -24,7 +24,7 @@ const SELF = fileURLToPath(import.meta.url);
 // ---------------------------------------------------------------- the site
 
 /** A small deterministic PRNG (mulberry32), so page i is the same on every request and every run. */
-function prng(seed) {
+export function prng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -38,7 +38,7 @@ function prng(seed) {
 const WORDS = "the of crawl page data site link web index market price report update service customer product search result content server storage network engine market policy quarter growth analysis figure table section chapter review guide support account release version feature performance security privacy".split(" ");
 const SECTIONS = ["news", "docs", "blog", "products", "support", "about", "careers", "press"];
 
-function sentence(rand, n) {
+export function sentence(rand, n) {
   const words = [];
   for (let i = 0; i < n; i++) words.push(WORDS[Math.floor(rand() * WORDS.length)]);
   words[0] = words[0][0].toUpperCase() + words[0].slice(1);
@@ -84,6 +84,7 @@ export async function startSite(n) {
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   return {
     url: `http://127.0.0.1:${server.address().port}`,
+    paths: [...pages.keys()],
     get requests() {
       return requests;
     },

@@ -10,6 +10,7 @@ const BENCHES = {
   changes: () => import("./changes.mjs"),
   browser: () => import("./browser.mjs"),
   crawl: () => import("./crawl.mjs"),
+  "crawl-peers": () => import("./crawl-peers.mjs"),
   map: () => import("./map.mjs"),
   serve: () => import("./serve.mjs"),
   ui: () => import("./ui.mjs"),

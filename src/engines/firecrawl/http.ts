@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { request as undiciRequest } from "undici";
 import { ScrapelineError, type OnEngineWait } from "../../core/index.js";
 import { serviceError } from "./errors.js";
 
@@ -149,6 +148,8 @@ export class ServiceHttp {
 
 /** A request to the service over HTTP. */
 async function sendOverHttp(request: ServiceRequest, signal: AbortSignal): Promise<ServiceAnswer> {
+  // Loaded with the first call: undici's index is large, and most commands never make this one.
+  const { request: undiciRequest } = await import("undici");
   const response = await undiciRequest(request.url, {
     method: request.method as "GET",
     headers: request.headers,

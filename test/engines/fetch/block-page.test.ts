@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { detectBlockPage } from "../../../src/engines/local/fetch/index.js";
+import { visibleText, visibleTextWithin } from "../../../src/engines/local/fetch/block-page.js";
 import { blockPages, ordinaryPages } from "./block-corpus.js";
 
 describe("block-page corpus", () => {
@@ -38,5 +39,40 @@ describe("detectBlockPage", () => {
     const page = blockPages().find((p) => p.vendor === "hCaptcha")!;
     expect(detectBlockPage(page)).toBe("hCaptcha");
     expect(detectBlockPage({ ...page, html: page.html.replace("<button", '<input name="email"><button') })).toBeUndefined();
+  });
+});
+
+describe("visibleTextWithin", () => {
+  const words = "Quarterly figures for the northern region rose again";
+  // Pages whose scripts, comments, head, tags and references could run across any place the first look ends.
+  const pages = [
+    `<html><head><title>t</title></head><body><p>${words} &amp; ${words}</p><script>var a = "<p>${words}</p>";</script><p>end</p></body></html>`,
+    `<html><body><p>Short</p><script>if (a > b) { x = "${words} ${words}"; }</script><p>tail</p></body></html>`,
+    `<html><body><p>Short</p><!-- ${words} > ${words} --><p>tail</p><!-- a > ${words} ${words} ${words} > b --></body></html>`,
+    `<html><HEAD><title>${words} ${words}</title><meta content="a>b"></HEAD><body><p>Short text</p></body></html>`,
+    `<html><body><p>a < b and ${words}</p><p>a <b>bold</b> word ${words}</p></body></html>`,
+    `<html><body><p>&amp;&amp;&amp;&ampx&nbsp;&nbsp &notit; &#x41;&#66; ${words}</p></body></html>`,
+    `<html><body><p>${"a\u3000\u00a0\u2028b\ufeff\u200a\u205fc&nbsp;&nbsp;d ".repeat(12)}</p></body></html>`,
+    `<html><body><p>${`a${"\u3000".repeat(10)}b\u00a0\u2028\ufeff `.repeat(29)}</p></body></html>`,
+    `<html><body><a title="x>y ${words}" href="/">link</a><SCRIPT type="x">${words} > ${words}</SCRIPT ><p>${words}</p></body></html>`,
+    `<html><body><svg><text>${words} > ${words}</text></svg><template><p>${words}</p></template><p>seen</p></body></html>`,
+    `<p>${words}</p><head><title>late head ${words} > x</title></head><p>${words}</p>`,
+    `<html><body><p>Short</p><p data-note="${words} ${words} <!-- a --> ${words}">tail</p></body></html>`,
+  ];
+
+  it("gives the whole page's visible text, or undefined for more than max, wherever its first look ends", () => {
+    for (const html of pages) {
+      for (const max of [5, 40, 120, 1000]) {
+        const text = visibleText(html);
+        const expected = text.length > max ? undefined : text;
+        for (let firstLook = 0; 2 * firstLook < html.length; firstLook++) expect([html, max, firstLook, visibleTextWithin(html, max, firstLook)]).toEqual([html, max, firstLook, expected]);
+      }
+    }
+  });
+
+  it("reads only the first part of a long article", () => {
+    const html = `<html><body>${`<p>${words}</p>`.repeat(2000)}</body></html>`;
+    expect(visibleTextWithin(html, 1500)).toBeUndefined();
+    expect(visibleTextWithin(`<html><body><p>${words}</p><script>${"x > y;".repeat(5000)}</script></body></html>`, 1500)).toBe(`${words}`);
   });
 });

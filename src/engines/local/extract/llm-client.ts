@@ -1,4 +1,3 @@
-import { request } from "undici";
 import { parseRetryAfter, ScrapelineError } from "../../../core/index.js";
 import type { ModelSend } from "../taps.js";
 
@@ -97,6 +96,8 @@ export class LlmClient {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.config.apiKey) headers["authorization"] = `Bearer ${this.config.apiKey}`;
     try {
+      // Loaded with the first call: undici's index is large, and most commands never make this one.
+      const { request } = await import("undici");
       const response = await request(url, {
         method: "POST",
         headers,

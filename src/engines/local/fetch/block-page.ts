@@ -52,8 +52,8 @@ export function detectBlockPage(page: AnsweredPage): BlockVendor | undefined {
   if (byHeader) return byHeader;
   // Every other sign needs a small page: a long one is content, and is not read further.
   if (page.html.length > MAX_WALL_BYTES) return undefined;
-  const text = visibleText(page.html);
-  if (text.length > SMALL_TEXT) return undefined;
+  const text = visibleTextWithin(page.html, SMALL_TEXT);
+  if (text === undefined) return undefined;
   const shape = shapeOf(page, text);
   return byVendorMarkup(shape) ?? captchaOnly(shape) ?? javascriptWall(shape);
 }
@@ -74,7 +74,7 @@ function byHeaders(page: AnsweredPage): BlockVendor | undefined {
   if (/\bchallenge\b/i.test(h["cf-mitigated"] ?? "")) return "Cloudflare";
   if (/^(challenge|captcha|block)$/i.test((h["x-amzn-waf-action"] ?? "").trim())) return "AWS WAF";
   // DataDome marks every answer of a site it protects; a refusal is a 403 with a small body.
-  if (h["x-datadome"] !== undefined && page.status === 403 && page.html.length <= MAX_WALL_BYTES && visibleText(page.html).length <= SMALL_TEXT) return "DataDome";
+  if (h["x-datadome"] !== undefined && page.status === 403 && page.html.length <= MAX_WALL_BYTES && visibleTextWithin(page.html, SMALL_TEXT) !== undefined) return "DataDome";
   return undefined;
 }
 
@@ -119,11 +119,81 @@ function javascriptWall(page: PageShape): BlockVendor | undefined {
 }
 
 /** The text a reader sees: without the head, scripts, styles, comments and tags, spaces collapsed. */
-function visibleText(html: string): string {
-  const body = html
-    .replace(/<head\b[\s\S]*?<\/head\s*>/i, " ")
-    .replace(/<(script|style|template|svg)\b[\s\S]*?<\/\1\s*>/gi, " ")
-    .replace(/<!--[\s\S]*?-->/g, " ")
-    .replace(/<[^>]+>/g, " ");
+export function visibleText(html: string): string {
+  return collapsed(withoutMarkup(html) ?? "");
+}
+
+/** Where `visibleTextWithin` first looks for more text than it wants: an article shows that much within its first bytes. */
+const FIRST_LOOK = 8 * 1024;
+/** More than the longest character reference, so a reference cut short at the end of a part cannot make it look longer. */
+const REFERENCE_SLACK = 64;
+
+/**
+ * The visible text of `html` when it is at most `max` characters long, else undefined; a page of
+ * articles is not read to its end. The part up to the first `>` after `firstLook` characters is
+ * read first: when none of its scripts, comments or tags run on past it, its text begins the
+ * page's text, and more than `max` characters of it settle the answer. Otherwise the whole page is read.
+ */
+export function visibleTextWithin(html: string, max: number, firstLook = FIRST_LOOK): string | undefined {
+  const cut = html.length > 2 * firstLook ? html.indexOf(">", firstLook) : -1;
+  if (cut > 0) {
+    const part = withoutMarkup(html.slice(0, cut + 1), true);
+    if (part !== undefined && plainWordsLength(part) > max + REFERENCE_SLACK) return undefined;
+  }
+  const text = visibleText(html);
+  return text.length > max ? undefined : text;
+}
+
+/**
+ * The html without its head, scripts, styles, comments and tags. With `part`, the html is the
+ * beginning of a page and undefined says that something it opens may end after it (the page's
+ * text could then differ from the part's), so only the whole page tells.
+ */
+function withoutMarkup(html: string, part = false): string | undefined {
+  const head = /<head\b[\s\S]*?<\/head\s*>/i;
+  if (part && !head.test(html) && /<head\b/i.test(html)) return undefined;
+  const unscripted = html.replace(head, " ").replace(/<(script|style|template|svg)\b[\s\S]*?<\/\1\s*>/gi, " ");
+  if (part && /<(script|style|template|svg)\b/i.test(unscripted)) return undefined;
+  const uncommented = unscripted.replace(/<!--[\s\S]*?-->/g, " ");
+  if (part && uncommented.includes("<!--")) return undefined;
+  const text = uncommented.replace(/<[^>]+>/g, " ");
+  if (part && /<[^>]/.test(text)) return undefined;
+  return text;
+}
+
+/**
+ * How long the collapsed text of `body` is at least, without decoding it: its words without a `&`
+ * are kept as they are, one space apart at least (a word with a character reference counts
+ * nothing, since a reference may decode to a space). Spaces are JavaScript's `\s`, as `collapsed` has them.
+ */
+function plainWordsLength(body: string): number {
+  let length = 0;
+  let words = 0;
+  let word = 0;
+  let plain = true;
+  for (let i = 0; i <= body.length; i++) {
+    const c = i < body.length ? body.charCodeAt(i) : 32;
+    if (isSpace(c)) {
+      if (word > 0 && plain) {
+        length += word;
+        words++;
+      }
+      word = 0;
+      plain = true;
+    } else {
+      word++;
+      if (c === 38) plain = false;
+    }
+  }
+  return words > 0 ? length + words - 1 : 0;
+}
+
+/** Whether a UTF-16 code unit is in JavaScript's `\s` (white space and line terminators). */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+function collapsed(body: string): string {
   return decodeHTML(body).replace(/\s+/g, " ").trim();
 }

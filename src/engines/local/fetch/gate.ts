@@ -1,4 +1,4 @@
-import { Agent, ProxyAgent, Socks5ProxyAgent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { ScrapelineError } from "../../../core/index.js";
 import { createAddressPolicy, type AddressPolicy } from "./address-policy.js";
 import { Deadline } from "./deadline.js";
@@ -6,6 +6,7 @@ import { redactUrl, toFetchError } from "./failures.js";
 import { PinnedAddresses } from "./pinned-lookup.js";
 import { readBody } from "./read-body.js";
 import { parseHttpUrl, resolveTarget, systemResolve, type TargetContext } from "./resolve-target.js";
+import { Agent, dispatchRequest, proxyAgents } from "./undici-parts.js";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, type FetchGate, type FetchPolicy, type FetchRequest, type FetchResponse } from "./types.js";
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -46,6 +47,7 @@ export function createFetchGate(policy: FetchPolicy): FetchGate {
     let agent = proxied.get(key);
     if (!agent) {
       const requestTls = { rejectUnauthorized: !skipTlsVerification };
+      const { ProxyAgent, Socks5ProxyAgent } = proxyAgents();
       agent =
         proxy.protocol === "socks5:" || proxy.protocol === "socks:"
           ? new Socks5ProxyAgent(proxy.href, { username: safeDecode(proxy.username), password: safeDecode(proxy.password), requestTls } as ConstructorParameters<typeof Socks5ProxyAgent>[1])
@@ -69,7 +71,7 @@ export function createFetchGate(policy: FetchPolicy): FetchGate {
     deadline.signal.throwIfAborted();
     const skipTls = request.skipTlsVerification === true;
     const dispatcher = request.proxy ? proxyAgentFor(request.proxy, skipTls) : agentFor(skipTls);
-    const response = await dispatcher.request({
+    const response = await dispatchRequest(dispatcher, {
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: request.method ?? "GET",

@@ -1,4 +1,3 @@
-import { request } from "undici";
 import { ScrapelineError } from "../../../core/index.js";
 
 /** One result of SearXNG's JSON answer (the fields read here; the rest is ignored). */
@@ -40,6 +39,8 @@ export async function fetchSearxngPage(base: string, params: URLSearchParams, si
   let status: number;
   let text: string;
   try {
+    // Loaded with the first call: undici's index is large, and most commands never make this one.
+    const { request } = await import("undici");
     const response = await request(url, { method: "GET", headers: { accept: "application/json" }, signal: AbortSignal.any([signal, deadline.signal]), headersTimeout: deadline.ms, bodyTimeout: deadline.ms });
     status = response.statusCode;
     text = await response.body.text();

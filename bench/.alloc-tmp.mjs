@@ -1,0 +1,10 @@
+import { writeFileSync, mkdtempSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+const { runPipelineFile } = await import("../dist/app/index.js");
+const dir = mkdtempSync("/tmp/speed-alloc-");
+writeFileSync(dir + "/c.yaml", `version: 1\nname: crawlbench\nconcurrency: 16\nperHostConcurrency: 16\nsteps:\n  - id: site\n    crawl:\n      url: http://127.0.0.1:40157/\n      limit: 300\n      sitemap: skip\n      crawlEntireDomain: true\n      scrapeOptions: { formats: [markdown] }\n`);
+const s = new Session(); s.connect();
+await s.post("HeapProfiler.startSampling", { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+await runPipelineFile(dir + "/c.yaml", { db: dir + "/c.db", allowPrivateNetwork: true });
+const { profile } = await s.post("HeapProfiler.stopSampling");
+writeFileSync("/tmp/speed-alloc.json", JSON.stringify(profile));
