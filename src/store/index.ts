@@ -7,3 +7,6 @@ export { SECRET_KEY_ENV, TextSealer } from "./secret-box.js";
 export { MonitorTables, type CheckRecord, type MonitorRecord, type NotificationRecord } from "./monitors.js";
 export { JobWebhookTables, type JobWebhookDelivery, type PendingJobWebhook } from "./job-webhooks.js";
 export { PostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
+
+/** A store of runs, pages and change histories, on either database. */
+export type RunsStore = import("./sqlite-store.js").SqliteStore | import("./postgres/postgres-store.js").PostgresStore;

@@ -1,0 +1,112 @@
+// The CLI on PostgreSQL, end to end: the demo pipeline run twice with --db postgres://…, then runs,
+// show, export and changes read it back; the URL's password is in no output.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain ES module script without type declarations
+import { EDIT, startSite } from "../../scripts/demo-site.mjs";
+import { freshDatabase, postgresMissing, postgresPassword } from "../helpers/postgres.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const missing = postgresMissing();
+if (missing) console.warn(`PostgreSQL CLI tests skipped: ${missing}`);
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI (asynchronously: the demo site answers from this process). */
+function scrapeline(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, "dist/cli/main.js"), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1", SCRAPELINE_DB: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe.skipIf(missing !== undefined)("scrapeline on PostgreSQL", () => {
+  let site: { url: string; edit(): void; close(): Promise<void> };
+  let db: string;
+  let password: string;
+  const outputs: string[] = [];
+  const cli = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const outcome = await scrapeline(args, env);
+    outputs.push(outcome.stdout, outcome.stderr);
+    return outcome;
+  };
+  const demoRun = () => cli(["run", "pipelines/demo.yaml", "--allow-private-network", "--db", db, "--var", `SCRAPELINE_DEMO_URL=${site.url}`]);
+
+  beforeAll(async () => {
+    site = await startSite({ port: 0 });
+    db = await freshDatabase();
+    password = postgresPassword();
+  });
+  afterAll(() => site?.close());
+
+  it("runs the demo twice, and runs, show, export and changes read the runs back", async () => {
+    const first = await demoRun();
+    expect(first.code, first.stderr).toBe(0);
+    site.edit();
+    const second = await demoRun();
+    expect(second.code, second.stderr).toBe(0);
+
+    const runs = await cli(["runs", "--db", db, "--json"]);
+    expect(runs.code, runs.stderr).toBe(0);
+    const listed = JSON.parse(runs.stdout) as Array<{ id: number; status: string; pipelineName: string; resumeWords: string[] }>;
+    // Kept with the run, printed by every hint that tells how to finish it: the URL without its password.
+    const withoutPassword = new URL(db);
+    withoutPassword.password = "";
+    expect(listed[0]!.resumeWords).toEqual(["pipelines/demo.yaml", "--db", withoutPassword.toString(), "--var", `SCRAPELINE_DEMO_URL=${site.url}`, "--allow-private-network"]);
+    expect(listed.map((r) => [r.id, r.status])).toEqual([
+      [2, "succeeded"],
+      [1, "succeeded"],
+    ]);
+
+    const show = await cli(["show", "2", "--db", db]);
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toMatch(/^run 2 of demo \(.*demo\.yaml\): succeeded/);
+
+    const exported = await cli(["export", "--db", db, "--run", "2", "--format", "jsonl"]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const pages = exported.stdout.trim().split("\n").map((line) => JSON.parse(line) as { metadata: { url: string } });
+    expect(pages.length).toBeGreaterThan(6);
+    expect(pages.map((p) => p.metadata.url)).toContain(`${site.url}${EDIT.path}`);
+
+    // The same database, named by SCRAPELINE_DATABASE_URL.
+    const changes = await cli(["changes", "--run", "2", "--json"], { SCRAPELINE_DATABASE_URL: db });
+    expect(changes.code, changes.stderr).toBe(0);
+    const report = JSON.parse(changes.stdout) as { counts: Record<string, number>; pages: Array<{ url: string; changeStatus: string; diff?: string }> };
+    expect(report.counts).toMatchObject({ new: 0, same: 5, changed: 1 });
+    const changed = report.pages.filter((p) => p.changeStatus === "changed");
+    expect(changed.map((p) => p.url)).toEqual([`${site.url}${EDIT.path}`]);
+    expect(changed[0]!.diff).toContain("+Price: £12.00 · In stock");
+
+    const history = await cli(["history", `${site.url}${EDIT.path}`, "--tag", "demo", "--db", db, "--json"]);
+    expect(history.code, history.stderr).toBe(0);
+    expect((JSON.parse(history.stdout) as unknown[]).length).toBe(2);
+
+    for (const output of outputs) expect(output).not.toContain(password);
+  });
+
+  it("says it cannot sign in, with the password hidden, when the password is wrong", async () => {
+    const wrong = new URL(db);
+    wrong.password = "Wr0ng-Passw0rd";
+    const outcome = await cli(["runs", "--db", wrong.toString()]);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toContain(`cannot sign in to the database postgres://postgres:***@${wrong.host}${wrong.pathname}`);
+    expect(outcome.stdout + outcome.stderr).not.toContain("Wr0ng-Passw0rd");
+  });
+
+  it("says which commands keep their tables in SQLite only, with the password hidden", async () => {
+    const outcome = await cli(["monitors", "--db", db]);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toContain("needs a SQLite database file, not postgres://postgres:***@");
+    expect(outcome.stderr).not.toContain(password);
+  });
+});
