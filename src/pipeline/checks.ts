@@ -1,18 +1,18 @@
 import { extractUrlProblem } from "../core/index.js";
 import { DEFAULT_SCRAPE_OPTIONS } from "./defaults.js";
-import { checkParseSteps } from "./parse-step.js";
-import { checkNotify, checkSchedule } from "./monitoring.js";
+import { checkParseSteps } from "./step-kinds/index.js";
+import { checkNotify, checkSchedule } from "./step-kinds/index.js";
 import type { Reporter } from "./reporter.js";
 import { userSchemaAjv } from "./schema.js";
 import { formatType, isObj, scrapeOptionSites, stepsOf, type Obj } from "./sites.js";
-import { checkSearchSteps } from "./search-checks.js";
-import { checkAgentSteps } from "./agent-step.js";
+import { checkSearchSteps } from "./step-kinds/index.js";
+import { checkAgentSteps } from "./step-kinds/index.js";
 import { didYouMean, listOf } from "./suggest.js";
-import { fieldIn, STEP_KINDS } from "./where.js";
-import type { Path } from "./yaml-doc.js";
-import { checkSessions } from "./sessions.js";
-import { checkInteractSteps } from "./interact-checks.js";
-import { checkExpectations } from "./expectations.js";
+import { fieldIn, STEP_KINDS } from "./yaml/index.js";
+import type { Path } from "./yaml/index.js";
+import { checkSessions } from "./step-kinds/index.js";
+import { checkInteractSteps } from "./step-kinds/index.js";
+import { checkExpectations } from "./step-kinds/index.js";
 
 /** The rules JSON Schema cannot express. Each reads the data defensively: it may be invalid. */
 export function semanticChecks(data: unknown, report: Reporter): void {

@@ -1,12 +1,12 @@
-export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
-export { DEFAULT_THREAT_POLICY, ServeTables, type NewTeam, type ServeOwner } from "./serve-tables.js";
-export type { RunWarning } from "./warnings.js";
-export { UiReads, type ChangeCounts, type ReadScope, type RunListRow, type StepEntry } from "./ui-reads.js";
-export { SessionTable } from "./sessions.js";
+export { SqliteStore, type SqliteStoreOptions } from "./sqlite/index.js";
+export { DEFAULT_THREAT_POLICY, ServeTables, type NewTeam, type ServeOwner } from "./sqlite/index.js";
+export type { RunWarning } from "./sqlite/index.js";
+export { UiReads, type ChangeCounts, type ReadScope, type RunListRow, type StepEntry } from "./sqlite/index.js";
+export { SessionTable } from "./sqlite/index.js";
 export { SECRET_KEY_ENV, TextSealer } from "./secret-box.js";
-export { MonitorTables, type CheckRecord, type MonitorRecord, type NotificationRecord } from "./monitors.js";
-export { JobWebhookTables, type JobWebhookDelivery, type PendingJobWebhook } from "./job-webhooks.js";
-export { PostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
+export { MonitorTables, type CheckRecord, type MonitorRecord, type NotificationRecord } from "./sqlite/index.js";
+export { JobWebhookTables, type JobWebhookDelivery, type PendingJobWebhook } from "./sqlite/index.js";
+export { PostgresStore, type PostgresStoreOptions } from "./postgres/index.js";
 
 /** A store of runs, pages and change histories, on either database. */
-export type RunsStore = import("./sqlite-store.js").SqliteStore | import("./postgres/postgres-store.js").PostgresStore;
+export type RunsStore = import("./sqlite/index.js").SqliteStore | import("./postgres/index.js").PostgresStore;

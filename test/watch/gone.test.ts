@@ -1,8 +1,8 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listMonitors } from "../../src/app/monitors.js";
-import { watch } from "../../src/app/watch.js";
+import { listMonitors } from "../../src/app/monitor/monitors.js";
+import { watch } from "../../src/app/monitor/watch.js";
 import { cliInProcess } from "../cli/child.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { workdir } from "../run/helpers.js";

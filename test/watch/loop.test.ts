@@ -2,8 +2,8 @@ import { writeFileSync } from "node:fs";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { monitorChecks } from "../../src/app/monitors.js";
-import { watch } from "../../src/app/watch.js";
+import { monitorChecks } from "../../src/app/monitor/monitors.js";
+import { watch } from "../../src/app/monitor/watch.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { workdir } from "../run/helpers.js";
 

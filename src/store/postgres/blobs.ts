@@ -1,4 +1,4 @@
-import { blobHash, compress, decompress } from "../blobs.js";
+import { blobHash, compress, decompress } from "../blob-codec.js";
 import { run, row, value, type Tx } from "./sql.js";
 
 /**

@@ -1,4 +1,4 @@
-// The page cache (maxAge) on PostgreSQL, as ../page-cache.ts keeps it in SQLite.
+// The page cache (maxAge) on PostgreSQL, as ../sqlite/page-cache.ts keeps it in SQLite.
 import type { Document } from "../../core/index.js";
 import { decodeEntryLinks, encodeEntryLinks, sameFields } from "../cache-entry.js";
 import { getText, putBlob } from "./blobs.js";
@@ -19,7 +19,7 @@ export async function cacheHolds(tx: Tx, optionsKey: string): Promise<boolean> {
   return (await value(tx, "SELECT 1 FROM page_cache WHERE options_key = $1 LIMIT 1", [optionsKey])) !== undefined;
 }
 
-/** Writes a cache entry: the document without its links, and the links apart, sharing the stored page's blob when it can (see ../page-cache.ts). */
+/** Writes a cache entry: the document without its links, and the links apart, sharing the stored page's blob when it can (see ../sqlite/page-cache.ts). */
 export async function writeCacheEntry(
   tx: Tx,
   entry: { url: string; optionsKey: string; document: Document; fetchedAt: string },

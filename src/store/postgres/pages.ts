@@ -1,9 +1,9 @@
 // A step's pages on PostgreSQL: the journal rows written per page, the manifest a finished step
-// folds them into, and the change results kept beside them (as ../sqlite-store.ts keeps them).
+// folds them into, and the change results kept beside them (as ../sqlite/document-records.ts keeps them).
 import type { CacheWrite, ChangeTrackingResult, Document, SnapshotWrite, StoredDocument } from "../../core/index.js";
 import { splitAssets } from "../assets.js";
-import { blobHash } from "../blobs.js";
-import { changeRecord, mostCommon, readChange } from "../changes.js";
+import { blobHash } from "../blob-codec.js";
+import { changeRecord, mostCommon, readChange } from "../change-codec.js";
 import { getText, putBlob } from "./blobs.js";
 import { writeCacheEntry } from "./cache.js";
 import { writeSnapshot } from "./snapshots.js";

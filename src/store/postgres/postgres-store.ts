@@ -1,6 +1,6 @@
 import type { CacheWrite, ChangeTrackingResult, Document, ExpectationVerdict, NewRun, RunRecord, RunStatus, SnapshotRecord, SnapshotWrite, StepRecord, StepStatus, Store, StoredDocument } from "../../core/index.js";
 import { parseAssetRef } from "../assets.js";
-import type { RunWarning } from "../warnings.js";
+import type { RunWarning } from "../run-warning.js";
 import { PostgresBridge } from "./bridge.js";
 import type { OperationName } from "./operations.js";
 import type { PageEntry } from "./pages.js";

@@ -1,8 +1,8 @@
-// Runs, steps, failures, credits and warnings on PostgreSQL: what ../sqlite-store.ts keeps of them, read and written alike.
+// Runs, steps, failures, credits and warnings on PostgreSQL: what ../sqlite/run-records.ts keeps of them, read and written alike.
 import type { ExpectationVerdict, NewRun, RunRecord, RunStatus, StepRecord, StepStatus } from "../../core/index.js";
 import { currentOwner } from "../owner.js";
 import { toRun, toStep } from "../rows.js";
-import { MAX_RUN_WARNINGS, type RunWarning } from "../warnings.js";
+import { MAX_RUN_WARNINGS, type RunWarning } from "../run-warning.js";
 import { getText, putBlob } from "./blobs.js";
 import { column, row, rows, run, value, type Tx } from "./sql.js";
 
@@ -140,7 +140,7 @@ export async function previousStepRun(tx: Tx, pipelineName: string, stepId: stri
   return id === undefined ? undefined : { runId: id, planJson: (await runPlan(tx, id)) ?? "{}" };
 }
 
-/** Keeps warnings of a run (at most MAX_RUN_WARNINGS; the rest are counted), as ../warnings.ts does. */
+/** Keeps warnings of a run (at most MAX_RUN_WARNINGS; the rest are counted), as ../sqlite/warnings.ts does. */
 export async function addWarnings(tx: Tx, runId: number, warnings: readonly RunWarning[]): Promise<void> {
   const have = (await value<number>(tx, "SELECT COUNT(*)::int FROM run_warnings WHERE run_id = $1", [runId])) ?? 0;
   const insert = (w: { stepId: string; url: string | null; message: string; at: string }) =>

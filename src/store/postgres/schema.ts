@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL schema, applied in order (the version is kept in scrapeline_schema). Append only: a
  * released migration is never edited, a change is a new entry. The tables and columns mean what
- * they mean in SQLite (../migrations.ts, which explains each): times are the same ISO-8601 text, so
+ * they mean in SQLite (../sqlite/migrations.ts, which explains each): times are the same ISO-8601 text, so
  * both stores print the same; blobs are `bytea`, content-addressed and stored once; a table's
  * insertion order (SQLite's rowid) is an identity column where reads depend on it.
  */

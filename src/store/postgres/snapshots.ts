@@ -1,6 +1,6 @@
-// Pages' change histories on PostgreSQL, as ../changes.ts keeps them in SQLite.
+// Pages' change histories on PostgreSQL, as ../sqlite/changes.ts keeps them in SQLite.
 import type { SnapshotRecord, SnapshotWrite } from "../../core/index.js";
-import { snapshotBranch, toSnapshot } from "../changes.js";
+import { snapshotBranch, toSnapshot } from "../change-codec.js";
 import { getText, putBlob } from "./blobs.js";
 import { column, row, rows, run, value, type Tx } from "./sql.js";
 
