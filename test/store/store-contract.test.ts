@@ -239,10 +239,13 @@ describe.each(FACTORIES)("$name keeps the Store port", (factory) => {
       const rb = newRun(b, "b");
       a.startStep(ra.id, "s", "scrape");
       b.startStep(rb.id, "s", "scrape");
+      const saves: Array<void | Promise<void>> = [];
       for (let i = 0; i < 20; i++) {
-        a.saveDocument({ runId: ra.id, stepId: "s", url: `https://a.com/${i}`, fetchedAt: "t", creditsUsed: 1, document: doc("u", `a${i}`) });
-        b.saveDocument({ runId: rb.id, stepId: "s", url: `https://b.com/${i}`, fetchedAt: "t", creditsUsed: 1, document: doc("u", `same ${i % 2}`) });
+        saves.push(a.saveDocument({ runId: ra.id, stepId: "s", url: `https://a.com/${i}`, fetchedAt: "t", creditsUsed: 1, document: doc("u", `a${i}`) }));
+        saves.push(b.saveDocument({ runId: rb.id, stepId: "s", url: `https://b.com/${i}`, fetchedAt: "t", creditsUsed: 1, document: doc("u", `same ${i % 2}`) }));
       }
+      // A page counts as stored once its save has settled; then every store on the database sees it.
+      await Promise.all(saves);
       expect(a.storedUrls(rb.id, "s").size).toBe(20);
       expect(b.storedUrls(ra.id, "s").size).toBe(20);
     } finally {

@@ -29,6 +29,9 @@ export class DatabaseError extends Error {
   }
 }
 
+/** Calls sent without waiting (pages being saved) past which `send` waits for the thread to catch up. */
+export const MAX_PENDING = 64;
+
 /** How long a call waits for a thread that answers nothing at all before it gives up on it. */
 const STALLED_MS = 300_000;
 
@@ -44,14 +47,39 @@ export class PostgresBridge {
   private readonly replies = new Int32Array(new SharedArrayBuffer(8));
   private sent = 0;
   private closed = false;
+  /** Calls sent with `send` whose answer has not come yet. */
+  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 
   constructor(url: string) {
     const { port1, port2 } = new MessageChannel();
     const data: BridgeData = { url, port: port2, replies: this.replies };
     this.worker = new Worker(new URL("./thread.js", import.meta.url), { workerData: data, transferList: [port2] });
     this.worker.unref();
+    this.worker.on("exit", () => this.failAll(new DatabaseError("the PostgreSQL thread stopped")));
     this.port = port1;
+    // Answers to calls nobody blocks for arrive here while the calling thread runs on.
+    this.port.on("message", (reply: BridgeReply) => this.settle(reply));
     this.port.unref();
+  }
+
+  /** Calls sent with `send` and not answered yet. */
+  get pending(): number {
+    return this.waiting.size;
+  }
+
+  /**
+   * Makes a call without waiting for it: the promise settles with its answer. Calls made after it
+   * (of either kind) are answered after it. When MAX_PENDING are unanswered, it first waits until
+   * half of them are, which bounds what is held for the thread.
+   */
+  send(op: BridgeMessage["op"], args: unknown[], now: string): Promise<unknown> {
+    if (this.closed) return Promise.reject(new DatabaseError("the PostgreSQL store is closed"));
+    if (this.waiting.size >= MAX_PENDING) this.waitUntil(() => this.waiting.size <= MAX_PENDING / 2);
+    const seq = ++this.sent;
+    const answered = new Promise<unknown>((resolve, reject) => this.waiting.set(seq, { resolve, reject }));
+    if (this.waiting.size === 1) this.port.ref();
+    this.port.postMessage({ seq, op, args, now });
+    return answered;
   }
 
   /** Makes a call and waits for its answer: its value, or its error thrown. */
@@ -59,21 +87,45 @@ export class PostgresBridge {
     if (this.closed) throw new DatabaseError("the PostgreSQL store is closed");
     const seq = ++this.sent;
     this.port.postMessage({ seq, op, args, now });
+    let answer: BridgeReply | undefined;
+    this.waitUntil(() => answer !== undefined, (reply) => reply.seq === seq && (answer = reply) !== undefined);
+    if (answer!.error) throw new DatabaseError(answer!.error.message, answer!.error.code);
+    return answer!.value;
+  }
+
+  /**
+   * Blocks until `done()` holds, taking answers from the port as they come: those `mine` claims
+   * are its caller's, the others settle the calls sent with `send`.
+   */
+  private waitUntil(done: () => boolean, mine: (reply: BridgeReply) => boolean = () => false): void {
     let waitingSince = Date.now();
     for (;;) {
       const seen = Atomics.load(this.replies, 0);
       let received: { message: BridgeReply } | undefined;
-      while ((received = receiveMessageOnPort(this.port))) {
-        const reply = received.message;
-        if (reply.seq !== seq) continue;
-        if (reply.error) throw new DatabaseError(reply.error.message, reply.error.code);
-        return reply.value;
-      }
-      if (Atomics.load(this.replies, 1) === 1) throw new DatabaseError("the PostgreSQL thread stopped");
+      while ((received = receiveMessageOnPort(this.port))) if (!mine(received.message)) this.settle(received.message);
+      if (done()) return;
+      if (Atomics.load(this.replies, 1) === 1) throw this.failAll(new DatabaseError("the PostgreSQL thread stopped"));
       if (Atomics.wait(this.replies, 0, seen, 1000) !== "timed-out") waitingSince = Date.now();
       // A thread that never started (it could not load) answers nothing and never says it stopped.
       else if (Date.now() - waitingSince > STALLED_MS) throw new DatabaseError(`the PostgreSQL thread answered nothing for ${STALLED_MS / 1000} s`);
     }
+  }
+
+  /** Fails every call still waiting for an answer (the thread is gone); returns the error. */
+  private failAll(error: DatabaseError): DatabaseError {
+    for (const waiter of this.waiting.values()) waiter.reject(error);
+    this.waiting.clear();
+    this.port.unref();
+    return error;
+  }
+
+  private settle(reply: BridgeReply): void {
+    const waiter = this.waiting.get(reply.seq);
+    if (!waiter) return;
+    this.waiting.delete(reply.seq);
+    if (this.waiting.size === 0) this.port.unref();
+    if (reply.error) waiter.reject(new DatabaseError(reply.error.message, reply.error.code));
+    else waiter.resolve(reply.value);
   }
 
   /** Ends the thread's connections, then the thread. */

@@ -98,8 +98,17 @@ export class PostgresStore implements Store {
     return this.call("stepResult", runId, stepId);
   }
 
-  saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void {
-    this.call("saveDocument", record, snapshot, cache);
+  /**
+   * Sends the page to the thread and returns at once: the promise settles when it is committed
+   * (or rolled back). Every call made after it is answered after it, so reads see it.
+   */
+  saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): Promise<void> {
+    return this.bridge.send("saveDocument", [record, snapshot, cache], this.stamp()) as Promise<void>;
+  }
+
+  /** Pages sent to the thread whose commit has not been reported yet. */
+  get pendingWrites(): number {
+    return this.bridge.pending;
   }
   saveFailure(record: { runId: number; stepId: string; url: string; error: string; kind: string }): void {
     this.call("saveFailure", record);

@@ -1,9 +1,11 @@
 /**
  * The PostgreSQL thread (see bridge.ts): owns the connection pool, makes the calls it is sent one
- * at a time, in order, each write in its own transaction, and answers each with one message.
+ * at a time, in order, each write in its own transaction (pages waiting together share one, each
+ * in a savepoint), and answers each with one message.
  */
 import { workerData } from "node:worker_threads";
 import pg from "pg";
+import type { CacheWrite, SnapshotWrite, StoredDocument } from "../../core/index.js";
 import { migrate } from "./migrate.js";
 import { OPERATIONS, READS, type OperationName } from "./operations.js";
 import type { BridgeData, BridgeMessage, BridgeReply } from "./bridge.js";
@@ -21,16 +23,79 @@ process.on("exit", () => {
   Atomics.notify(replies, 0);
 });
 
-let queue: Promise<void> = Promise.resolve();
+/** Pages saved in one transaction at most (each in a savepoint of its own). */
+const PAGES_PER_COMMIT = 32;
+
+/** Calls received and not answered yet, in order; one worker loop makes them. */
+const queue: BridgeMessage[] = [];
+let working = false;
 
 port.on("message", (message: BridgeMessage) => {
-  queue = queue.then(async () => {
-    const reply = await make(message);
-    port.postMessage(reply);
-    Atomics.add(replies, 0, 1);
-    Atomics.notify(replies, 0);
-  });
+  queue.push(message);
+  if (!working) void work();
 });
+
+function answer(reply: BridgeReply): void {
+  port.postMessage(reply);
+  Atomics.add(replies, 0, 1);
+  Atomics.notify(replies, 0);
+}
+
+/**
+ * Makes the calls in order. Pages waiting one after another are saved together: one commit for
+ * the lot, each page in a savepoint, so a page that fails is rolled back alone and the others are
+ * kept. Each page is answered once the commit that holds it is made.
+ */
+async function work(): Promise<void> {
+  working = true;
+  try {
+    while (queue.length > 0) {
+      let pages = 0;
+      while (pages < queue.length && pages < PAGES_PER_COMMIT && queue[pages]!.op === "saveDocument") pages++;
+      if (pages > 1) {
+        for (const reply of await savePages(queue.splice(0, pages))) answer(reply);
+      } else {
+        answer(await make(queue.shift()!));
+      }
+    }
+  } finally {
+    working = false;
+  }
+}
+
+async function savePages(messages: BridgeMessage[]): Promise<BridgeReply[]> {
+  const client = await pool.connect().catch((error: Error) => error);
+  if (client instanceof Error) return messages.map((m) => failed(m.seq, client));
+  let broken = false;
+  try {
+    await client.query("BEGIN");
+    const out: BridgeReply[] = [];
+    for (const message of messages) {
+      await client.query("SAVEPOINT page");
+      try {
+        const [record, snapshot, cache] = message.args as [StoredDocument, SnapshotWrite?, CacheWrite?];
+        await OPERATIONS.saveDocument({ client, now: message.now }, record, snapshot, cache);
+        await client.query("RELEASE SAVEPOINT page");
+        out.push({ seq: message.seq, value: undefined });
+      } catch (error) {
+        await client.query("ROLLBACK TO SAVEPOINT page");
+        out.push(failed(message.seq, error));
+      }
+    }
+    await client.query("COMMIT");
+    return out;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => (broken = true));
+    return messages.map((m) => failed(m.seq, error));
+  } finally {
+    client.release(broken);
+  }
+}
+
+function failed(seq: number, error: unknown): BridgeReply {
+  const { message, code } = error as { message: string; code?: string };
+  return { seq, error: { message: String(message), ...(code ? { code: String(code) } : {}) } };
+}
 
 async function make(message: BridgeMessage): Promise<BridgeReply> {
   try {
@@ -49,8 +114,7 @@ async function make(message: BridgeMessage): Promise<BridgeReply> {
     }
     return { seq: message.seq, value: await transaction(message.op, message.args, message.now) };
   } catch (error) {
-    const { message: text, code } = error as { message: string; code?: string };
-    return { seq: message.seq, error: { message: String(text), ...(code ? { code: String(code) } : {}) } };
+    return failed(message.seq, error);
   }
 }
 

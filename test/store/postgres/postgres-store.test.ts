@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import pg from "pg";
 import type { Document } from "../../../src/core/index.js";
 import { PostgresStore } from "../../../src/store/index.js";
+import { MAX_PENDING } from "../../../src/store/postgres/bridge.js";
 import { migrate } from "../../../src/store/postgres/migrate.js";
 import { POSTGRES_MIGRATIONS } from "../../../src/store/postgres/schema.js";
 import { freshDatabase, postgresMissing } from "../../helpers/postgres.js";
@@ -69,7 +70,7 @@ describe.skipIf(missing !== undefined)("PostgresStore", () => {
       store.startStep(run.id, "s", "scrape");
       store.saveDocument({ runId: run.id, stepId: "s", url: "https://e.com/", fetchedAt: "t", creditsUsed: 1, document: doc("https://e.com/", "kept") });
       // The page's blob is written before its row, whose run does not exist.
-      expect(() => store.saveDocument({ runId: 999, stepId: "s", url: "https://e.com/x", fetchedAt: "t", creditsUsed: 1, document: doc("https://e.com/x", "never") })).toThrow(/foreign key/);
+      await expect(store.saveDocument({ runId: 999, stepId: "s", url: "https://e.com/x", fetchedAt: "t", creditsUsed: 1, document: doc("https://e.com/x", "never") })).rejects.toThrow(/foreign key/);
       expect([...store.storedUrls(run.id, "s")]).toEqual(["https://e.com/"]);
     } finally {
       store.close();
@@ -77,6 +78,29 @@ describe.skipIf(missing !== undefined)("PostgresStore", () => {
     expect(await query(url, "SELECT COUNT(*)::int AS n FROM documents")).toEqual([{ n: 1 }]);
     // The plan and the kept page.
     expect(await query(url, "SELECT COUNT(*)::int AS n FROM blobs")).toEqual([{ n: 2 }]);
+  });
+
+  it("saves pages while the caller runs on: each promise settles once its page is committed, and later reads see every page sent before them", async () => {
+    const url = await freshDatabase();
+    const store = new PostgresStore(url);
+    try {
+      const run = store.createRun({ pipelineName: "p", pipelineFile: "p.yaml", pipelineHash: "h", planJson: "{}", engine: "local" });
+      store.startStep(run.id, "s", "crawl");
+      const saves = Array.from({ length: 100 }, (_, i) => store.saveDocument({ runId: run.id, stepId: "s", url: `https://e.com/${i}`, fetchedAt: "t", creditsUsed: 1, document: doc(`https://e.com/${i}`, `page ${i}`) }));
+      // Nothing was waited for but to keep at most MAX_PENDING on their way.
+      expect(store.pendingWrites).toBeGreaterThan(0);
+      expect(store.pendingWrites).toBeLessThanOrEqual(MAX_PENDING);
+      expect(store.storedUrls(run.id, "s").size).toBe(100);
+      await Promise.all(saves);
+      expect(store.pendingWrites).toBe(0);
+      // Pages committed together: one that fails is rolled back alone.
+      const mixed = await Promise.allSettled([101, 999, 102].map((runId, i) => store.saveDocument({ runId: runId === 999 ? 999 : run.id, stepId: "s", url: `https://e.com/m${i}`, fetchedAt: "t", creditsUsed: 1, document: doc("u", `m${i}`) })));
+      expect(mixed.map((m) => m.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      expect(store.storedUrls(run.id, "s").size).toBe(102);
+      expect(store.getSteps(run.id)[0]).toMatchObject({ documents: 102, creditsUsed: 102 });
+    } finally {
+      store.close();
+    }
   });
 
   it("refuses a database from a newer version", async () => {
