@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
-import type { Diagnostic, Engine, Pipeline, RunRecord } from "../../core/index.js";
+import type { Diagnostic, Engine, Pipeline, RunRecord, SessionVault } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { serviceCreditRules } from "../../credits/index.js";
 import { LocalEngine } from "../../engines/local/index.js";
@@ -98,7 +98,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     let result: RunResult;
     try {
       result = await runPlan(
-        { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, expectations: expectationJudge, ...(pipeline.sessions ? { sessions: new SessionTable(sessionDatabase(store), env[SECRET_KEY_ENV]) } : {}) },
+        { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, expectations: expectationJudge, ...(pipeline.sessions ? { sessions: sessionVault(store, env[SECRET_KEY_ENV]) } : {}) },
         { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(options.resumeWords ? { resumeWords: options.resumeWords } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
       );
     } catch (error) {
@@ -116,10 +116,9 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   }
 }
 
-/** Where sessions keep their logins: a table of the SQLite store. */
-function sessionDatabase(store: RunsStore): SqliteStore["db"] {
-  if (store instanceof SqliteStore) return store.db;
-  throw new ScrapelineError("invalid-input", "sessions keep their logins in a SQLite database file: run a pipeline with sessions with --db set to a file");
+/** Where sessions keep their logins: a table of the store, sealed under the secret. */
+function sessionVault(store: RunsStore, secret: string | undefined): SessionVault {
+  return store instanceof SqliteStore ? new SessionTable(store.db, secret) : store.sessions(secret);
 }
 
 /** Stores the run's warnings for show; they were told as they came, so a store that fails here does not fail the run. */

@@ -4,6 +4,7 @@ import { cacheHolds, readCacheEntry, writeCacheEntry } from "./cache.js";
 import { compactStep, pageChanges, pageList, readPage, saveDocument } from "./pages.js";
 import * as runs from "./runs.js";
 import { latestSnapshot, snapshotMarkdown, snapshots, snapshotUrls } from "./snapshots.js";
+import { sessionDelete, sessionGet, sessionPut } from "./sessions.js";
 import type { Tx } from "./sql.js";
 import type { ExpectationVerdict, StepStatus } from "../../core/index.js";
 import type { Document } from "../../core/index.js";
@@ -45,6 +46,9 @@ export const OPERATIONS = {
   cacheGet: readCacheEntry,
   cacheHolds,
   cachePut: (tx: Tx, url: string, optionsKey: string, document: Document) => writeCacheEntry(tx, { url, optionsKey, document, fetchedAt: tx.now }),
+  sessionGet,
+  sessionPut,
+  sessionDelete,
   blob: async (tx: Tx, hash: string) => ((await hasBlob(tx, hash)) ? getBlob(tx, hash) : undefined),
 };
 
@@ -53,5 +57,5 @@ export type OperationName = keyof typeof OPERATIONS;
 /** Calls that only read: made without a transaction of their own. */
 export const READS: ReadonlySet<OperationName> = new Set<OperationName>([
   "runPlan", "getRun", "listRuns", "latestUnfinishedRun", "getSteps", "stepIds", "stepState", "stepResult", "failures", "previousStepRun",
-  "warnings", "pageList", "readPage", "pageChanges", "latestSnapshot", "snapshots", "snapshotUrls", "snapshotMarkdown", "cacheGet", "cacheHolds", "blob",
+  "warnings", "pageList", "readPage", "pageChanges", "latestSnapshot", "snapshots", "snapshotUrls", "snapshotMarkdown", "cacheGet", "cacheHolds", "blob", "sessionGet",
 ]);

@@ -1,6 +1,7 @@
 import type { CacheWrite, ChangeTrackingResult, Document, ExpectationVerdict, NewRun, RunRecord, RunStatus, SnapshotRecord, SnapshotWrite, StepRecord, StepStatus, Store, StoredDocument } from "../../core/index.js";
 import { parseAssetRef } from "../assets.js";
 import type { RunWarning } from "../run-warning.js";
+import { SealedSessions, type SealedSessionRow } from "../session-vault.js";
 import { PostgresBridge } from "./bridge.js";
 import type { OperationName } from "./operations.js";
 import type { PageEntry } from "./pages.js";
@@ -169,6 +170,21 @@ export class PostgresStore implements Store {
   }
   previousStepRun(pipelineName: string, stepId: string, beforeRunId: number): { runId: number; planJson: string } | undefined {
     return this.call("previousStepRun", pipelineName, stepId, beforeRunId);
+  }
+
+  /** Kept session logins, sealed under `secret` (nothing is kept without one). */
+  sessions(secret: string | undefined): SealedSessions {
+    return new SealedSessions(
+      {
+        get: (keyHash) => {
+          const found = this.call<SealedSessionRow | undefined>("sessionGet", keyHash);
+          return found && { ...found, iv: asBuffer(found.iv), tag: asBuffer(found.tag), ciphertext: asBuffer(found.ciphertext) };
+        },
+        put: (keyHash, row) => this.call("sessionPut", keyHash, row),
+        delete: (keyHash) => this.call("sessionDelete", keyHash),
+      },
+      secret,
+    );
   }
 
   close(): void {

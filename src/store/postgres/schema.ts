@@ -138,4 +138,14 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX run_warnings_by_run ON run_warnings (run_id);
   `,
+  `
+  -- Logins of sessions kept between runs (../session-vault.ts): ciphertext, named by a keyed hash only.
+  CREATE TABLE session_states (
+    key_hash    TEXT PRIMARY KEY,
+    iv          BYTEA NOT NULL,
+    tag         BYTEA NOT NULL,
+    ciphertext  BYTEA NOT NULL,
+    saved_at    TEXT NOT NULL
+  );
+  `,
 ];
