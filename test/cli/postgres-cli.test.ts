@@ -6,7 +6,11 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain ES module script without type declarations
 import { EDIT, startSite } from "../../scripts/demo-site.mjs";
+import { writeFileSync } from "node:fs";
+import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { freshDatabase, postgresMissing, postgresPassword } from "../helpers/postgres.js";
+import { workdir } from "../run/helpers.js";
+import { startCli, waitForStderr } from "./child.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const missing = postgresMissing();
@@ -108,5 +112,41 @@ describe.skipIf(missing !== undefined)("scrapeline on PostgreSQL", () => {
     expect(outcome.code).toBe(2);
     expect(outcome.stderr).toContain("needs a SQLite database file, not postgres://postgres:***@");
     expect(outcome.stderr).not.toContain(password);
+  });
+
+  it("prints the command that finishes an interrupted run without the password, and with PGPASSWORD that command finishes it", async () => {
+    const slow = new FixtureSite();
+    const PAGES = 10;
+    for (let i = 0; i < PAGES; i++) {
+      // Slow enough that the run is still going when the test stops it.
+      slow.route(`/p${i}`, async (_req, res) => {
+        await new Promise((r) => setTimeout(r, 150));
+        res.writeHead(200, { "content-type": "text/html" }).end(htmlPage(`Page ${i}`, `<p>${"words ".repeat(300)}</p>`));
+      });
+    }
+    await slow.start();
+    try {
+      const file = join(workdir(), "stop.yaml");
+      const urls = Array.from({ length: PAGES }, (_, i) => `"${slow.url}/p${i}"`).join(", ");
+      writeFileSync(file, `version: 1\nname: stop\nallowPrivateNetwork: true\nsteps:\n  - id: pages\n    scrape: { urls: [${urls}] }\n`);
+      const started = startCli(["run", file, "--db", db, "--concurrency", "1"], { env: { SCRAPELINE_DB: "" } });
+      await waitForStderr(started, /\] 200 /);
+      started.child.kill("SIGINT");
+      const stopped = await started.done;
+      outputs.push(stopped.stdout, stopped.stderr);
+      expect(stopped.code, stopped.stderr).toBe(130);
+      const withoutPassword = new URL(db);
+      withoutPassword.password = "";
+      const hint = new RegExp(`run (\\d+) was interrupted; to finish it: scrapeline run ${file} --resume \\d+ --db '?${withoutPassword.toString().replace(/[.?]/g, "\\$&")}'? --concurrency 1\n`);
+      expect(stopped.stderr).toMatch(hint);
+      const id = Number(hint.exec(stopped.stderr)![1]);
+      const resumed = await cli(["run", file, "--resume", String(id), "--db", withoutPassword.toString(), "--concurrency", "1"], { PGPASSWORD: password });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const show = await cli(["show", String(id), "--db", db, "--json"]);
+      expect(JSON.parse(show.stdout).run).toMatchObject({ id, status: "succeeded", documents: PAGES });
+      for (const output of outputs) expect(output).not.toContain(password);
+    } finally {
+      await slow.stop();
+    }
   });
 });
