@@ -149,4 +149,31 @@ describe.skipIf(missing !== undefined)("scrapeline on PostgreSQL", () => {
       await slow.stop();
     }
   });
+
+  it("exports the same documents and reports the same changes as the SQLite store after the same run", async () => {
+    const fresh = await freshDatabase();
+    const file = join(workdir(), "same.db");
+    const other = await startSite({ port: 0 });
+    try {
+      const exports: string[] = [];
+      const reports: string[] = [];
+      for (const target of [file, fresh]) {
+        const ran = await cli(["run", "pipelines/demo.yaml", "--allow-private-network", "--db", target, "--var", `SCRAPELINE_DEMO_URL=${other.url}`]);
+        expect(ran.code, ran.stderr).toBe(0);
+        const exported = await cli(["export", "--db", target, "--format", "jsonl"]);
+        expect(exported.code, exported.stderr).toBe(0);
+        // A page's scrapeId is its own each time it is fetched.
+        exports.push(exported.stdout.replace(/"scrapeId":"[^"]+"/g, '"scrapeId":"…"'));
+        const changes = await cli(["changes", "--db", target, "--json"]);
+        expect(changes.code, changes.stderr).toBe(0);
+        reports.push(changes.stdout);
+      }
+      expect(exports[0]!.split("\n").length).toBeGreaterThan(6);
+      expect(exports[1]).toBe(exports[0]);
+      expect(reports[1]).toBe(reports[0]);
+    } finally {
+      await other.close();
+    }
+  });
 });
+
