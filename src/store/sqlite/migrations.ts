@@ -230,7 +230,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX failures_by_run ON failures (run_id, step_id);
   `,
   `
-  -- Logins of sessions kept between runs (src/store/sessions.ts): the state is AES-256-GCM
+  -- Logins of sessions kept between runs (src/store/sqlite/sessions.ts): the state is AES-256-GCM
   -- ciphertext under a key from SCRAPELINE_SECRET_KEY, and a login is named by a keyed hash only.
   CREATE TABLE session_states (
     key_hash    TEXT PRIMARY KEY,
@@ -311,7 +311,7 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE step_runs ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
   `,
-  // What serve's jobs send their request's webhook (src/store/job-webhooks.ts): recorded before it
+  // What serve's jobs send their request's webhook (src/store/sqlite/job-webhooks.ts): recorded before it
   // is sent, settled with its delivery; unsettled rows are sent again when serve starts.
   `
   CREATE TABLE serve_job_webhooks (

@@ -1,4 +1,4 @@
-// The reads of the web UI (src/ui through app/ui-data.ts): paged, and indexed or bounded, so a
+// The reads of the web UI (src/ui through app/ui-data/ui-data.ts): paged, and indexed or bounded, so a
 // page of a database of 100k documents answers without reading the whole of a run.
 import type Database from "better-sqlite3";
 import type { ChangeTrackingResult, Document, RunRecord, SnapshotRecord } from "../../core/index.js";
