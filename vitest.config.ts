@@ -9,8 +9,9 @@ export default defineConfig({
     // load (Chromium starting in 10 s rather than 1) must not fail them.
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    // One Chromium that the suite's engines, CLIs and servers share (test/setup/browser-server.ts).
-    globalSetup: ["test/setup/browser-server.ts"],
+    // One Chromium that the suite's engines, CLIs and servers share (test/setup/browser-server.ts),
+    // and one PostgreSQL server on which PostgreSQL tests make their own databases.
+    globalSetup: ["test/setup/browser-server.ts", "test/setup/postgres-server.ts"],
     // Worker threads the code starts (the store's writer) load its TypeScript through Node.
     execArgv: ["--import", fileURLToPath(new URL("./test/setup/register-typescript.mjs", import.meta.url))],
   },

@@ -5,7 +5,7 @@ export class UsageError extends Error {}
 export const DB_OPTION = {
   type: "string",
   requiresArg: true,
-  describe: "database file (default: $SCRAPELINE_DB or data/scrapeline.db)",
+  describe: "database file, or a postgres:// URL (default: $SCRAPELINE_DATABASE_URL, $SCRAPELINE_DB or data/scrapeline.db)",
   coerce: (value: string | string[]) => (Array.isArray(value) ? value[value.length - 1] : value),
 } as const;
 

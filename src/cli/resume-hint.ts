@@ -1,3 +1,5 @@
+import { databaseWithoutPassword } from "../app/light.js";
+
 /** The flags of `run` that decide what a resumed run does; the rest (--json) are left out. */
 export interface ResumeFlags {
   file: string;
@@ -10,14 +12,15 @@ export interface ResumeFlags {
 
 /**
  * The file and the flags that finish a run, as words, kept with the run when it starts: the
- * database (--db, or SCRAPELINE_DB as a flag, since the next shell may not have it), every --var
+ * database (--db, or SCRAPELINE_DATABASE_URL or SCRAPELINE_DB as a flag, since the next shell may
+ * not have it; a URL without its password, which is never kept or printed), every --var
  * (secrets' values left out), the engine, the concurrency and --allow-private-network. The
  * environment's other settings (API keys, model and search endpoints) are the user's to keep.
  */
 export function resumeWords(flags: ResumeFlags, env: Readonly<Record<string, string | undefined>> = process.env): string[] {
   const words = [flags.file];
-  const db = flags.db ?? env.SCRAPELINE_DB;
-  if (db !== undefined) words.push("--db", db);
+  const db = flags.db ?? (env.SCRAPELINE_DATABASE_URL || undefined) ?? env.SCRAPELINE_DB;
+  if (db !== undefined) words.push("--db", databaseWithoutPassword(db));
   for (const item of flags.var ?? []) words.push("--var", maskSecret(item));
   if (flags.engine) words.push("--engine", flags.engine);
   if (flags.concurrency !== undefined) words.push("--concurrency", String(flags.concurrency));
@@ -48,7 +51,7 @@ function resumeHint(status: string): string | undefined {
 export function resumeLine(run: { id: number; status: string; pipelineFile?: string; resumeWords?: readonly string[] }, db: string | undefined): string | undefined {
   const hint = resumeHint(run.status);
   if (!hint) return undefined;
-  const words = run.resumeWords ?? [run.pipelineFile ?? "", ...(db !== undefined ? ["--db", db] : [])];
+  const words = run.resumeWords ?? [run.pipelineFile ?? "", ...(db !== undefined ? ["--db", databaseWithoutPassword(db)] : [])];
   return `run ${run.id} ${hint}: ${resumeCommand(run.id, words)}`;
 }
 

@@ -62,35 +62,6 @@ describe("SqliteStore", () => {
     store.close();
   });
 
-  it("a step skipped in a run's first attempt has its kind once a resume runs it", () => {
-    const store = new SqliteStore(freshPath());
-    const run = newRun(store);
-    store.finishStep(run.id, "later", "skipped", "the run was interrupted");
-    store.finishRun(run.id, "interrupted");
-    store.reopenRun(run.id);
-    store.startStep(run.id, "later", "crawl");
-    store.finishStep(run.id, "later", "succeeded");
-    expect(store.getSteps(run.id)).toEqual([expect.objectContaining({ stepId: "later", kind: "crawl", status: "succeeded", startedAt: expect.any(String) })]);
-    store.close();
-  });
-
-  it("keeps a resumed step's earlier pages and adds the new ones", () => {
-    const store = new SqliteStore(freshPath());
-    const run = newRun(store);
-    store.startStep(run.id, "s", "scrape");
-    store.saveDocument({ runId: run.id, stepId: "s", url: "https://e.com/1", fetchedAt: "t", creditsUsed: 1, document: doc("https://e.com/1", "1") });
-    store.finishStep(run.id, "s", "cancelled");
-    store.finishRun(run.id, "interrupted");
-    expect(store.latestUnfinishedRun("p")?.id).toBe(run.id);
-    store.reopenRun(run.id);
-    store.startStep(run.id, "s", "scrape");
-    expect([...store.storedUrls(run.id, "s")]).toEqual(["https://e.com/1"]);
-    store.saveDocument({ runId: run.id, stepId: "s", url: "https://e.com/2", fetchedAt: "t", creditsUsed: 1, document: doc("https://e.com/2", "2") });
-    store.finishStep(run.id, "s", "succeeded");
-    expect([...store.documents(run.id, "s")].map((d) => d.url)).toEqual(["https://e.com/1", "https://e.com/2"]);
-    store.close();
-  });
-
   it("keeps SQLite's page cache to its own default size, not the 16 MB the binding is built with", () => {
     const store = new SqliteStore(freshPath());
     expect(store.db.pragma("cache_size", { simple: true })).toBe(-PAGE_CACHE_KIB);
@@ -143,16 +114,6 @@ describe("SqliteStore", () => {
     store.db.prepare("INSERT INTO blobs (hash, size, compression, data) VALUES (?, ?, 'br', ?)").run(hash, bytes.length, compress(bytes));
     store.db.prepare("INSERT INTO page_cache (url, options_key, blob_hash, fetched_at) VALUES (?, 'k', ?, ?)").run("https://e.com/", hash, new Date().toISOString());
     expect(store.cacheGet("https://e.com/", "k", 60_000)?.document).toEqual(page);
-    store.close();
-  });
-
-  it("records failures and credits without documents", () => {
-    const store = new SqliteStore(freshPath());
-    const run = newRun(store);
-    store.startStep(run.id, "m", "map");
-    store.saveFailure({ runId: run.id, stepId: "m", url: "https://e.com/x", kind: "network", error: "reset" });
-    store.recordCredits({ runId: run.id, stepId: "m", credits: 1, reason: "map" });
-    expect(store.getSteps(run.id)[0]).toMatchObject({ failures: 1, creditsUsed: 1 });
     store.close();
   });
 

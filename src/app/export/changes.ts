@@ -4,7 +4,7 @@ import { gitDiff } from "../../changes/index.js";
 import { resolveRunId } from "./history.js";
 import { searchChanges, type SearchStepChanges } from "./search-changes.js";
 import { storedPageUrl } from "./snapshot-url.js";
-import { openExistingStore } from "../shared/index.js";
+import { openExistingRunStore } from "../shared/index.js";
 
 export interface PageChange {
   stepId: string;
@@ -28,7 +28,7 @@ export interface RunChanges {
 
 /** What changed in a run: every tracked page that is new, changed, removed or hidden. */
 export function runChanges(db: string, run?: string | number): RunChanges {
-  const store = openExistingStore(db);
+  const store = openExistingRunStore(db);
   try {
     const runId = resolveRunId(store, run);
     const all = store.pageChanges(runId);
@@ -58,7 +58,7 @@ export interface HistoryEntry {
 
 /** The versions of a page (URL and tag), oldest first; a page with none is an error, as for pageDiff. */
 export function pageHistory(db: string, given: string, tag: string | null = null): HistoryEntry[] {
-  const store = openExistingStore(db);
+  const store = openExistingRunStore(db);
   try {
     const url = storedPageUrl(store, given, tag);
     const versions = store.snapshots(url, tag);
@@ -84,7 +84,7 @@ export interface PageDiff {
  */
 export function pageDiff(db: string, given: string, options: { tag?: string | null; from?: number; to?: number } = {}): PageDiff {
   const tag = options.tag ?? null;
-  const store = openExistingStore(db);
+  const store = openExistingRunStore(db);
   try {
     const url = storedPageUrl(store, given, tag);
     const versions = store.snapshots(url, tag);

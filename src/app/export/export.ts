@@ -9,7 +9,7 @@ import { isSearchResult, searchRows } from "./search.js";
 import { agentRows, isAgentResult } from "./agent.js";
 import { ScrapelineError } from "../../core/index.js";
 import { resolveRunId } from "./history.js";
-import { openExistingStore } from "../shared/index.js";
+import { openExistingRunStore } from "../shared/index.js";
 import { writeTree } from "./tree.js";
 
 export type ExportFormat = "json" | "jsonl" | "csv" | "markdown" | "tree";
@@ -28,7 +28,7 @@ export interface ExportOptions {
 
 /** Writes a run's stored Documents in the chosen format; returns how many were written. */
 export async function exportRun(options: ExportOptions): Promise<{ runId: number; count: number }> {
-  const store = openExistingStore(options.db);
+  const store = openExistingRunStore(options.db);
   try {
     const runId = resolveRunId(store, options.run);
     if (options.step && !store.getSteps(runId).some((s) => s.stepId === options.step)) {

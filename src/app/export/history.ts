@@ -1,6 +1,6 @@
 import type { ExtractResult, RunRecord, StepRecord } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
-import { openExistingStore } from "../shared/index.js";
+import { openExistingRunStore } from "../shared/index.js";
 
 export interface RunSummary extends RunRecord {
   documents: number;
@@ -14,7 +14,7 @@ function summarize(run: RunRecord, steps: StepRecord[]): RunSummary {
 
 /** Runs in the database, newest first. */
 export function listRuns(db: string, options: { pipeline?: string; limit?: number } = {}): RunSummary[] {
-  const store = openExistingStore(db);
+  const store = openExistingRunStore(db);
   try {
     return store.listRuns({ ...(options.pipeline ? { pipelineName: options.pipeline } : {}), limit: options.limit ?? 50 }).map((run) => summarize(run, store.getSteps(run.id)));
   } finally {
@@ -23,7 +23,7 @@ export function listRuns(db: string, options: { pipeline?: string; limit?: numbe
 }
 
 /** Resolves "latest" or a numeric id to a run id. */
-export function resolveRunId(store: ReturnType<typeof openExistingStore>, ref: string | number | undefined): number {
+export function resolveRunId(store: ReturnType<typeof openExistingRunStore>, ref: string | number | undefined): number {
   if (ref === undefined || ref === "latest") {
     const latest = store.listRuns({ limit: 1 })[0];
     if (!latest) throw new ScrapelineError("invalid-input", "the database has no runs yet");
@@ -48,7 +48,7 @@ export interface RunDetail {
 
 /** One run with its steps and failed pages. */
 export function showRun(db: string, ref: string | number | undefined): RunDetail {
-  const store = openExistingStore(db);
+  const store = openExistingRunStore(db);
   try {
     const id = resolveRunId(store, ref);
     const run = store.getRun(id)!;

@@ -1,19 +1,19 @@
 import { createHash } from "node:crypto";
 import { hostname } from "node:os";
-import type { Diagnostic, Engine, Pipeline, RunRecord } from "../../core/index.js";
+import type { Diagnostic, Engine, Pipeline, RunRecord, SessionVault } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { serviceCreditRules } from "../../credits/index.js";
 import { LocalEngine } from "../../engines/local/index.js";
 import { loadPipeline, loadPipelineText, redactInterpolations, sessionsOnEngine } from "../../pipeline/index.js";
 import { planPipeline } from "../../planner/index.js";
 import { runPlan, type EventSink, type RunResult } from "../../runner/index.js";
-import { SECRET_KEY_ENV, SessionTable, type RunWarning, type SqliteStore } from "../../store/index.js";
+import { SECRET_KEY_ENV, SessionTable, SqliteStore, type RunsStore, type RunWarning } from "../../store/index.js";
 import { StoreChangeTracker } from "../shared/index.js";
 import { applyModelCrawlPrompts } from "./crawl-prompts.js";
 import { extractionSettings } from "../shared/index.js";
 import { createRemoteEngine } from "./remote.js";
 import { notifyRun, type NotificationOutbox, type NotifyOutcome } from "../notify/index.js";
-import { openStore, RUN_WRITER_AFTER } from "../shared/index.js";
+import { openRunStore, RUN_WRITER_AFTER } from "../shared/index.js";
 import { runAgent } from "../../agent/index.js";
 import { fixtureTraffic, type FixtureOptions, type FixtureTraffic } from "./fixture.js";
 import { expectationJudge } from "../../expect/index.js";
@@ -69,7 +69,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined }, withoutExpectations)).digest("hex");
 
   const engine = options.engine ?? createEngine(pipeline, options, traffic);
-  const store = openStore(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
+  const store = openRunStore(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
   try {
     const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, [pipelineHash, earlierHash], options.resume);
     let runId: number | undefined;
@@ -98,7 +98,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     let result: RunResult;
     try {
       result = await runPlan(
-        { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, expectations: expectationJudge, ...(pipeline.sessions ? { sessions: new SessionTable(store.db, env[SECRET_KEY_ENV]) } : {}) },
+        { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, expectations: expectationJudge, ...(pipeline.sessions ? { sessions: sessionVault(store, env[SECRET_KEY_ENV]) } : {}) },
         { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(options.resumeWords ? { resumeWords: options.resumeWords } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
       );
     } catch (error) {
@@ -116,8 +116,13 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   }
 }
 
+/** Where sessions keep their logins: a table of the store, sealed under the secret. */
+function sessionVault(store: RunsStore, secret: string | undefined): SessionVault {
+  return store instanceof SqliteStore ? new SessionTable(store.db, secret) : store.sessions(secret);
+}
+
 /** Stores the run's warnings for show; they were told as they came, so a store that fails here does not fail the run. */
-function keepWarnings(store: SqliteStore, runId: number, warnings: readonly RunWarning[]): void {
+function keepWarnings(store: RunsStore, runId: number, warnings: readonly RunWarning[]): void {
   try {
     store.addWarnings(runId, warnings);
   } catch {
@@ -126,7 +131,7 @@ function keepWarnings(store: SqliteStore, runId: number, warnings: readonly RunW
 }
 
 /** Ends a run this process started and did not finish; a finished run is left as it is. */
-function closeUnfinished(store: SqliteStore, runId: number | undefined, status: "failed" | "interrupted", error: string): void {
+function closeUnfinished(store: RunsStore, runId: number | undefined, status: "failed" | "interrupted", error: string): void {
   if (runId === undefined) return;
   try {
     if (store.getRun(runId)?.status === "running") store.finishRun(runId, status, error);
@@ -153,7 +158,7 @@ function createEngine(pipeline: Pipeline, options: RunFileOptions, traffic: Fixt
   return traffic ? traffic.finish(engine) : engine;
 }
 
-function findResumable(store: SqliteStore, pipeline: Pipeline, hashes: readonly string[], resume: true | number): RunRecord {
+function findResumable(store: RunsStore, pipeline: Pipeline, hashes: readonly string[], resume: true | number): RunRecord {
   const run = resume === true ? store.latestUnfinishedRun(pipeline.name) : store.getRun(resume);
   if (!run) {
     throw new ScrapelineError("invalid-input", resume === true ? `nothing to resume: the latest run of pipeline "${pipeline.name}" succeeded, or it has none` : `no run ${resume} in this database`);

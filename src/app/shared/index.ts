@@ -3,4 +3,4 @@ export { assetBytes, inlineAssets } from "./assets.js";
 export { StoreChangeTracker } from "./change-tracker.js";
 export { extractionSettings } from "./extraction.js";
 export { expandPipelinePaths } from "./files.js";
-export { openExistingStore, openStore, RUN_WRITER_AFTER } from "./store.js";
+export { openExistingRunStore, openExistingStore, openRunStore, openStore, RUN_WRITER_AFTER } from "./store.js";

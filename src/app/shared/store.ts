@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { SqliteStore, type SqliteStoreOptions } from "../../store/index.js";
+import { PostgresStore, SqliteStore, type RunsStore, type SqliteStoreOptions } from "../../store/index.js";
 import { ScrapelineError } from "../../core/index.js";
+import { isDatabaseUrl, redactDatabaseUrl } from "../db-path.js";
+
 
 /**
  * Pages a run saves before a writer thread commits the rest while the run fetches on: a short run
@@ -9,8 +10,25 @@ import { ScrapelineError } from "../../core/index.js";
  */
 export const RUN_WRITER_AFTER = 32;
 
-/** Opens the store, turning SQLite's failures into errors that say which file and what to do. */
+/**
+ * Opens the store of runs, pages and change histories: PostgreSQL for a postgres:// URL, else the
+ * SQLite file. Failures say which database (a URL's password hidden) and what to do.
+ */
+export function openRunStore(db: string, options: SqliteStoreOptions = {}): RunsStore {
+  return isDatabaseUrl(db) ? openPostgresStore(db, options) : openStore(db, options);
+}
+
+/** openRunStore for commands that only read: a mistyped --db file is reported, never created. */
+export function openExistingRunStore(db: string, options: SqliteStoreOptions = {}): RunsStore {
+  return isDatabaseUrl(db) ? openPostgresStore(db, options) : openExistingStore(db, options);
+}
+
+/** Opens the SQLite store, turning SQLite's failures into errors that say which file and what to do. */
 export function openStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
+  if (isDatabaseUrl(path)) {
+    // serve, watch, keys, monitors and the UI keep tables that only the SQLite store has.
+    throw new ScrapelineError("invalid-input", `this command needs a SQLite database file, not ${redactDatabaseUrl(path)}: on PostgreSQL, scrapeline keeps runs, pages and change histories (run, runs, show, export, changes, history, diff). Give --db a file.`);
+  }
   try {
     return new SqliteStore(path, options);
   } catch (error) {
@@ -31,8 +49,37 @@ export function openStore(path: string, options: SqliteStoreOptions = {}): Sqlit
  * reported, never created (with its folder) as an empty database.
  */
 export function openExistingStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
-  if (path !== ":memory:" && !existsSync(path)) {
+  if (path !== ":memory:" && !isDatabaseUrl(path) && !existsSync(path)) {
     throw new ScrapelineError("invalid-input", `no database at ${path}: nothing has been run with it yet. Check --db (or $SCRAPELINE_DB).`);
   }
   return openStore(path, options);
+}
+
+/** Opens the PostgreSQL store; its failures name the database with its password hidden, and say what to do. */
+function openPostgresStore(url: string, options: SqliteStoreOptions): PostgresStore {
+  try {
+    return new PostgresStore(url, options.now ? { now: options.now } : {});
+  } catch (error) {
+    const shown = redactDatabaseUrl(url);
+    const code = (error as { code?: string }).code ?? "";
+    const message = hidePassword((error as Error).message, url);
+    if (code === "28P01" || code === "28000") throw new ScrapelineError("invalid-input", `cannot sign in to the database ${shown}: ${message}. Check the URL's user and password (or PGPASSWORD).`);
+    if (code === "3D000") throw new ScrapelineError("invalid-input", `no database ${shown}: ${message}. Create it first (createdb), or check --db.`);
+    if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|timeout/i.test(`${code} ${message}`)) {
+      throw new ScrapelineError("invalid-input", `cannot reach the database ${shown}: ${message}. Check the host and port in --db, and that PostgreSQL is running.`);
+    }
+    throw new ScrapelineError("internal", `cannot open the database ${shown}: ${message}`);
+  }
+}
+
+/** A message with the URL's password taken out, should a library have quoted it. */
+function hidePassword(message: string, url: string): string {
+  let password = "";
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {
+    // Not a URL that parses: redactDatabaseUrl hides what it can of it.
+  }
+  const hidden = password ? message.split(password).join("***") : message;
+  return hidden.split(url).join(redactDatabaseUrl(url));
 }

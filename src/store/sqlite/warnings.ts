@@ -1,16 +1,8 @@
 import type Database from "better-sqlite3";
 import type { Row } from "../rows.js";
+import { MAX_RUN_WARNINGS, type RunWarning } from "../run-warning.js";
 
-/** A warning a run gave: about a step, or about one of its pages (url). */
-export interface RunWarning {
-  stepId: string;
-  url: string | null;
-  message: string;
-  at: string;
-}
-
-/** Warnings kept per run: beyond this many the rest are counted in the last one's place. */
-export const MAX_RUN_WARNINGS = 1000;
+export { MAX_RUN_WARNINGS, type RunWarning } from "../run-warning.js";
 
 export function addWarnings(db: Database.Database, runId: number, warnings: readonly RunWarning[]): void {
   const have = db.prepare("SELECT COUNT(*) FROM run_warnings WHERE run_id = ?").pluck().get(runId) as number;
