@@ -13,12 +13,15 @@ import { applyModelCrawlPrompts } from "./crawl-prompts.js";
 import { extractionSettings } from "./extraction.js";
 import { createRemoteEngine } from "./remote.js";
 import { notifyRun, type NotificationOutbox, type NotifyOutcome } from "./notify.js";
-import { openStore, RUN_WRITER_AFTER } from "./store.js";
+import { openExistingStore, openStore, RUN_WRITER_AFTER } from "./store.js";
 import { runAgent } from "../agent/index.js";
 import { fixtureTraffic, type FixtureOptions, type FixtureTraffic } from "./run-fixture.js";
 import { expectationJudge } from "../expect/index.js";
+import { chooseFromRun, RunPageKeeper, runTaps, storedPages, withoutPageCache, type ChosenRun, type FromRunOptions } from "./from-run.js";
+import { FetchedPageTable } from "../store/index.js";
+import type { EngineTaps } from "../engines/local/index.js";
 
-export interface RunFileOptions extends FixtureOptions {
+export interface RunFileOptions extends FixtureOptions, FromRunOptions {
   db: string;
   /** Extra variables for ${VAR} interpolation (--var K=V); they win over the environment. */
   vars?: Record<string, string>;
@@ -42,6 +45,8 @@ export interface RunFileOptions extends FixtureOptions {
   notifyOutbox?: NotificationOutbox;
   /** The pipeline file and the flags that finish the run with --resume (secrets left out), kept with it. */
   resumeWords?: readonly string[];
+  /** Told which run's stored pages a run with `fromRun` converts, before it starts. */
+  onFromRun?: (chosen: ChosenRun) => void;
 }
 
 export type RunFileResult = { ok: false; diagnostics: Diagnostic[] } | ({ ok: true; pipeline: Pipeline; warnings: Diagnostic[]; notify?: NotifyOutcome } & RunResult);
@@ -56,6 +61,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const sessionProblem = options.engine ? undefined : sessionsOnEngine(pipeline, options.engineKind ?? pipeline.engine.kind);
   if (sessionProblem) throw new ScrapelineError("invalid-input", sessionProblem);
   const local = (options.engineKind ?? pipeline.engine.kind) === "local" && !options.engine;
+  if (options.fromRun !== undefined) refuseFromRunMistakes(options, options.engineKind ?? pipeline.engine.kind);
   const traffic = options.engine ? undefined : fixtureTraffic(options, pipeline, options.engineKind ?? pipeline.engine.kind, env);
   if (local) await applyModelCrawlPrompts(pipeline, traffic?.extraction ?? extractionSettings(pipeline, env));
   const plan = planPipeline(pipeline);
@@ -68,9 +74,17 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   // Runs started before the budget and per-host concurrency were left out were hashed without only concurrency.
   const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined }, withoutExpectations)).digest("hex");
 
-  const engine = options.engine ?? createEngine(pipeline, options, traffic);
-  const store = openStore(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
+  const store = (options.fromRun !== undefined ? openExistingStore : openStore)(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
+  let engine: Engine | undefined;
   try {
+    const chosen = options.fromRun !== undefined ? chooseFromRun(store, pipeline, options.fromRun) : undefined;
+    if (chosen) options.onFromRun?.(chosen);
+    // Every run on the local engine keeps what its gate was answered, for a later --from-run.
+    const keeper = new RunPageKeeper(store);
+    const from = chosen ? { source: storedPages(store, chosen.run.id), fetchMissing: Boolean(options.fetchMissing) } : undefined;
+    engine = options.engine ?? createEngine(pipeline, options, traffic, local ? runTaps(keeper, traffic?.taps, from) : undefined);
+    // A run made from stored pages finishes from the same run's pages.
+    const resumeWords = options.resumeWords && chosen && !options.resumeWords.includes("--from-run") ? [...options.resumeWords, "--from-run", String(chosen.run.id), ...(options.fetchMissing ? ["--fetch-missing"] : [])] : options.resumeWords;
     const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, [pipelineHash, earlierHash], options.resume);
     let runId: number | undefined;
     const warnings: RunWarning[] = [];
@@ -83,7 +97,10 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
       options.onEvent?.({ type: "step-warning", stepId, message: `${url}: ${message}` });
     };
     const onEvent: EventSink = (event) => {
-      if (event.type === "run-started") runId = event.runId;
+      if (event.type === "run-started") {
+        runId = keeper.runId = event.runId;
+        if (chosen) new FetchedPageTable(store.db).markFromRun(event.runId, chosen.run.id);
+      }
       if (event.type === "step-warning") {
         told.add(`${event.stepId}\n${event.message}`);
         warnings.push({ stepId: event.stepId, url: null, message: event.message, at: new Date().toISOString() });
@@ -98,8 +115,8 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     let result: RunResult;
     try {
       result = await runPlan(
-        { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, expectations: expectationJudge, ...(pipeline.sessions ? { sessions: new SessionTable(store.db, env[SECRET_KEY_ENV]) } : {}) },
-        { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(options.resumeWords ? { resumeWords: options.resumeWords } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
+        { engine, store: chosen ? withoutPageCache(store) : store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, expectations: expectationJudge, ...(pipeline.sessions ? { sessions: new SessionTable(store.db, env[SECRET_KEY_ENV]) } : {}) },
+        { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(resumeWords ? { resumeWords } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
       );
     } catch (error) {
       closeUnfinished(store, runId, "failed", `internal error: ${error instanceof Error ? error.message : String(error)}`);
@@ -111,7 +128,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     const notify = pipeline.notify ? await notifyRun(store, result.runId, pipeline.notify, { allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork, ...(options.notifyOutbox ? { outbox: options.notifyOutbox } : {}) }) : undefined;
     return { ok: true, pipeline, warnings: loaded.diagnostics, ...result, ...(notify ? { notify } : {}) };
   } finally {
-    if (!options.engine) await engine.close();
+    if (engine && !options.engine) await engine.close();
     store.close();
   }
 }
@@ -135,7 +152,13 @@ function closeUnfinished(store: SqliteStore, runId: number | undefined, status: 
   }
 }
 
-function createEngine(pipeline: Pipeline, options: RunFileOptions, traffic: FixtureTraffic | undefined): Engine {
+/** `--from-run` with what makes no sense beside it, refused before any work. */
+function refuseFromRunMistakes(options: RunFileOptions, engineKind: string): void {
+  if (options.record !== undefined) throw new ScrapelineError("invalid-input", "--from-run and --record cannot be used together: record the live run instead (a run made from stored pages keeps them again all the same)");
+  if (engineKind !== "local") throw new ScrapelineError("invalid-input", `--from-run converts stored pages on the local engine; this run uses ${engineKind}`);
+}
+
+function createEngine(pipeline: Pipeline, options: RunFileOptions, traffic: FixtureTraffic | undefined, taps: EngineTaps | undefined): Engine {
   const env = { ...(options.env ?? process.env), ...(options.vars ?? {}) };
   const kind = options.engineKind ?? pipeline.engine.kind;
   if (kind === "firecrawl") {
@@ -147,7 +170,7 @@ function createEngine(pipeline: Pipeline, options: RunFileOptions, traffic: Fixt
     extraction: traffic?.extraction ?? extractionSettings(pipeline, env),
     ...(pipeline.engine.kind === "local" ? { browser: pipeline.engine.browser } : {}),
     ...(options.env ? { env: options.env } : {}),
-    ...(traffic ? { taps: traffic.taps } : {}),
+    ...(taps ? { taps } : {}),
   });
   return traffic ? traffic.finish(engine) : engine;
 }

@@ -21,9 +21,9 @@ export const BROTLI_QUALITY = 1;
  */
 export const BROTLI_WINDOW_BITS = 18;
 
-export function compress(bytes: Buffer): Buffer {
+export function compress(bytes: Buffer, quality = BROTLI_QUALITY): Buffer {
   return brotliCompressSync(bytes, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
   });
 }
 
@@ -33,11 +33,14 @@ export function decompress(bytes: Buffer, compression: string): Buffer {
   throw new Error(`unknown blob compression ${compression}`);
 }
 
-/** Stores a blob once, by content; returns its hash. Stored content is not compressed again: most blobs of a repeated run already exist. */
-export function putBlob(db: Database.Database, bytes: Buffer, compression: "br" | "none" = "br"): string {
+/**
+ * Stores a blob once, by content; returns its hash. Stored content is not compressed again: most
+ * blobs of a repeated run already exist. `quality` is brotli's for content worth packing harder.
+ */
+export function putBlob(db: Database.Database, bytes: Buffer, compression: "br" | "none" = "br", quality = BROTLI_QUALITY): string {
   const hash = blobHash(bytes);
   if (hasBlob(db, hash)) return hash;
-  db.prepare("INSERT OR IGNORE INTO blobs (hash, size, compression, data) VALUES (?, ?, ?, ?)").run(hash, bytes.length, compression, compression === "br" ? compress(bytes) : bytes);
+  db.prepare("INSERT OR IGNORE INTO blobs (hash, size, compression, data) VALUES (?, ?, ?, ?)").run(hash, bytes.length, compression, compression === "br" ? compress(bytes, quality) : bytes);
   return hash;
 }
 

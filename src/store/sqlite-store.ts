@@ -13,6 +13,7 @@ import { cacheStatements } from "./statements.js";
 import { packCache } from "./cache-entry.js";
 import { cacheHoldsKey, readCacheEntry, writeCacheEntry } from "./page-cache.js";
 import { PendingKeys, Writer } from "./writer.js";
+import { compactFetched, keepFetched, type FetchedAnswer } from "./fetched-pages.js";
 
 export interface SqliteStoreOptions {
   /** Milliseconds a writer waits for another process's lock before failing. */
@@ -165,7 +166,19 @@ export class SqliteStore implements Store {
   }
 
   finishRun(id: number, status: RunStatus, error?: string, expectations?: ExpectationVerdict): void {
-    this.db.prepare("UPDATE runs SET status = ?, finished_at = ?, error = ?, expectations = ? WHERE id = ?").run(status, this.stamp(), error ?? null, expectations ? JSON.stringify(expectations) : null, id);
+    this.db.transaction(() => {
+      this.db.prepare("UPDATE runs SET status = ?, finished_at = ?, error = ?, expectations = ? WHERE id = ?").run(status, this.stamp(), error ?? null, expectations ? JSON.stringify(expectations) : null, id);
+      compactFetched(this.db, id);
+    }).immediate();
+  }
+
+  /**
+   * Keeps what the fetch gate answered a run for a request (src/store/fetched-pages.ts); committed
+   * in the order sent, on the writer thread once there is one.
+   */
+  keepFetched(runId: number, key: string, answer: FetchedAnswer): void {
+    if (this.writer) return this.writer.post({ op: "keepFetched", args: [runId, key, answer] }, this.stamp());
+    this.db.transaction(() => keepFetched(this.db, runId, key, answer)).immediate();
   }
 
   reopenRun(id: number, resumeWords?: readonly string[]): void {
@@ -450,8 +463,8 @@ export class SqliteStore implements Store {
  * queue, so reads and other writes see every page sent before them: safe by default for methods
  * added later. Exceptions that need not wait: the page cache (a page written a moment ago and not
  * yet visible is only a miss), a snapshot's markdown (the blob a committed row refers to is
- * committed itself), and the latest snapshot of a URL (it waits only when one of that URL is on
- * its way).
+ * committed itself), keeping a fetch answer (sent to the thread as pages are), and the latest
+ * snapshot of a URL (it waits only when one of that URL is on its way).
  */
 function waitForWriter(proto: Record<string, unknown>, except: ReadonlySet<string>): void {
   for (const name of Object.getOwnPropertyNames(proto)) {
@@ -465,5 +478,5 @@ function waitForWriter(proto: Record<string, unknown>, except: ReadonlySet<strin
 }
 waitForWriter(
   SqliteStore.prototype as unknown as Record<string, unknown>,
-  new Set(["constructor", "saveDocument", "saveStepState", "cacheGet", "latestSnapshot", "snapshotMarkdown", "close", "drainWriter", "stamp"]),
+  new Set(["constructor", "saveDocument", "saveStepState", "keepFetched", "cacheGet", "latestSnapshot", "snapshotMarkdown", "close", "drainWriter", "stamp"]),
 );

@@ -21,3 +21,4 @@ export function closingWith(engine: Engine, after: () => Promise<void>): Engine 
   };
   return wrapped;
 }
+export { keepingGate, keptHeaders, storedPagesTaps, type FetchedPageSink, type FetchedPageSource, type KeptAnswer, type KeptFailure, type KeptResponse } from "./stored-pages.js";
