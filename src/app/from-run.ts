@@ -1,7 +1,7 @@
 import type { Pipeline, RunRecord, Store } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import type { EngineTaps } from "../engines/local/index.js";
-import { keepingGate, storedPagesTaps, type FetchedPageSink, type FetchedPageSource, type KeptAnswer } from "../engines/replay/index.js";
+import { keepingGate, requestKey, storedPagesTaps, type FetchedPageSink, type FetchedPageSource, type KeptAnswer } from "../engines/replay/index.js";
 import { FetchedPageTable, type SqliteStore } from "../store/index.js";
 
 /** A run made from the pages an earlier run stored (run --from-run). */
@@ -25,8 +25,10 @@ export interface ChosenRun {
  */
 export function chooseFromRun(store: SqliteStore, pipeline: Pipeline, fromRun: number | "latest"): ChosenRun {
   const pages = new FetchedPageTable(store.db);
+  // A run that took every page from the page cache kept none itself, but the runs that fetched them did.
+  const usable = (id: number) => pages.keptAny(id) || cachedPageKeys(store, id).size > 0;
   if (fromRun === "latest") {
-    const run = store.listRuns({ pipelineName: pipeline.name }).find((r) => pages.keptAny(r.id));
+    const run = store.listRuns({ pipelineName: pipeline.name }).find((r) => usable(r.id));
     if (!run) throw new ScrapelineError("invalid-input", `--from-run latest: pipeline "${pipeline.name}" has no run with stored pages in this database; run it once without --from-run`);
     return { run };
   }
@@ -35,7 +37,7 @@ export function chooseFromRun(store: SqliteStore, pipeline: Pipeline, fromRun: n
     const ids = store.listRuns({ limit: 10 }).map((r) => `${r.id} (${r.pipelineName})`);
     throw new ScrapelineError("invalid-input", `--from-run: run ${fromRun} not found; runs: ${ids.length > 0 ? `${ids.join(", ")}${ids.length === 10 ? ", …" : ""}` : "none"}`);
   }
-  if (!pages.keptAny(run.id)) {
+  if (!usable(run.id)) {
     const why = run.engine !== "local" ? `it ran on the ${run.engine} engine, which fetches pages itself` : "it fetched nothing, or was made before runs kept their pages";
     throw new ScrapelineError("invalid-input", `--from-run: run ${run.id} kept no fetched pages (${why})`);
   }
@@ -43,14 +45,41 @@ export function chooseFromRun(store: SqliteStore, pipeline: Pipeline, fromRun: n
   return { run, ...(warning ? { warning } : {}) };
 }
 
-/** The pages a run kept, read as the new run asks for them (the index once, each answer when asked). */
+/**
+ * The pages a run used, read as the new run asks for them (each index once, each answer when
+ * asked). A page the run took from the page cache was fetched by an earlier run: it is answered
+ * from the newest earlier run that kept it.
+ */
 export function storedPages(store: SqliteStore, runId: number): FetchedPageSource {
   const table = new FetchedPageTable(store.db);
   const index = table.index(runId);
-  return { name: `run ${runId}`, find: (key) => {
-    const hash = index.get(key);
-    return hash === undefined ? undefined : (table.answer(hash) as KeptAnswer);
-  } };
+  const cached = cachedPageKeys(store, runId);
+  const earlier = new Map<number, Map<string, string>>();
+  let older: RunRecord[] | undefined;
+  const fromEarlier = (key: string): string | undefined => {
+    older ??= store.listRuns().filter((r) => r.id < runId);
+    for (const run of older) {
+      let runIndex = earlier.get(run.id);
+      if (!runIndex) earlier.set(run.id, (runIndex = table.index(run.id)));
+      const hash = runIndex.get(key);
+      if (hash !== undefined) return hash;
+    }
+    return undefined;
+  };
+  return {
+    name: `run ${runId}`,
+    find: (key) => {
+      const hash = index.get(key) ?? (cached.has(key) ? fromEarlier(key) : undefined);
+      return hash === undefined ? undefined : (table.answer(hash) as KeptAnswer);
+    },
+  };
+}
+
+/** The request keys of the pages a run took from the page cache. */
+function cachedPageKeys(store: SqliteStore, runId: number): Set<string> {
+  const keys = new Set<string>();
+  for (const page of store.documents(runId)) if (page.document.metadata.cacheState === "hit") keys.add(requestKey("GET", page.url));
+  return keys;
 }
 
 /** Where a run keeps what its gate was answered: the run's id is known once the runner has made it. */
