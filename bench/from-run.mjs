@@ -51,8 +51,9 @@ async function measure(label, bodies) {
     return Number(process.hrtime.bigint() - start) / 1e9;
   };
   try {
-    const live = [];
-    for (let r = 0; r < RUNS; r++) live.push(await once());
+    const live = [await once()];
+    const first = sizeWithAndWithout(db, join(dir, "first-without.db"));
+    for (let r = 1; r < RUNS; r++) live.push(await once());
     const fromRun = [];
     // Runs made from stored pages are measured apart (in a copy): they would add runs to the figure.
     const { withPages, withoutPages, keptBlobs } = sizeWithAndWithout(db, join(dir, "without.db"));
@@ -60,8 +61,10 @@ async function measure(label, bodies) {
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const htmlBytes = bodies.reduce((n, b) => n + Buffer.byteLength(b), 0);
     console.log(`from-run: ${label}: ${bodies.length} pages (${(htmlBytes / 1e6).toFixed(2)} MB of HTML), ${RUNS} unchanged runs, maxAge 0`);
-    console.log(`  database with kept pages        ${(withPages / 1e6).toFixed(3)} MB`);
-    console.log(`  the same without them           ${(withoutPages / 1e6).toFixed(3)} MB  (kept pages +${(((withPages - withoutPages) / withoutPages) * 100).toFixed(1)}%, ${keptBlobs} blobs)`);
+    const pct = (a, b) => `${a >= b ? "+" : ""}${(((a - b) / b) * 100).toFixed(1)}%`;
+    console.log(`  after the first run             ${(first.withPages / 1e6).toFixed(3)} MB, ${(first.withoutPages / 1e6).toFixed(3)} MB without kept pages`);
+    console.log(`  after ${RUNS} runs, kept pages       ${(withPages / 1e6).toFixed(3)} MB  (${pct(withPages, first.withPages)} beyond the first run)`);
+    console.log(`  the same without them           ${(withoutPages / 1e6).toFixed(3)} MB  (${pct(withoutPages, first.withoutPages)} beyond the first run; kept pages ${pct(withPages, withoutPages)}, ${keptBlobs} blobs)`);
     console.log(`  live run (median)               ${median(live).toFixed(2)} s`);
     console.log(`  run --from-run latest (median)  ${median(fromRun).toFixed(2)} s`);
   } finally {

@@ -11,8 +11,8 @@ function blobText(db, hash) {
 
 /**
  * Copies the database at `path` to `withoutPath` and removes from the copy everything only kept
- * pages use (each run's manifest, the answers and the bodies they name, the rows of unfinished
- * runs); VACUUMs both, so that the two files compare. Returns both sizes in bytes.
+ * pages use (each run's manifest and the bodies it names, the rows of unfinished runs); VACUUMs
+ * both, so that the two files compare. Returns both sizes in bytes.
  */
 export function sizeWithAndWithout(path, withoutPath) {
   const full = new Database(path);
@@ -22,16 +22,12 @@ export function sizeWithAndWithout(path, withoutPath) {
   copyFileSync(path, withoutPath);
   const db = new Database(withoutPath);
   const kept = new Set();
-  const answers = new Set(db.prepare("SELECT response FROM fetched_pages").pluck().all());
+  const answers = db.prepare("SELECT response FROM fetched_pages").pluck().all().map((json) => JSON.parse(json));
   for (const manifest of db.prepare("SELECT fetched FROM runs WHERE fetched IS NOT NULL").pluck().all()) {
     kept.add(manifest);
-    for (const [, hash] of JSON.parse(blobText(db, manifest))) answers.add(hash);
+    for (const [, answer] of JSON.parse(blobText(db, manifest))) answers.push(answer);
   }
-  for (const hash of answers) {
-    kept.add(hash);
-    const answer = JSON.parse(blobText(db, hash));
-    if (answer.body) kept.add(answer.body);
-  }
+  for (const answer of answers) if (answer.body) kept.add(answer.body);
   // A blob something else refers to stays (a body identical to a stored document's blob is not counted).
   const others = ["SELECT blob_hash FROM documents", "SELECT manifest FROM step_runs", "SELECT result FROM step_runs", "SELECT plan_blob FROM runs", "SELECT blob_hash FROM page_cache", "SELECT links_blob FROM page_cache", "SELECT blob_hash FROM snapshots"];
   for (const sql of others) for (const hash of db.prepare(sql).pluck().all()) kept.delete(hash);

@@ -2,7 +2,7 @@ import type { Pipeline, RunRecord, Store } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import type { EngineTaps } from "../engines/local/index.js";
 import { keepingGate, requestKey, storedPagesTaps, type FetchedPageSink, type FetchedPageSource, type KeptAnswer } from "../engines/replay/index.js";
-import { FetchedPageTable, type SqliteStore } from "../store/index.js";
+import { FetchedPageTable, type FetchedDescription as Described, type SqliteStore } from "../store/index.js";
 
 /** A run made from the pages an earlier run stored (run --from-run). */
 export interface FromRunOptions {
@@ -54,23 +54,23 @@ export function storedPages(store: SqliteStore, runId: number): FetchedPageSourc
   const table = new FetchedPageTable(store.db);
   const index = table.index(runId);
   const cached = cachedPageKeys(store, runId);
-  const earlier = new Map<number, Map<string, string>>();
+  const earlier = new Map<number, Map<string, Described>>();
   let older: RunRecord[] | undefined;
-  const fromEarlier = (key: string): string | undefined => {
+  const fromEarlier = (key: string): Described | undefined => {
     older ??= store.listRuns().filter((r) => r.id < runId);
     for (const run of older) {
       let runIndex = earlier.get(run.id);
       if (!runIndex) earlier.set(run.id, (runIndex = table.index(run.id)));
-      const hash = runIndex.get(key);
-      if (hash !== undefined) return hash;
+      const described = runIndex.get(key);
+      if (described !== undefined) return described;
     }
     return undefined;
   };
   return {
     name: `run ${runId}`,
     find: (key) => {
-      const hash = index.get(key) ?? (cached.has(key) ? fromEarlier(key) : undefined);
-      return hash === undefined ? undefined : (table.answer(hash) as KeptAnswer);
+      const described = index.get(key) ?? (cached.has(key) ? fromEarlier(key) : undefined);
+      return described === undefined ? undefined : (table.answer(described) as KeptAnswer);
     },
   };
 }

@@ -1,15 +1,13 @@
 import type Database from "better-sqlite3";
 import { getBlob, putBlob } from "./blobs.js";
 
-/**
- * What the fetch gate answered a run, as kept: a response (its body a blob of its own) or a failure.
- * Written as a blob too, so that a page answered alike in many runs is one row of the blobs table.
- */
+/** What the fetch gate answered a run, as kept: a response (its body a blob of its own) or a failure. */
 export type FetchedAnswer =
   | { url: string; status: number; headers: Record<string, string>; redirects: string[]; body: Buffer }
   | { error: { kind: string; message: string; status?: number } };
 
-type Described = { url: string; status: number; headers: Record<string, string>; redirects: string[]; body: string } | { error: { kind: string; message: string; status?: number } };
+/** An answer as its row and the run's manifest hold it: the body named by its blob. */
+export type Described = { url: string; status: number; headers: Record<string, string>; redirects: string[]; body: string } | { error: { kind: string; message: string; status?: number } };
 
 /**
  * Brotli quality of raw bodies: a body is compressed once per content (an unchanged page of a later
@@ -26,28 +24,27 @@ export function keepFetched(db: Database.Database, runId: number, key: string, a
     if (earlier !== undefined) return;
   }
   const described: Described = "error" in answer ? answer : { ...answer, body: putBlob(db, answer.body, "br", RAW_BODY_QUALITY) };
-  const hash = putBlob(db, Buffer.from(JSON.stringify(described)));
-  db.prepare("INSERT INTO fetched_pages (run_id, key, response) VALUES (?, ?, ?) ON CONFLICT (run_id, key) DO UPDATE SET response = excluded.response").run(runId, key, hash);
+  db.prepare("INSERT INTO fetched_pages (run_id, key, response) VALUES (?, ?, ?) ON CONFLICT (run_id, key) DO UPDATE SET response = excluded.response").run(runId, key, JSON.stringify(described));
 }
 
-/** The answers a run kept, by request key, each named by its blob: the run's manifest overlaid with rows written since. */
-export function fetchedIndex(db: Database.Database, runId: number): Map<string, string> {
-  const out = new Map<string, string>();
+/** The answers a run kept, by request key: the run's manifest overlaid with rows written since. */
+export function fetchedIndex(db: Database.Database, runId: number): Map<string, Described> {
+  const out = new Map<string, Described>();
   const manifest = db.prepare("SELECT fetched FROM runs WHERE id = ?").pluck().get(runId) as string | null | undefined;
-  if (manifest) for (const [key, hash] of JSON.parse(getBlob(db, manifest).toString("utf8")) as Array<[string, string]>) out.set(key, hash);
-  for (const row of db.prepare("SELECT key, response FROM fetched_pages WHERE run_id = ?").all(runId) as Array<{ key: string; response: string }>) out.set(row.key, row.response);
+  if (manifest) for (const [key, described] of JSON.parse(getBlob(db, manifest).toString("utf8")) as Array<[string, Described]>) out.set(key, described);
+  for (const row of db.prepare("SELECT key, response FROM fetched_pages WHERE run_id = ?").all(runId) as Array<{ key: string; response: string }>) out.set(row.key, JSON.parse(row.response) as Described);
   return out;
 }
 
 /** One kept answer, its body read back. */
-export function readFetched(db: Database.Database, hash: string): FetchedAnswer {
-  const described = JSON.parse(getBlob(db, hash).toString("utf8")) as Described;
+export function readFetched(db: Database.Database, described: Described): FetchedAnswer {
   return "error" in described ? described : { ...described, body: getBlob(db, described.body) };
 }
 
 /**
- * Folds a run's rows into one manifest on the run (keys sorted), in the caller's transaction: an
- * unchanged site's next run makes the same manifest, so it costs no new blob. Repeating it is harmless.
+ * Folds a run's rows into one manifest on the run (keys sorted, each with its answer), in the
+ * caller's transaction: an unchanged site's next run makes the same manifest, so it costs no new
+ * blob, and the answers' headers, alike from page to page, compress together. Repeating it is harmless.
  */
 export function compactFetched(db: Database.Database, runId: number): void {
   const rows = db.prepare("SELECT 1 FROM fetched_pages WHERE run_id = ? LIMIT 1").get(runId);
@@ -67,13 +64,13 @@ export function keptAny(db: Database.Database, runId: number): boolean {
 export class FetchedPageTable {
   constructor(private readonly db: Database.Database) {}
 
-  /** The answers a run kept, by request key, each named by the blob that holds it (see `answer`). */
-  index(runId: number): Map<string, string> {
+  /** The answers a run kept, by request key, their bodies not read yet (see `answer`). */
+  index(runId: number): Map<string, Described> {
     return fetchedIndex(this.db, runId);
   }
 
-  answer(hash: string): FetchedAnswer {
-    return readFetched(this.db, hash);
+  answer(described: Described): FetchedAnswer {
+    return readFetched(this.db, described);
   }
 
   keptAny(runId: number): boolean {

@@ -6,4 +6,4 @@ export { SessionTable } from "./sessions.js";
 export { SECRET_KEY_ENV, TextSealer } from "./secret-box.js";
 export { MonitorTables, type CheckRecord, type MonitorRecord, type NotificationRecord } from "./monitors.js";
 export { JobWebhookTables, type JobWebhookDelivery, type PendingJobWebhook } from "./job-webhooks.js";
-export { FetchedPageTable, type FetchedAnswer } from "./fetched-pages.js";
+export { FetchedPageTable, type FetchedAnswer, type Described as FetchedDescription } from "./fetched-pages.js";

@@ -343,14 +343,14 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // The raw answers of the local engine's fetch gate in a run (src/store/fetched-pages.ts): body,
   // status, final URL, redirects and headers (no cookies or credentials), so that a later run can
-  // convert the same pages again without the network (run --from-run). One row per request while
-  // the run goes, folded into one manifest blob on the run when it ends; bodies are blobs, so a
-  // page that did not change costs nothing more. from_run: the run a run's pages were taken from.
+  // convert the same pages again without the network (run --from-run). One row per request (the
+  // answer as JSON, its body named by its blob) while the run goes, folded into one manifest blob
+  // on the run when it ends; bodies are blobs, so a page that did not change costs nothing more. from_run: the run a run's pages were taken from.
   `
   CREATE TABLE fetched_pages (
     run_id    INTEGER NOT NULL REFERENCES runs (id),
     key       TEXT NOT NULL,
-    response  TEXT NOT NULL REFERENCES blobs (hash),
+    response  TEXT NOT NULL,
     PRIMARY KEY (run_id, key)
   );
   ALTER TABLE runs ADD COLUMN fetched TEXT REFERENCES blobs (hash);

@@ -96,7 +96,7 @@ describe("run --from-run", () => {
     const store = new SqliteStore(db);
     try {
       const table = new FetchedPageTable(store.db);
-      const answers = [...table.index(1).values()].map((hash) => table.answer(hash));
+      const answers = [...table.index(1).values()].map((described) => table.answer(described));
       expect(answers.length).toBeGreaterThanOrEqual(4);
       for (const answer of answers) {
         expect("headers" in answer && answer.headers["set-cookie"]).toBeFalsy();
