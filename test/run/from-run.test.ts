@@ -146,6 +146,21 @@ describe("run --from-run", () => {
     expect(other.err).toContain('warning: run 1 is of pipeline "test", not "other"');
   });
 
+  it("converts the pages of a run that took them from the page cache, from the run that fetched them", async () => {
+    const cachedDir = workdir();
+    const cachedDb = join(cachedDir, "shop.db");
+    expect((await cli(cachedDir, yaml())).code).toBe(0);
+    const second = await cli(cachedDir, yaml());
+    expect(second.code, second.err).toBe(0);
+    expect(readDocuments(cachedDb, 2, "price")[0]!.document.metadata.cacheState).toBe("hit");
+    const hits = totalHits();
+    const changed = await cli(cachedDir, yaml({ selector: ".sale" }), "--from-run", "latest");
+    expect(changed.code, changed.err).toBe(0);
+    expect(changed.err).toContain("converting the pages run 2 stored");
+    expect(totalHits()).toBe(hits);
+    expect(readDocuments(cachedDb, 3, "price")[0]!.document.json).toEqual({ price: 25 });
+  });
+
   it("needs no network: with the site gone, the pages are converted all the same", async () => {
     await site.stop();
     const gone = await cli(dir, yaml({ selector: ".sale" }), "--from-run", "1");
