@@ -1,7 +1,7 @@
 import type { Pipeline, RunRecord, Store } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import type { EngineTaps } from "../engines/local/index.js";
-import { keepingGate, requestKey, storedPagesTaps, type FetchedPageSink, type FetchedPageSource, type KeptAnswer } from "../engines/replay/index.js";
+import { keepingBrowser, keepingGate, requestKey, storedPagesTaps, type FetchedPageSink, type FetchedPageSource, type KeptAnswer } from "../engines/replay/index.js";
 import { FetchedPageTable, type FetchedDescription as Described, type SqliteStore } from "../store/index.js";
 
 /** A run made from the pages an earlier run stored (run --from-run). */
@@ -99,12 +99,13 @@ export class RunPageKeeper implements FetchedPageSink {
  */
 export function runTaps(keeper: FetchedPageSink, fixture: EngineTaps | undefined, from: { source: FetchedPageSource; fetchMissing: boolean } | undefined): EngineTaps {
   if (from) {
-    const stored = storedPagesTaps(from.source, { fetchMissing: from.fetchMissing, keep: keeper });
-    return { ...fixture, gate: stored.gate!, refuseBrowser: stored.refuseBrowser! };
+    // The fixture's model and searches, if any; its refusal of browser pages gives way to the stored ones.
+    const { refuseBrowser: _fixtureRefuses, ...rest } = fixture ?? {};
+    return { ...rest, ...storedPagesTaps(from.source, { fetchMissing: from.fetchMissing, keep: keeper }) };
   }
   const keeping = keepingGate(keeper);
   const inner = fixture?.gate;
-  return { ...fixture, gate: (gate) => keeping(inner ? inner(gate) : gate) };
+  return { ...fixture, gate: (gate) => keeping(inner ? inner(gate) : gate), keepBrowserPage: keepingBrowser(keeper) };
 }
 
 /**

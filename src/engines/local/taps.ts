@@ -20,4 +20,19 @@ export interface EngineTaps {
   searches?: boolean;
   /** Pages that need the browser fail with this error instead (a replay: browser traffic is not recorded). */
   refuseBrowser?: (url: string) => Error;
+  /** Each page the browser loaded (its final HTML, status and headers), as a run keeps it. */
+  keepBrowserPage?: (url: string, page: RenderedPage) => void;
+  /**
+   * A page that needs the browser answered from its stored rendered HTML instead, with no browser
+   * (a run made from stored pages); undefined: load it in the browser. May throw (not stored).
+   */
+  storedBrowserPage?: (url: string) => RenderedPage | undefined;
+}
+
+/** A page as the browser left it: what converting it needs. */
+export interface RenderedPage {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  html: string;
 }

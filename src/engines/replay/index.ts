@@ -21,5 +21,5 @@ export function closingWith(engine: Engine, after: () => Promise<void>): Engine 
   };
   return wrapped;
 }
-export { keepingGate, keptHeaders, storedPagesTaps, type FetchedPageSink, type FetchedPageSource, type KeptAnswer, type KeptFailure, type KeptResponse } from "./stored-pages.js";
+export { keepingBrowser, keepingGate, keptHeaders, storedPagesTaps, type FetchedPageSink, type FetchedPageSource, type KeptAnswer, type KeptFailure, type KeptResponse } from "./stored-pages.js";
 export { requestKey } from "./request-keys.js";

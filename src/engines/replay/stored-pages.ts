@@ -1,5 +1,5 @@
 import type { FetchGate, FetchRequest } from "../local/index.js";
-import type { EngineTaps } from "../local/index.js";
+import type { EngineTaps, RenderedPage } from "../local/index.js";
 import { isScrapelineError, ScrapelineError, type ErrorKind } from "../../core/index.js";
 import { requestKey, safeUrl } from "./request-keys.js";
 
@@ -63,6 +63,16 @@ function keyOf(request: FetchRequest): string {
   return requestKey(request.method ?? "GET", request.url, request.body);
 }
 
+/** The key a page the browser loaded is kept under: its HTML is what the browser left, not what the site sent. */
+function browserKey(url: string): string {
+  return `BROWSER ${safeUrl(url)}`;
+}
+
+/** Hands each page the browser loaded to `sink`: its final HTML as the body, its status, final URL and headers. */
+export function keepingBrowser(sink: FetchedPageSink): (url: string, page: RenderedPage) => void {
+  return (url, page) => sink.keep(browserKey(url), { url: safeUrl(page.url), status: page.status, headers: keptHeaders(page.headers), redirects: [], body: Buffer.from(page.html, "utf8") });
+}
+
 /**
  * A gate that hands every answer it gets to `sink` (a failure too, unless a user's stop caused it):
  * pages, robots.txt and sitemaps, with their status, final URL, redirects and headers.
@@ -84,10 +94,11 @@ export function keepingGate(sink: FetchedPageSink): (inner: FetchGate) => FetchG
 }
 
 /**
- * Taps that answer the fetch gate from the pages an earlier run kept, with no socket: a request it
- * never made fails with `not-stored` and its URL, or, with `fetchMissing`, goes to the real gate
- * (its policy unchanged). Pages that need the browser fail with `not-stored` (its pages are not kept).
- * `keep` also hands every answer to a sink: the new run keeps the pages it was answered, as any run does.
+ * Taps that answer the fetch gate from the pages an earlier run kept, with no socket, and pages
+ * that need the browser from the HTML it rendered then, with no browser: a page it never loaded
+ * fails with `not-stored` and its URL, or, with `fetchMissing`, is fetched (or loaded) for real,
+ * its policy unchanged. A live browser page (a session's login, an interact step) cannot be
+ * answered. `keep` also hands every answer to a sink: the new run keeps its pages, as any run does.
  */
 export function storedPagesTaps(source: FetchedPageSource, options: { fetchMissing: boolean; keep?: FetchedPageSink }): EngineTaps {
   const answering = (inner: FetchGate): FetchGate => ({
@@ -105,9 +116,23 @@ export function storedPagesTaps(source: FetchedPageSource, options: { fetchMissi
     },
     close: () => inner.close(),
   });
+  const keepBrowser = options.keep ? keepingBrowser(options.keep) : undefined;
+  const storedBrowserPage = (url: string): RenderedPage | undefined => {
+    const found = source.find(browserKey(url));
+    if (!found) {
+      if (options.fetchMissing) return undefined;
+      throw new ScrapelineError("not-stored", `not-stored: ${url} was not loaded in the browser by ${source.name}`, { url });
+    }
+    if ("error" in found) throw new ScrapelineError(found.error.kind as ErrorKind, found.error.message, { url });
+    const page = { url: found.url === safeUrl(url) ? url : found.url, status: found.status, headers: { ...found.headers }, html: found.body.toString("utf8") };
+    keepBrowser?.(url, page);
+    return page;
+  };
   const keeping = options.keep ? keepingGate(options.keep) : undefined;
   return {
     gate: (inner) => (keeping ? keeping(answering(inner)) : answering(inner)),
-    refuseBrowser: (url) => new ScrapelineError("not-stored", `not-stored: ${url} loads in the browser, and ${source.name} kept only what was fetched without one`, { url }),
+    storedBrowserPage,
+    ...(keepBrowser ? { keepBrowserPage: keepBrowser } : {}),
+    ...(options.fetchMissing ? {} : { refuseBrowser: (url: string) => new ScrapelineError("not-stored", `not-stored: ${url} needs a live browser page (a login or an interact step), which ${source.name} cannot answer`, { url }) }),
   };
 }
