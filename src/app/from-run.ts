@@ -1,7 +1,7 @@
 import type { Pipeline, RunRecord, Store } from "../core/index.js";
 import { ScrapelineError } from "../core/index.js";
 import type { EngineTaps } from "../engines/local/index.js";
-import { keepingBrowser, keepingGate, requestKey, storedPagesTaps, type FetchedPageSink, type FetchedPageSource, type KeptAnswer } from "../engines/replay/index.js";
+import { keepingBrowser, keepingGate, safeUrl, storedPagesTaps, type FetchedPageSink, type FetchedPageSource, type KeptAnswer } from "../engines/replay/index.js";
 import { FetchedPageTable, type FetchedDescription as Described, type SqliteStore } from "../store/index.js";
 
 /** A run made from the pages an earlier run stored (run --from-run). */
@@ -26,7 +26,7 @@ export interface ChosenRun {
 export function chooseFromRun(store: SqliteStore, pipeline: Pipeline, fromRun: number | "latest"): ChosenRun {
   const pages = new FetchedPageTable(store.db);
   // A run that took every page from the page cache kept none itself, but the runs that fetched them did.
-  const usable = (id: number) => pages.keptAny(id) || cachedPageKeys(store, id).size > 0;
+  const usable = (id: number) => pages.keptAny(id) || cachedPageUrls(store, id).size > 0;
   if (fromRun === "latest") {
     const run = store.listRuns({ pipelineName: pipeline.name }).find((r) => usable(r.id));
     if (!run) throw new ScrapelineError("invalid-input", `--from-run latest: pipeline "${pipeline.name}" has no run with stored pages in this database; run it once without --from-run`);
@@ -53,7 +53,8 @@ export function chooseFromRun(store: SqliteStore, pipeline: Pipeline, fromRun: n
 export function storedPages(store: SqliteStore, runId: number): FetchedPageSource {
   const table = new FetchedPageTable(store.db);
   const index = table.index(runId);
-  const cached = cachedPageKeys(store, runId);
+  // Read once a page is missing: it means reading every document of the run.
+  let cached: Set<string> | undefined;
   const earlier = new Map<number, Map<string, Described>>();
   let older: RunRecord[] | undefined;
   const fromEarlier = (key: string): Described | undefined => {
@@ -69,17 +70,19 @@ export function storedPages(store: SqliteStore, runId: number): FetchedPageSourc
   return {
     name: `run ${runId}`,
     find: (key) => {
-      const described = index.get(key) ?? (cached.has(key) ? fromEarlier(key) : undefined);
+      let described = index.get(key);
+      // A key is its method (or BROWSER) and the URL, then maybe the hash of a body sent.
+      if (described === undefined && (cached ??= cachedPageUrls(store, runId)).has(key.split(" ")[1] ?? "")) described = fromEarlier(key);
       return described === undefined ? undefined : (table.answer(described) as KeptAnswer);
     },
   };
 }
 
-/** The request keys of the pages a run took from the page cache. */
-function cachedPageKeys(store: SqliteStore, runId: number): Set<string> {
-  const keys = new Set<string>();
-  for (const page of store.documents(runId)) if (page.document.metadata.cacheState === "hit") keys.add(requestKey("GET", page.url));
-  return keys;
+/** The URLs of the pages a run took from the page cache, as request keys name them. */
+function cachedPageUrls(store: SqliteStore, runId: number): Set<string> {
+  const urls = new Set<string>();
+  for (const page of store.documents(runId)) if (page.document.metadata.cacheState === "hit") urls.add(safeUrl(page.url));
+  return urls;
 }
 
 /** Where a run keeps what its gate was answered: the run's id is known once the runner has made it. */
