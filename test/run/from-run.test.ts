@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { FetchedPageTable, SqliteStore } from "../../src/store/index.js";
-import { cliChild, finish, pipeline, readDocuments, workdir } from "./helpers.js";
+import { cliChild, finish, pipeline, readDocuments, readStepResult, workdir } from "./helpers.js";
 
 const site = new FixtureSite();
 const COOKIE = "sid-secret-from-run-4e1a";
@@ -159,6 +159,21 @@ describe("run --from-run", () => {
     expect(changed.err).toContain("converting the pages run 2 stored");
     expect(totalHits()).toBe(hits);
     expect(readDocuments(cachedDb, 3, "price")[0]!.document.json).toEqual({ price: 25 });
+  });
+
+  it("re-extracts an extract step's pages, found by a map of what was stored", async () => {
+    const extractDir = workdir();
+    const extract = (selector: string) =>
+      pipeline(`  - id: prices\n    extract:\n      urls: ["${site.url}/shop/*"]\n      schema: { type: object, properties: { prices: { type: array, x-selector: "article", items: { type: object, properties: { name: { type: string, x-selector: ".name" }, price: { type: number, x-selector: "${selector}" } } } } } }\n`);
+    const live = await cli(extractDir, extract(".price"));
+    expect(live.code, live.err).toBe(0);
+    const prices = (runId: number) => (readStepResult(join(extractDir, "shop.db"), runId, "prices").data.prices as Array<{ name: string; price: number }>).map((p) => `${p.name} ${p.price}`).sort();
+    expect(prices(1)).toEqual(["kettle 30", "toaster 45"]);
+    const hits = totalHits();
+    const changed = await cli(extractDir, extract(".sale"), "--from-run", "1");
+    expect(changed.code, changed.err).toBe(0);
+    expect(totalHits()).toBe(hits);
+    expect(prices(2)).toEqual(["kettle 25", "toaster 40"]);
   });
 
   it("needs no network: with the site gone, the pages are converted all the same", async () => {
