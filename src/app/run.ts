@@ -86,6 +86,9 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     // A run made from stored pages finishes from the same run's pages.
     const resumeWords = options.resumeWords && chosen && !options.resumeWords.includes("--from-run") ? [...options.resumeWords, "--from-run", String(chosen.run.id), ...(options.fetchMissing ? ["--fetch-missing"] : [])] : options.resumeWords;
     const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, [pipelineHash, earlierHash], options.resume);
+    if (resume && resume.fromRun !== chosen?.run.id) {
+      throw new ScrapelineError("invalid-input", resume.fromRun !== undefined ? `run ${resume.id} was made from the pages run ${resume.fromRun} stored: finish it with --from-run ${resume.fromRun}` : `run ${resume.id} fetched its pages live: finish it without --from-run`);
+    }
     let runId: number | undefined;
     const warnings: RunWarning[] = [];
     const told = new Set<string>();

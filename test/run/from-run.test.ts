@@ -118,6 +118,13 @@ describe("run --from-run", () => {
     const summary = JSON.parse(missing.out);
     expect(summary.failedPages).toEqual([expect.objectContaining({ url: extra, step: "price", error: expect.stringContaining("not-stored") })]);
     expect(totalHits()).toBe(hits);
+    // Finishing that run takes the same run's pages: the command it prints says so, and without it the run is refused.
+    const failedRun = runsOf(db)[0]!.id;
+    expect(missing.err).toContain(`--resume ${failedRun} --db ${db} --allow-private-network --from-run 1`);
+    const live = await cli(dir, yaml({ urls }), "--resume", String(failedRun));
+    expect(live.code).toBe(2);
+    expect(live.err).toContain(`run ${failedRun} was made from the pages run 1 stored: finish it with --from-run 1`);
+    expect(totalHits()).toBe(hits);
 
     const fetched = await cli(dir, yaml({ urls }), "--from-run", "1", "--fetch-missing");
     expect(fetched.code, fetched.err).toBe(0);
