@@ -5,6 +5,26 @@
  */
 const MIDDLE = ["pipeline", "planner", "runner", "engines", "store", "changes", "credits", "schedule", "expect"];
 
+/**
+ * Rooms: the sub-folders of app, runner, pipeline and store that hold an index.ts. A room's index.ts
+ * is its only door: code outside the room imports nothing else of it.
+ */
+const { existsSync, readdirSync } = require("node:fs");
+const { join } = require("node:path");
+const ROOMS = ["app", "runner", "pipeline", "store"].flatMap((module) =>
+  readdirSync(join(__dirname, "src", module), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(__dirname, "src", module, entry.name, "index.ts")))
+    .map((entry) => `${module}/${entry.name}`),
+);
+
+const roomRules = ROOMS.map((room) => ({
+  name: `${room.replace("/", "-")}-through-its-door`,
+  comment: `code outside src/${room} imports it only through src/${room}/index.ts`,
+  severity: "error",
+  from: { pathNot: `^src/${room}/` },
+  to: { path: `^src/${room}/`, pathNot: `^src/${room}/index\\.ts$` },
+}));
+
 const middleRules = MIDDLE.map((name) => ({
   name: `${name}-stays-in-its-lane`,
   comment: `src/${name} may import only core (and its own files); it must not reach into another module or upward`,
@@ -29,6 +49,7 @@ module.exports = {
       to: { path: "^src/(?!core/)[^/]+/" },
     },
     ...middleRules,
+    ...roomRules,
     {
       name: "app-does-not-import-frontends",
       severity: "error",

@@ -1,6 +1,7 @@
 // Runs the benchmarks in bench/: `npm run bench` (all) or `npm run bench -- scrape store`.
 // They measure the built code: run `npm run build` first. Nothing here asserts; it prints.
 const BENCHES = {
+  startup: () => import("./startup.mjs"),
   validate: () => import("./validate.mjs"),
   scrape: () => import("./scrape.mjs"),
   quality: () => import("./quality.mjs"),

@@ -14,13 +14,18 @@ import { build } from "esbuild";
 
 const root = new URL("../", import.meta.url);
 const outdir = new URL("dist/cli/", root);
-/** Packages every start loads (the command line), bundled; the others load from node_modules. */
-const BUNDLED = new Set(["yargs", "fastest-levenshtein", "yaml"]);
+/**
+ * Packages bundled: those every start loads (the command line) and those `validate` loads (yaml,
+ * and ipaddr.js and croner for its checks of addresses and schedules), which from node_modules cost
+ * a package lookup each and, for CommonJS, a scan of its exports. The others load from node_modules.
+ */
+const BUNDLED = new Set(["yargs", "fastest-levenshtein", "yaml", "ipaddr.js", "croner"]);
 const CHUNK = /-[A-Z0-9]{8}\.js(\.map)?$/;
 const MARK = "// scrapeline: the CLI's bundle";
 
 const entry = new URL("dist/cli/main.js", root);
-if (readFileSync(entry, "utf8").startsWith(MARK)) {
+// (Below its first line, `#!/usr/bin/env node`.)
+if (readFileSync(entry, "utf8").split("\n", 2).includes(MARK)) {
   console.error("bundle-cli: dist/cli/main.js is already the bundle; `npm run build` compiles it anew first");
   process.exit(1);
 }
@@ -48,6 +53,15 @@ const samePlaceFromBundle = {
   },
 };
 
+/** The module a plain `validate` loads (src/cli/quick-validate.ts): bundled on its own, below. */
+const QUICK_VALIDATE = "./quick-validate.js";
+const quickValidateApart = {
+  name: "quick-validate-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/quick-validate\.js$/ }, (args) => (args.importer === new URL("quick-commands.js", outdir).pathname ? { path: QUICK_VALIDATE, external: true } : undefined));
+  },
+};
+
 const result = await build({
   entryPoints: { main: entry.pathname },
   outdir: outdir.pathname,
@@ -66,6 +80,27 @@ const result = await build({
   // are logged, and the loader turns those off.
   alias: { yaml: new URL("node_modules/yaml/browser/index.js", root).pathname },
   metafile: true,
+  plugins: [samePlaceFromBundle, quickValidateApart],
+  logLevel: "warning",
+});
+
+// A plain `validate` (answered without the parser) reads one file rather than the dozen chunks its
+// modules are split into above: they are bundled again, whole, into dist/cli/quick-validate.cjs.
+// CommonJS, so that on a Node without a compile cache of its own (before 22.1) the code cache the
+// build saves for it can be used (scripts/gen-code-cache.mjs, src/cli/code-cache.ts).
+await build({
+  entryPoints: [new URL(QUICK_VALIDATE, outdir).pathname],
+  outfile: new URL("quick-validate.cjs", outdir).pathname,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20.19",
+  external: [...external, ...external.map((name) => `${name}/*`)],
+  sourcemap: "linked",
+  // import.meta.url, which CommonJS has not: the file's own URL.
+  define: { "import.meta.url": "__fileUrl" },
+  banner: { js: `${MARK}\nconst __fileUrl = require("node:url").pathToFileURL(__filename).href;` },
+  alias: { yaml: new URL("node_modules/yaml/browser/index.js", root).pathname },
   plugins: [samePlaceFromBundle],
   logLevel: "warning",
 });

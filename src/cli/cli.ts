@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import yargs, { type CommandModule } from "yargs";
 import { didYouMean } from "../app/light.js";
-import { isScrapelineError } from "../core/index.js";
 import { EXIT } from "./exit-codes.js";
 import { planCommand } from "./commands/plan.js";
 import { changesCommand, diffCommand, historyCommand } from "./commands/changes.js";
@@ -21,7 +20,7 @@ import { watchCommand } from "./commands/watch.js";
 import { monitorsCommand } from "./commands/monitors.js";
 import { quietInterrupts, signalInterrupts, type Interrupts } from "./interrupts.js";
 import { UsageError } from "./options.js";
-import { processIo, type Io } from "./output.js";
+import { exitForCommandError, processIo, type Io } from "./output.js";
 
 export { quietInterrupts, signalInterrupts, type Interrupts };
 
@@ -100,9 +99,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
       io.stderr(`error: ${explainUsage(error.message, known, argv, commands.find((c) => String(c.command).split(" ")[0] === first)?.command)}\nRun scrapeline ${first && names.includes(first) ? `${first} ` : ""}--help for the options.\n`);
       return EXIT.invalid;
     }
-    if (!isScrapelineError(error)) throw error;
-    io.stderr(`error: ${error.message}\n`);
-    return error.kind === "invalid-input" || error.kind === "unsupported" ? EXIT.invalid : EXIT.stepFailed;
+    return exitForCommandError(error, io);
   }
   if (output) io.stdout(`${output}\n`);
   return exitCode;

@@ -1,14 +1,13 @@
 #!/usr/bin/env node
 import module from "node:module";
+// Small and bundled into this file: it loads what it needs when a command runs.
+import { quickCommand } from "./quick-commands.js";
 
 // Where Node offers it (22.1 and later), compiled code of the CLI's modules is kept on disk between
 // runs, so a command starts sooner; elsewhere this does nothing. The CLI loads after it.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-const { runCli, signalInterrupts } = await import("./cli.js");
 
 const args = process.argv.slice(2);
-// Only long-running commands take over Ctrl-C; the others keep the default (exit at once).
-const longRunning = args[0] === "run" || args[0] === "watch";
 let settled = false;
 process.once("exit", () => {
   // Nothing was left to wait for, yet the command had not finished: never report that as success.
@@ -16,25 +15,38 @@ process.once("exit", () => {
   process.stderr.write("scrapeline: internal error: the command stopped before it finished\n");
   process.exitCode = 70;
 });
-// SIGINT and SIGTERM count together: stop scheduling, abort, then exit at once (src/cli/interrupts.ts).
-const interrupts = longRunning
-  ? signalInterrupts({
-      say: (line) => void process.stderr.write(line),
-      finishedBy: args[0] === "watch" ? "the checks cut short are resumed at the next start" : "run --resume finishes the run",
-      exit: (code) => {
-        settled = true;
-        process.exit(code);
-      },
-    })
-  : undefined;
-runCli(args, undefined, interrupts).then(
-  (code) => {
-    settled = true;
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    settled = true;
-    process.stderr.write(`scrapeline: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 70;
-  },
-);
+// `--help`, `--version` and a plain `validate` are answered without loading the command-line parser.
+const quick = quickCommand(args);
+finish(quick ? quick() : runWithParser());
+
+async function runWithParser(): Promise<number> {
+  const { runCli, signalInterrupts } = await import("./cli.js");
+  // Only long-running commands take over Ctrl-C; the others keep the default (exit at once).
+  const longRunning = args[0] === "run" || args[0] === "watch";
+  // SIGINT and SIGTERM count together: stop scheduling, abort, then exit at once (src/cli/interrupts.ts).
+  const interrupts = longRunning
+    ? signalInterrupts({
+        say: (line) => void process.stderr.write(line),
+        finishedBy: args[0] === "watch" ? "the checks cut short are resumed at the next start" : "run --resume finishes the run",
+        exit: (code) => {
+          settled = true;
+          process.exit(code);
+        },
+      })
+    : undefined;
+  return runCli(args, undefined, interrupts);
+}
+
+function finish(command: Promise<number>): void {
+  command.then(
+    (code) => {
+      settled = true;
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      settled = true;
+      process.stderr.write(`scrapeline: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 70;
+    },
+  );
+}

@@ -1,5 +1,6 @@
-import type { Diagnostic } from "../core/index.js";
+import { isScrapelineError, type Diagnostic } from "../core/index.js";
 import { renderDiagnostics, summarize, type DiagnosticFormat } from "../app/light.js";
+import { EXIT } from "./exit-codes.js";
 
 export type Writer = (text: string) => void;
 
@@ -55,6 +56,16 @@ export function chooseFormat(requested: string | undefined, io: Io): DiagnosticF
 export function printDiagnostics(io: Io, diagnostics: readonly Diagnostic[], format: DiagnosticFormat, sources: ReadonlyMap<string, string>, write: Writer = io.stdout): void {
   if (diagnostics.length === 0 && format !== "json") return;
   write(renderDiagnostics(diagnostics, format, { sources, color: io.color }));
+}
+
+/**
+ * What a command's failure prints and its exit code: a ScrapelineError says its message (2 for
+ * invalid input, else 1); anything else is not the command's to explain and is thrown on.
+ */
+export function exitForCommandError(error: unknown, io: Io): number {
+  if (!isScrapelineError(error)) throw error;
+  io.stderr(`error: ${error.message}\n`);
+  return error.kind === "invalid-input" || error.kind === "unsupported" ? EXIT.invalid : EXIT.stepFailed;
 }
 
 export { summarize };

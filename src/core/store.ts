@@ -71,11 +71,8 @@ export interface CacheWrite {
   document: Document;
 }
 
-/**
- * The store port (DESIGN.md §4). Every write that records a page is one transaction, so a killed
- * process leaves each page stored whole or not at all.
- */
-export interface Store {
+/** Runs and their steps: status, plans, progress state, failures, retries, results and credits. */
+export interface RunRecords {
   createRun(run: NewRun): RunRecord;
   getRun(id: number): RunRecord | undefined;
   /** Runs, newest first. */
@@ -87,7 +84,6 @@ export interface Store {
   finishRun(id: number, status: RunStatus, error?: string, expectations?: ExpectationVerdict): void;
   /** Marks a run as running again, for --resume; `resumeWords` replace the stored ones when given. */
   reopenRun(id: number, resumeWords?: readonly string[]): void;
-
   startStep(runId: number, stepId: string, kind: string): void;
   finishStep(runId: number, stepId: string, status: StepStatus, error?: string, expectations?: ExpectationVerdict): void;
   getSteps(runId: number): StepRecord[];
@@ -97,7 +93,21 @@ export interface Store {
    */
   saveStepState(runId: number, stepId: string, state: string): void;
   stepState(runId: number, stepId: string): string | undefined;
+  /** A failed page: recorded (no content), so the run report and resume know about it. */
+  saveFailure(record: { runId: number; stepId: string; url: string; error: string; kind: string }): void;
+  /** Counts one more retry of a page in a step. */
+  saveRetry(runId: number, stepId: string): void;
+  /** Credits spent without a document (map calls, extract): recorded in the ledger. */
+  recordCredits(entry: { runId: number; stepId: string; credits: number; reason: string; url?: string }): void;
+  /** The result of a step that has one beyond its pages (an extract step's merged data), as JSON. */
+  saveStepResult(runId: number, stepId: string, result: string): void;
+  stepResult(runId: number, stepId: string): string | undefined;
+  /** The latest earlier run of a pipeline in which a step finished successfully. */
+  previousStepRun(pipelineName: string, stepId: string, beforeRunId: number): { runId: number; planJson: string } | undefined;
+}
 
+/** The pages a run stored, each with its change-tracking result, and the assets they refer to. */
+export interface PageRecords {
   /**
    * Stores a page with the credits it cost (and its change-tracking snapshot, and its page-cache
    * entry), all or nothing. A store that commits on another thread returns a promise settled when
@@ -105,38 +115,40 @@ export interface Store {
    * only then. Every other method sees the pages saved before it was called.
    */
   saveDocument(record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheWrite): void | Promise<void>;
-  /** A failed page: recorded (no content), so the run report and resume know about it. */
-  saveFailure(record: { runId: number; stepId: string; url: string; error: string; kind: string }): void;
-  /** Counts one more retry of a page in a step. */
-  saveRetry(runId: number, stepId: string): void;
   /** URLs of a step already stored in a run (resume skips them). */
   storedUrls(runId: number, stepId: string): Set<string>;
   /** A run's (or a step's) documents; with `only`, just the pages of those URLs (nothing else is read). */
   documents(runId: number, stepId?: string, only?: ReadonlySet<string>): Iterable<StoredDocument>;
-  /** A cached page of `url` fetched with the same options no longer ago than `maxAgeMs`. */
-  cacheGet(url: string, optionsKey: string, maxAgeMs: number): { document: Document; cachedAt: string } | undefined;
-  cachePut(url: string, optionsKey: string, document: Document): void;
-  /** Whether the page cache holds any entry made with these options (when none, a step's pages need no lookup). */
-  cacheHolds(optionsKey: string): boolean;
-  /** Credits spent without a document (map calls, extract): recorded in the ledger. */
-  recordCredits(entry: { runId: number; stepId: string; credits: number; reason: string; url?: string }): void;
-
-  /** The result of a step that has one beyond its pages (an extract step's merged data), as JSON. */
-  saveStepResult(runId: number, stepId: string, result: string): void;
   /** The bytes of a screenshot or PDF a stored document refers to (`blob:sha256:<hex>;type=<media type>`). */
   asset(ref: string): { mediaType: string; bytes: Buffer } | undefined;
-  stepResult(runId: number, stepId: string): string | undefined;
-
   /** The change-tracking result of every tracked page of a run, without loading the pages. */
   pageChanges(runId: number): Array<{ stepId: string; url: string; change: ChangeTrackingResult }>;
+}
+
+/** Each page's history for change tracking (snapshots), by URL and tag. */
+export interface ChangeRecords {
   /** The newest version of a page's history for a tag (null: the default branch). */
   latestSnapshot(url: string, tag: string | null): SnapshotRecord | undefined;
   /** Every version of a page's history for a tag, oldest first. */
   snapshots(url: string, tag: string | null): SnapshotRecord[];
   /** The markdown a snapshot holds. */
   snapshotMarkdown(snapshot: SnapshotRecord): string;
-  /** The latest earlier run of a pipeline in which a step finished successfully. */
-  previousStepRun(pipelineName: string, stepId: string, beforeRunId: number): { runId: number; planJson: string } | undefined;
+}
 
+/** Pages kept to answer a later fetch of the same URL with the same options (maxAge). */
+export interface PageCache {
+  /** A cached page of `url` fetched with the same options no longer ago than `maxAgeMs`. */
+  cacheGet(url: string, optionsKey: string, maxAgeMs: number): { document: Document; cachedAt: string } | undefined;
+  cachePut(url: string, optionsKey: string, document: Document): void;
+  /** Whether the page cache holds any entry made with these options (when none, a step's pages need no lookup). */
+  cacheHolds(optionsKey: string): boolean;
+}
+
+/**
+ * The store port (DESIGN.md §4). Every write that records a page is one transaction, so a killed
+ * process leaves each page stored whole or not at all.
+ * It is made of the four kinds of record above, which a store may keep in tables of their own.
+ */
+export interface Store extends RunRecords, PageRecords, ChangeRecords, PageCache {
   close(): void;
 }

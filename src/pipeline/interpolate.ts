@@ -1,6 +1,6 @@
 import { isScalar, Scalar, visit } from "yaml";
 import type { Diagnostic } from "../core/index.js";
-import type { Path, SourceDoc } from "./yaml-doc.js";
+import type { Path, SourceDoc } from "./yaml/index.js";
 
 /** A value taken from the environment: where it went, and how it was written. */
 export interface Interpolation {

@@ -1,14 +1,14 @@
 import { hasErrors, sortDiagnostics, type Diagnostic, type Pipeline } from "../core/index.js";
 import { semanticChecks } from "./checks.js";
-import { warnLiteralCredentials } from "./sessions.js";
+import { warnLiteralCredentials } from "./step-kinds/index.js";
 import { interpolate, type Interpolation } from "./interpolate.js";
 import { normalizePipeline } from "./normalize.js";
 import { Reporter } from "./reporter.js";
 import { bundledSchemas } from "./schema.js";
 import { schemaDiagnostics } from "./schema-errors.js";
 import { isObj } from "./sites.js";
-import { decodeSource, readSource } from "./source.js";
-import { locate, parseYaml, spanAt, spanOf, toData } from "./yaml-doc.js";
+import { decodeSource, readSource } from "./yaml/index.js";
+import { locate, parseYaml, spanAt, spanOf, toData } from "./yaml/index.js";
 
 export interface LoadOptions {
   /** Variables for `${VAR}` interpolation; the process environment by default. */

@@ -1,15 +1,15 @@
 import type { Action, ChangeComparison, EngineConfig, Format, LlmSettings, PdfParser, Pipeline, RetryPolicy, ScrapeOptions, Step, UrlInput } from "../core/index.js";
-import { readCrawlPrompt } from "./crawl-prompt.js";
-import { normalizeParse } from "./parse-step.js";
+import { readCrawlPrompt } from "./step-kinds/index.js";
+import { normalizeParse } from "./step-kinds/index.js";
 import * as D from "./defaults.js";
-import { normalizeNotify, normalizeSchedule } from "./monitoring.js";
+import { normalizeNotify, normalizeSchedule } from "./step-kinds/index.js";
 import type { Reporter } from "./reporter.js";
-import { normalizeSearchStep } from "./search-normalize.js";
-import { normalizeAgentStep } from "./agent-step.js";
+import { normalizeSearchStep } from "./step-kinds/index.js";
+import { normalizeAgentStep } from "./step-kinds/index.js";
 import { isObj, type Obj } from "./sites.js";
-import type { Path } from "./yaml-doc.js";
-import { normalizeSessions } from "./sessions.js";
-import { normalizeExpectations } from "./expectations.js";
+import type { Path } from "./yaml/index.js";
+import { normalizeSessions } from "./step-kinds/index.js";
+import { normalizeExpectations } from "./step-kinds/index.js";
 
 const clone = <T>(value: T): T => structuredClone(value);
 

@@ -1,5 +1,5 @@
 import type { Diagnostic, Severity } from "../core/index.js";
-import { spanAt, type Path, type SourceDoc } from "./yaml-doc.js";
+import { spanAt, type Path, type SourceDoc } from "./yaml/index.js";
 
 export interface Finding {
   code: string;

@@ -3,9 +3,9 @@ import type { Diagnostic, ValidationIssue } from "../core/index.js";
 import { bundledSchemas, discriminatorKey } from "./schema.js";
 import { closest, didYouMean, listOf } from "./suggest.js";
 import { clientKeyHint } from "./client-keys.js";
-import { describePath, fieldIn, STEP_KINDS } from "./where.js";
-import { parseKeyProblem } from "./parse-step.js";
-import { spanAt, type Path, type SourceDoc } from "./yaml-doc.js";
+import { describePath, fieldIn, STEP_KINDS } from "./yaml/index.js";
+import { parseKeyProblem } from "./step-kinds/index.js";
+import { spanAt, type Path, type SourceDoc } from "./yaml/index.js";
 
 /** What to do with a URL that is not absolute ("example.com"): said by validate and by every command given one. */
 export const ABSOLUTE_URL_HINT = "write the full URL, e.g. https://example.com/page";

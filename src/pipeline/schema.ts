@@ -140,9 +140,13 @@ function collectDiscriminatorTags(files: Map<string, AnySchemaObject>): Map<stri
 /** A separate, lenient instance for the JSON Schemas users write inside pipelines. */
 let userAjv: Ajv | undefined;
 export function userSchemaAjv(): Ajv {
-  if (!userAjv) {
-    userAjv = new (ajvModule().Ajv)({ allErrors: true, strict: false, validateFormats: true });
-    addFormats(userAjv);
-  }
+  userAjv ??= newUserSchemaAjv();
   return userAjv;
+}
+
+/** The instance userSchemaAjv() holds; with `source`, ajv keeps the code it generates (for the build to save). */
+export function newUserSchemaAjv(options: { source?: boolean } = {}): Ajv {
+  const { Ajv, _ } = ajvModule();
+  const code = options.source ? { code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } } : {};
+  return addFormats(new Ajv({ allErrors: true, strict: false, validateFormats: true, ...code }));
 }

@@ -1,4 +1,4 @@
-import type { Path } from "./yaml-doc.js";
+import type { Path } from "./yaml/index.js";
 
 export type Obj = Record<string, unknown>;
 

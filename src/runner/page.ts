@@ -6,7 +6,7 @@ import type { RunContext } from "./context.js";
 import type { RunEvent } from "./events.js";
 import { PageDeadline } from "./page-deadline.js";
 import { backoffMs, classify } from "./retry.js";
-import { scrapeInSession, sessionPageOptions } from "./session-page.js";
+import { scrapeInSession, sessionPageOptions } from "./sessions/index.js";
 
 /** A Retry-After longer than this fails the page as rate-limited rather than sleeping for hours. */
 export const MAX_RATE_LIMIT_WAIT_MS = 10 * 60_000;

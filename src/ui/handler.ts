@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ReadScope, UiData } from "../app/ui-data.js";
+import type { ReadScope, UiData } from "../app/ui-data/index.js";
 import { previewHeaders, securityHeaders } from "./headers.js";
 import { escapeHtml } from "./html.js";
 import { routeUi } from "./routes.js";

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { UiData } from "../app/ui-data.js";
+import { UiData } from "../app/ui-data/index.js";
 import type { Team } from "../core/index.js";
 import { CHALLENGE, presentedKey } from "./auth.js";
 import { answerUi } from "./handler.js";

@@ -1,4 +1,4 @@
-import type { ReadScope, UiData } from "../app/ui-data.js";
+import type { ReadScope, UiData } from "../app/ui-data/index.js";
 import { ICON, SCRIPT, STYLESHEET } from "./assets.js";
 import type { Html } from "./html.js";
 import { notFound, type ViewContext } from "./layout.js";

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { UiData } from "../app/ui-data.js";
+import { UiData } from "../app/ui-data/index.js";
 import { ScrapelineError } from "../core/index.js";
 import { CHALLENGE, isLoopback, loopbackHostHeader, presentedKey, sameKey } from "./auth.js";
 import { answerUi } from "./handler.js";

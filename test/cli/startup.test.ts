@@ -95,7 +95,7 @@ describe("start-up of the CLI", () => {
       expect(input).toMatch(/^dist\/(app\/(light|db-path)\.js|pipeline\/(suggest|render)\.js|core\/[\w/-]+\.js|runner\/events\.js)$/);
     }
     // And the chunks a command loads when it runs are there: validate's, with the YAML reader in its reach.
-    const validateChunk = Object.keys(meta.outputs).find((file) => meta.outputs[file]!.inputs.includes("dist/app/validate.js"));
+    const validateChunk = Object.keys(meta.outputs).find((file) => meta.outputs[file]!.inputs.includes("dist/app/check/validate.js"));
     expect(validateChunk).toBeDefined();
     expect(loaded.has(validateChunk!)).toBe(false);
   });

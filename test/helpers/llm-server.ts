@@ -33,7 +33,22 @@ export class FakeLlm {
   fallback: ((request: SeenRequest) => Scripted) | undefined;
   private server: Server | undefined;
   private readonly sockets = new Set<import("node:net").Socket>();
+  /** Called at each request received (see `nextRequest`). */
+  private readonly listeners = new Set<() => void>();
   url = "";
+
+  /** Resolves once more than `seen` requests have been received (at once if they have). */
+  nextRequest(seen: number): Promise<SeenRequest> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.requests.length <= seen) return;
+        this.listeners.delete(check);
+        resolve(this.requests[seen]!);
+      };
+      this.listeners.add(check);
+      check();
+    });
+  }
 
   answer(...items: Scripted[]): this {
     this.script.push(...items);
@@ -47,6 +62,7 @@ export class FakeLlm {
       req.on("end", () => {
         const seen: SeenRequest = { path: req.url ?? "", body: JSON.parse(raw), ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) };
         this.requests.push(seen);
+        for (const listener of [...this.listeners]) listener();
         const next = this.script.shift() ?? this.fallback?.(seen) ?? { status: 500, body: '{"error":"script ran out"}' };
         if ("hang" in next) return;
         if ("status" in next) {

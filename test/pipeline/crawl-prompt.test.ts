@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readCrawlPrompt } from "../../src/pipeline/crawl-prompt.js";
+import { readCrawlPrompt } from "../../src/pipeline/step-kinds/crawl-prompt.js";
 
 const read = (prompt: string) => readCrawlPrompt(prompt).options;
 

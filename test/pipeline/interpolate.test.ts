@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { interpolate } from "../../src/pipeline/interpolate.js";
-import { parseYaml, toData } from "../../src/pipeline/yaml-doc.js";
+import { parseYaml, toData } from "../../src/pipeline/yaml/yaml-doc.js";
 
 function run(text: string, env: Record<string, string>) {
   const parsed = parseYaml("p.yaml", text);

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { decodeSource, MAX_PIPELINE_BYTES, readSource } from "../../src/pipeline/source.js";
+import { decodeSource, MAX_PIPELINE_BYTES, readSource } from "../../src/pipeline/yaml/source.js";
 
 const dir = mkdtempSync(join(tmpdir(), "scrapeline-source-"));
 

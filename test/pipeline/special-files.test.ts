@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validatePipelines } from "../../src/app/index.js";
 import { loadPipeline } from "../../src/pipeline/index.js";
-import { readSource } from "../../src/pipeline/source.js";
+import { readSource } from "../../src/pipeline/yaml/source.js";
 
 /**
  * Paths named like pipelines that are not regular files. Reading any of them the ordinary way

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { locate, MAX_DEPTH, parseYaml, spanAt, toData } from "../../src/pipeline/yaml-doc.js";
+import { locate, MAX_DEPTH, parseYaml, spanAt, toData } from "../../src/pipeline/yaml/yaml-doc.js";
 
 function parsed(text: string) {
   const result = parseYaml("p.yaml", text);

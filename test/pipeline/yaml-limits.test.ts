@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadPipelineText } from "../../src/pipeline/index.js";
-import { MAX_DEPTH } from "../../src/pipeline/yaml-doc.js";
+import { MAX_DEPTH } from "../../src/pipeline/yaml/yaml-doc.js";
 
 const PIPELINE = "version: 1\nname: p\nsteps:\n  - id: a\n    scrape:\n      url: https://example.com\n";
 

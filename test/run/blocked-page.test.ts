@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkCompletedText } from "../../src/app/notify-text.js";
+import { checkCompletedText } from "../../src/app/notify/text.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { HookServer } from "../helpers/hook.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";

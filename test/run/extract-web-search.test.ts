@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { searchQuery } from "../../src/runner/extract-web-search.js";
+import { searchQuery } from "../../src/runner/steps/extract-web-search.js";
 import { FakeSearxng } from "../helpers/searxng.js";
 import { FixtureSite } from "../helpers/site.js";
 import { pipeline, readDocuments, readStepResult, runYaml } from "./helpers.js";

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notifyRun } from "../../src/app/notify.js";
+import { notifyRun } from "../../src/app/notify/notify.js";
 import { LocalEngine } from "../../src/engines/local/index.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { HookServer } from "../helpers/hook.js";

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportRun } from "../../src/app/export.js";
+import { exportRun } from "../../src/app/export/export.js";
 import { ForwardProxy } from "../helpers/forward-proxy.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { pipeline, runYaml } from "./helpers.js";

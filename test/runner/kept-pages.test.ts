@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { KeptPage, Plan } from "../../src/core/index.js";
 import type { RunContext } from "../../src/runner/context.js";
-import { closeKeptPages, giveBack, MAX_KEPT_PAGES, pageKeeper, takeKeptPage, whyNotOpen } from "../../src/runner/kept-pages.js";
+import { closeKeptPages, giveBack, MAX_KEPT_PAGES, pageKeeper, takeKeptPage, whyNotOpen } from "../../src/runner/sessions/kept-pages.js";
 
 /** A run of a scrape step and two interact steps from it, as far as kept pages look at it. */
 function run(): RunContext {

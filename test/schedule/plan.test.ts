@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { planFile } from "../../src/app/plan.js";
+import { planFile } from "../../src/app/check/plan.js";
 import { cliInProcess } from "../cli/child.js";
 import { workdir } from "../run/helpers.js";
 

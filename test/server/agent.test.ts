@@ -55,9 +55,11 @@ describe("/v2/agent on serve", () => {
 
   it("DELETE cancels a running agent", async () => {
     llm.answer({ hang: true });
+    const asked = llm.requests.length;
     const started = await serve.call("POST", "/v2/agent", { body: { prompt: "Widget price" } });
     expect(started.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 100));
+    // The agent is running: it has asked the model, which never answers.
+    await llm.nextRequest(asked);
     const foreign = await serve.call("DELETE", `/v2/agent/${started.body.id}`, { key: serve.keys.other! });
     expect(foreign.status).toBe(404);
     const cancelled = await serve.call("DELETE", `/v2/agent/${started.body.id}`);

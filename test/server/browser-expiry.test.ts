@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { LivePage, Team } from "../../src/core/index.js";
-import { BrowserSessions } from "../../src/app/serve-browser.js";
+import { BrowserSessions } from "../../src/app/serve/browser.js";
 
 const team = (id: number) => ({ id }) as Team;
 

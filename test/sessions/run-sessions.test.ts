@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Engine, SessionSpec, SessionState } from "../../src/core/index.js";
-import { RunSessions } from "../../src/runner/session.js";
+import { RunSessions } from "../../src/runner/sessions/session.js";
 
 const spec: SessionSpec = { name: "members", url: "http://shop.test/login", actions: [], successWhen: { selector: "#out" }, maxAgeMs: 60_000, timeoutMs: 5_000 };
 

@@ -5,11 +5,11 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import type { Document } from "../../src/core/index.js";
 import { SqliteStore } from "../../src/store/index.js";
-import { PAGE_CACHE_KIB } from "../../src/store/sqlite-store.js";
-import { MIGRATIONS } from "../../src/store/migrations.js";
-import { blobHash, compress } from "../../src/store/blobs.js";
+import { PAGE_CACHE_KIB } from "../../src/store/sqlite/sqlite-store.js";
+import { MIGRATIONS } from "../../src/store/sqlite/migrations.js";
+import { blobHash, compress } from "../../src/store/sqlite/blobs.js";
 import Database from "better-sqlite3";
-import { openStore } from "../../src/app/store.js";
+import { openStore } from "../../src/app/shared/store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "scrapeline-store-"));
 let n = 0;

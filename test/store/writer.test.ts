@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { Document } from "../../src/core/index.js";
 import { SqliteStore } from "../../src/store/index.js";
-import { BATCH_CALLS, MAX_QUEUED } from "../../src/store/writer.js";
+import { BATCH_CALLS, MAX_QUEUED } from "../../src/store/sqlite/writer.js";
 
 const dir = mkdtempSync(join(tmpdir(), "scrapeline-writer-"));
 let n = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lineDiff } from "../../src/app/ui-diff.js";
+import { lineDiff } from "../../src/app/ui-data/diff.js";
 import { presentedKey, isLoopback, loopbackHostHeader } from "../../src/ui/auth.js";
 import { CONTENT_SECURITY_POLICY, PREVIEW_POLICY } from "../../src/ui/headers.js";
 import { escapeHtml, html, trusted } from "../../src/ui/html.js";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ChangeTrackingResult } from "../../src/core/index.js";
-import { UiData } from "../../src/app/ui-data.js";
+import { UiData } from "../../src/app/ui-data/ui-data.js";
 import { SqliteStore, UiReads } from "../../src/store/index.js";
 import { workdir } from "../run/helpers.js";
 

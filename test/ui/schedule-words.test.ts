@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cronInWords, scheduleWords } from "../../src/app/schedule-words.js";
+import { cronInWords, scheduleWords } from "../../src/app/monitor/schedule-words.js";
 
 const base = { timezone: "UTC", jitterSeconds: 0, missed: "once" as const, minIntervalSeconds: 60 };
 

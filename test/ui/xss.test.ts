@@ -91,8 +91,10 @@ async function visitAll(context: BrowserContext): Promise<{ hits: string[]; flag
     await page.evaluate(() => {
       for (const d of document.querySelectorAll("details")) d.open = true;
     });
+    // The mouse goes over each visible one (a hidden element cannot be hovered, and is not waited
+    // for); `force` moves it there at once instead of waiting for the element to hold still.
     for (const element of await page.locator("main a, main span, main code, main td, main img").all().then((all) => all.slice(0, 30))) {
-      await element.hover({ timeout: 500 }).catch(() => undefined);
+      if (await element.isVisible()) await element.hover({ force: true, timeout: 500 }).catch(() => undefined);
     }
     await page.waitForLoadState("networkidle");
     if (await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss !== undefined)) flags.push(path);

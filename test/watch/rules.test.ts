@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffLines, droppedBy, valuesAt, worthTelling } from "../../src/app/notify-rules.js";
+import { diffLines, droppedBy, valuesAt, worthTelling } from "../../src/app/notify/rules.js";
 import type { NotifyRules } from "../../src/core/index.js";
 
 const rules = (r: Partial<NotifyRules> = {}): NotifyRules => ({ addedOnly: false, keywords: [], ignore: [], ...r });

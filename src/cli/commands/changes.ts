@@ -31,7 +31,7 @@ export function changesCommand(io: Io, setExit: (code: number) => void): Command
         .option("exit-code", { type: "boolean", default: false, describe: "exit 1 when anything changed (like git diff --exit-code), for cron and CI" })
         .example("$0 changes --exit-code || notify-team", "act only when something changed") as never,
     handler: async (args) => {
-      const { runChanges } = await import("../../app/changes.js");
+      const { runChanges } = await import("../../app/export/index.js");
       const report = runChanges(databasePath(args.db), args.run);
       if (args.json) {
         io.stdout(`${JSON.stringify(report, null, 2)}\n`);
@@ -65,7 +65,7 @@ export function historyCommand(io: Io, setExit: (code: number) => void): Command
         .option("db", DB_OPTION)
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
     handler: async (args) => {
-      const { pageHistory } = await import("../../app/changes.js");
+      const { pageHistory } = await import("../../app/export/index.js");
       const versions = pageHistory(databasePath(args.db), args.url, args.tag ?? null);
       if (args.json) io.stdout(`${JSON.stringify(versions, null, 2)}\n`);
       else io.stdout(table(["version", "status", "first seen", "run", "last seen", "run", "fingerprint"], versions.map((v) => [String(v.version), String(v.statusCode ?? "-"), v.firstSeenAt, String(v.firstRunId ?? "-"), v.lastSeenAt, String(v.lastRunId ?? "-"), v.fingerprint.slice(0, 12)]), 2));
@@ -87,7 +87,7 @@ export function diffCommand(io: Io, setExit: (code: number) => void): CommandMod
         .option("db", DB_OPTION)
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
     handler: async (args) => {
-      const { pageDiff } = await import("../../app/changes.js");
+      const { pageDiff } = await import("../../app/export/index.js");
       const diff = pageDiff(databasePath(args.db), args.url, { tag: args.tag ?? null, ...(args.from !== undefined ? { from: args.from } : {}), ...(args.to !== undefined ? { to: args.to } : {}) });
       if (args.json) io.stdout(`${JSON.stringify(diff, null, 2)}\n`);
       else if (diff.text === "") io.stderr(`${args.url}: version ${diff.from.version} and version ${diff.to.version} are the same\n`);

@@ -22,8 +22,8 @@ export function crawlPreviewCommand(io: Io, setExit: (code: number) => void): Co
         .option("engine", { choices: ["local", "firecrawl"] as const, default: "local" as const, describe: "local: scrapeline's phrase reader; firecrawl: the service's POST /v2/crawl/params-preview" })
         .example('$0 crawl-preview https://example.com "only blog posts, at most 50 pages"', "includePaths and limit") as never,
     handler: async (args) => {
-      const { previewCrawlParamsLocally } = await import("../../app/crawl-preview.js");
-      const { previewCrawlRemote } = await import("../../app/remote.js");
+      const { previewCrawlParamsLocally } = await import("../../app/check/index.js");
+      const { previewCrawlRemote } = await import("../../app/run/index.js");
       if (args.engine === "firecrawl") {
         const data = await previewCrawlRemote(args.url, args.prompt, { apiKeyEnv: "FIRECRAWL_API_KEY" }, process.env);
         io.stdout(`${JSON.stringify({ success: true, data }, null, 2)}\n`);

@@ -1,6 +1,6 @@
 import type { CommandModule } from "yargs";
 import { databasePath } from "../../app/light.js";
-import type { ExportFormat } from "../../app/export.js";
+import type { ExportFormat } from "../../app/export/index.js";
 import { EXIT } from "../exit-codes.js";
 import { DB_OPTION } from "../options.js";
 import type { Io } from "../output.js";
@@ -29,7 +29,7 @@ export function exportCommand(io: Io, setExit: (code: number) => void): CommandM
         .example("$0 export --format jsonl > pages.jsonl", "the latest run, one Document per line")
         .example("$0 export --run 12 --format markdown --out pages/", "one .md file per page with front matter") as never,
     handler: async (args) => {
-      const { exportRun } = await import("../../app/export.js");
+      const { exportRun } = await import("../../app/export/index.js");
       const { runId, count } = await exportRun({ db: databasePath(args.db), run: args.run, ...(args.step ? { step: args.step } : {}), format: args.format, assets: args.assets, ...(args.out ? { out: args.out } : {}), write: io.stdout });
       // A reader that stopped early (`| head`) got what it wanted: no count, no error, exit 0.
       await io.flush?.();

@@ -31,7 +31,7 @@ export function keysCommand(io: Io, setExit: (code: number) => void): CommandMod
           describe: "Create a key for a team (and the team, if new); the key is printed once",
           builder: (c: Argv) => c.option("team", { type: "string", demandOption: true, requiresArg: true, describe: "team name" }).options(LIMIT_OPTIONS).option("db", DB_OPTION).option("json", { type: "boolean", default: false }),
           handler: async (args: Args) => {
-            const { createKey } = await import("../../app/keys.js");
+            const { createKey } = await import("../../app/serve/index.js");
             const created = createKey(databasePath(args.db), String(args.team), settings(args));
             if (args.json) io.stdout(`${JSON.stringify({ id: created.id, key: created.key, team: created.team.name }, null, 2)}\n`);
             else {
@@ -46,7 +46,7 @@ export function keysCommand(io: Io, setExit: (code: number) => void): CommandMod
           describe: "List keys (never the keys themselves)",
           builder: (c: Argv) => c.option("db", DB_OPTION).option("json", { type: "boolean", default: false }),
           handler: async (args: Args) => {
-            const { listKeys } = await import("../../app/keys.js");
+            const { listKeys } = await import("../../app/serve/index.js");
             const keys = listKeys(databasePath(args.db));
             if (args.json) io.stdout(`${JSON.stringify(keys, null, 2)}\n`);
             else if (keys.length === 0) io.stdout("no keys yet: scrapeline keys create --team NAME\n");
@@ -59,7 +59,7 @@ export function keysCommand(io: Io, setExit: (code: number) => void): CommandMod
           describe: "Revoke a key by id or prefix",
           builder: (c: Argv) => c.positional("key", { type: "string", describe: "key id or prefix" }).option("db", DB_OPTION),
           handler: async (args: Args) => {
-            const { revokeKey } = await import("../../app/keys.js");
+            const { revokeKey } = await import("../../app/serve/index.js");
             const key = revokeKey(databasePath(args.db), String(args.key));
             io.stdout(`revoked key ${key.id} (${key.prefix}…) of team ${key.team}\n`);
             setExit(EXIT.ok);
@@ -84,7 +84,7 @@ export function teamsCommand(io: Io, setExit: (code: number) => void): CommandMo
           describe: "List teams with their plan, limits and threat-protection policy",
           builder: (c: Argv) => c.option("db", DB_OPTION).option("json", { type: "boolean", default: false }),
           handler: async (args: Args) => {
-            const { listTeams } = await import("../../app/keys.js");
+            const { listTeams } = await import("../../app/serve/index.js");
             const teams = listTeams(databasePath(args.db));
             if (args.json) io.stdout(`${JSON.stringify(teams, null, 2)}\n`);
             else io.stdout(table(["team", "plan tokens", "period", "req/min", "jobs", "threat protection"], teams.map((t) => [t.name, String(t.planTokens), `${t.periodDays} d`, String(t.rateLimit), String(t.maxConcurrentJobs), t.threatPolicy.enabled ? `on${t.threatPolicy.enforced ? ", enforced" : ""}` : "off"]), 3));
@@ -96,7 +96,7 @@ export function teamsCommand(io: Io, setExit: (code: number) => void): CommandMo
           describe: "Change a team's plan and limits",
           builder: (c: Argv) => c.option("team", { type: "string", demandOption: true, requiresArg: true }).options(LIMIT_OPTIONS).option("db", DB_OPTION),
           handler: async (args: Args) => {
-            const { updateTeam } = await import("../../app/keys.js");
+            const { updateTeam } = await import("../../app/serve/index.js");
             const team = updateTeam(databasePath(args.db), String(args.team), settings(args));
             io.stdout(`${JSON.stringify(team, null, 2)}\n`);
             setExit(EXIT.ok);
@@ -119,7 +119,7 @@ export function teamsCommand(io: Io, setExit: (code: number) => void): CommandMo
               .option("failure-policy", { choices: ["open", "closed"] as const })
               .option("db", DB_OPTION),
           handler: async (args: Args) => {
-            const { setThreatPolicy } = await import("../../app/keys.js");
+            const { setThreatPolicy } = await import("../../app/serve/index.js");
             const team = setThreatPolicy(databasePath(args.db), String(args.team), {
               ...(typeof args.enabled === "boolean" ? { enabled: args.enabled } : {}),
               ...(typeof args.enforced === "boolean" ? { enforced: args.enforced } : {}),

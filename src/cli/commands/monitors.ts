@@ -25,7 +25,7 @@ export function monitorsCommand(io: Io, setExit: (code: number) => void): Comman
         .option("limit", { ...integerOption("limit", "how many checks", { min: 1 }), default: 20 })
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
     handler: async (args) => {
-      const { listMonitors, monitorChecks } = await import("../../app/monitors.js");
+      const { listMonitors, monitorChecks } = await import("../../app/monitor/index.js");
       const db = databasePath(args.db);
       if (args.name !== undefined) {
         const detail = monitorChecks(db, args.name, { limit: args.limit });

@@ -22,7 +22,7 @@ export function parseCommand(io: Io, setExit: (code: number) => void): CommandMo
         .example("$0 parse report.docx", "print the markdown of a document")
         .example("$0 parse docs/*.xlsx --format json --out parsed/", "one JSON document per file") as never,
     handler: async (args) => {
-      const { parseFiles } = await import("../../app/parse.js");
+      const { parseFiles } = await import("../../app/run/index.js");
       const results = await parseFiles(args.files, { format: args.format, engine: args.engine, ...(args.out !== undefined ? { out: args.out } : {}) });
       const documents = [];
       let failed = 0;

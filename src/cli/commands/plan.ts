@@ -22,7 +22,7 @@ export function planCommand(io: Io, setExit: (code: number) => void): CommandMod
         .option("allow-private-network", { type: "boolean", default: false, describe: "the run will have --allow-private-network: do not warn about loopback and private addresses" })
         .example("$0 plan pipelines/prices.yaml", "what would run, with every default filled in") as never,
     handler: async (args) => {
-      const { planFile } = await import("../../app/plan.js");
+      const { planFile } = await import("../../app/check/index.js");
       const { stringify } = await import("yaml");
       const report = await planFile(args.file, { vars: varsOf(args.var), allowPrivateNetwork: args["allow-private-network"] });
       printDiagnostics(io, report.diagnostics, chooseFormat(undefined, { ...io, isTTY: io.color || io.isTTY }), report.sources, io.stderr);

@@ -50,7 +50,7 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         .example("$0 run pipelines/prices.yaml --from-run latest", "try a changed selector or schema on the pages the last run fetched")
         .example("$0 run pipelines/docs.yaml --resume", "finish an interrupted run") as never,
     handler: async (args) => {
-      const { exitCodeOf, runPipelineFile } = await import("../../app/run.js");
+      const { exitCodeOf, runPipelineFile } = await import("../../app/run/index.js");
       const vars = varsOf(args.var);
       const resume = args.resume === undefined || args.resume === false ? undefined : args.resume === true || args.resume === "" ? true : Number(args.resume);
       if (typeof resume === "number" && !Number.isInteger(resume)) {

@@ -21,7 +21,7 @@ export function runsCommand(io: Io, setExit: (code: number) => void): CommandMod
         .option("limit", { ...integerOption("limit", "how many runs", { min: 1 }), default: 50 })
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
     handler: async (args) => {
-      const { listRuns } = await import("../../app/history.js");
+      const { listRuns } = await import("../../app/export/index.js");
       const runs = listRuns(databasePath(args.db), { ...(args.pipeline ? { pipeline: args.pipeline } : {}), limit: args.limit });
       if (args.json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
       else if (runs.length === 0) io.stdout("no runs yet\n");
@@ -53,7 +53,7 @@ export function showCommand(io: Io, setExit: (code: number) => void): CommandMod
         .option("db", DB_OPTION)
         .option("json", { type: "boolean", default: false, describe: "print JSON" }) as never,
     handler: async (args) => {
-      const { showRun } = await import("../../app/history.js");
+      const { showRun } = await import("../../app/export/index.js");
       const detail = showRun(databasePath(args.db), args.run);
       if (args.json) {
         io.stdout(`${JSON.stringify(detail, null, 2)}\n`);

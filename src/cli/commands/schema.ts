@@ -15,7 +15,7 @@ export function schemaCommand(io: Io, setExit: (code: number) => void): CommandM
         .option("print", { type: "boolean", default: false, describe: "print the schema itself instead of its path" })
         .example("$0 schema", "path to put in # yaml-language-server: $schema=...") as never,
     handler: async (args) => {
-      const { schemaInfo } = await import("../../app/schema.js");
+      const { schemaInfo } = await import("../../app/check/index.js");
       const { path, text } = await schemaInfo();
       io.stdout(args.print ? text : `${path}\n`);
       setExit(EXIT.ok);

@@ -19,7 +19,7 @@ export function usageCommand(io: Io, setExit: (code: number) => void): CommandMo
         .option("json", { type: "boolean", default: false, describe: "print JSON" })
         .example("FIRECRAWL_API_KEY=fc-... $0 usage", "remaining tokens of the hosted service") as never,
     handler: async (args) => {
-      const { serviceUsage } = await import("../../app/remote.js");
+      const { serviceUsage } = await import("../../app/run/index.js");
       const report = await serviceUsage({ apiKeyEnv: args["api-key-env"], ...(args["api-url"] ? { baseUrl: args["api-url"] } : {}) }, process.env);
       if (args.json) io.stdout(`${JSON.stringify(report, null, 2)}\n`);
       else {

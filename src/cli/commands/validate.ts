@@ -22,7 +22,7 @@ export function validateCommand(io: Io, setExit: (code: number) => void): Comman
         .example("$0 validate pipelines/", "check every pipeline in a directory")
         .example("$0 validate pipelines/prices.yaml --format json", "diagnostics as JSON, for CI annotations") as never,
     handler: async (args) => {
-      const { validatePipelines } = await import("../../app/validate.js");
+      const { validatePipelines } = await import("../../app/check/index.js");
       const format = chooseFormat(args.format, io);
       const report = await validatePipelines(args.paths, { strict: args.strict, allowPrivateNetwork: args["allow-private-network"] });
       printDiagnostics(io, report.diagnostics, format, report.sources);

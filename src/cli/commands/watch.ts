@@ -27,7 +27,7 @@ export function watchCommand(io: Io, setExit: (code: number) => void, signals: I
         .example("$0 watch pipelines/", "run every scheduled pipeline in pipelines/ when due")
         .example("$0 watch pipelines/ --once", "from a crontab line or a systemd timer") as never,
     handler: async (args) => {
-      const { watch } = await import("../../app/watch.js");
+      const { watch } = await import("../../app/monitor/index.js");
       signals.onStop(() => io.stderr("stopping: no new checks; waiting for pages in flight (Ctrl-C again to abort them)\n"));
       io.onClosed?.(() => signals.requestStop());
       const summary = await watch({

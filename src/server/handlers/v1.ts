@@ -2,7 +2,7 @@ import { creditUsageV1, jobStatusV1, mapV1, scrapeV1, searchV1, startBatchV1, st
 import type { Reply, RequestContext, Route } from "../router.js";
 import { page, statusBody } from "./jobs.js";
 
-/** The v1 API over the v2 use cases (src/app/serve-v1.ts translates); GET /v1/extract/{id} and /v1/team/token-usage are with their v2 routes. */
+/** The v1 API over the v2 use cases (src/app/serve/v1.ts translates); GET /v1/extract/{id} and /v1/team/token-usage are with their v2 routes. */
 
 const v2 = (ctx: RequestContext): V2Service => ctx.service;
 

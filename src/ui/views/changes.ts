@@ -1,4 +1,4 @@
-import type { ChangedPage } from "../../app/ui-data.js";
+import type { ChangedPage } from "../../app/ui-data/index.js";
 import { html, type Html } from "../html.js";
 import { badge, href, page, pager, time, type ViewContext } from "../layout.js";
 import { diffTable, jsonChangesTable, type DiffLayout } from "./diff.js";

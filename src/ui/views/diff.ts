@@ -1,4 +1,4 @@
-import type { DiffStretch, VersionDiff } from "../../app/ui-data.js";
+import type { DiffStretch, VersionDiff } from "../../app/ui-data/index.js";
 import { html, type Html } from "../html.js";
 
 /** Unchanged lines kept around a change; longer unchanged stretches are folded (a <details>, open without script). */

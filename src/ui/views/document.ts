@@ -1,5 +1,5 @@
 import type { Document } from "../../core/index.js";
-import type { StepEntry, VersionDiff } from "../../app/ui-data.js";
+import type { StepEntry, VersionDiff } from "../../app/ui-data/index.js";
 import { html, type Html } from "../html.js";
 import { renderMarkdown, safeUrl } from "../markdown.js";
 import { badge, href, page, time, type ViewContext } from "../layout.js";

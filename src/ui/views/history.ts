@@ -1,5 +1,5 @@
 import type { SnapshotRecord } from "../../core/index.js";
-import type { VersionDiff } from "../../app/ui-data.js";
+import type { VersionDiff } from "../../app/ui-data/index.js";
 import { html, type Html } from "../html.js";
 import { href, page, time, type ViewContext } from "../layout.js";
 import { diffTable, type DiffLayout } from "./diff.js";

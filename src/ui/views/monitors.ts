@@ -1,4 +1,4 @@
-import type { CheckView, MonitorRow } from "../../app/ui-data.js";
+import type { CheckView, MonitorRow } from "../../app/ui-data/index.js";
 import type { CheckSummary } from "../../core/index.js";
 import { html, type Html } from "../html.js";
 import { badge, href, page, time, type ViewContext } from "../layout.js";

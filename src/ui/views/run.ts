@@ -1,4 +1,4 @@
-import type { RunView, StepEntry } from "../../app/ui-data.js";
+import type { RunView, StepEntry } from "../../app/ui-data/index.js";
 import { html, type Html } from "../html.js";
 import { badge, duration, href, page, pager, time, type ViewContext } from "../layout.js";
 

@@ -1,0 +1,195 @@
+import { randomUUID } from "node:crypto";
+import type { CheckSummary, ScheduleConfig } from "../../core/index.js";
+import { ScrapelineError } from "../../core/index.js";
+import { decide } from "../../schedule/index.js";
+import type { CheckRecord, MonitorRecord, MonitorTables, SqliteStore } from "../../store/index.js";
+import { orphaned, runCheck, SELF, type CheckOutcome } from "./check.js";
+import { Wakeup } from "./wakeup.js";
+
+/** A monitor the loop runs: its record, its schedule, and the pipeline a check runs. */
+export interface LoopEntry {
+  monitor: MonitorRecord;
+  schedule: ScheduleConfig;
+  /** The pipeline file (or, with `text`, the name diagnostics give it). */
+  file: string;
+  text?: string;
+  /** Variables for the text's ${VAR}s, over the loop's environment. */
+  env?: Record<string, string>;
+  /** Why its checks cannot run as it is (each fails with this, nothing is fetched or sent). */
+  refused?: string;
+}
+
+export type LogEvent = (event: string, fields?: Record<string, unknown>) => void;
+
+export interface LoopOptions {
+  db: string;
+  store: SqliteStore;
+  tables: MonitorTables;
+  /** The monitors to run, asked again after every refresh. */
+  entries: () => LoopEntry[];
+  /** Looks for changed monitors (files), every refreshMs. */
+  refresh?: () => Promise<void>;
+  refreshMs?: number;
+  maxParallel: number;
+  once?: boolean;
+  allowPrivateNetwork?: boolean;
+  stop?: AbortSignal;
+  abort?: AbortSignal;
+  log: LogEvent;
+  now: () => Date;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Why a due check may not start (serve: the team has no credit left); it is recorded as skipped_budget. */
+  admit?: (entry: LoopEntry) => string | undefined;
+  /** Called when a check ended (serve prunes old snapshots here). */
+  afterCheck?: (entry: LoopEntry, outcome: CheckOutcome) => void;
+}
+
+export interface LoopSummary {
+  checks: number;
+  failed: number;
+}
+
+/**
+ * Runs monitors when due. The schedule state is in the database: a slot is claimed before its run
+ * starts (so a restart never runs it twice), checks a stopped or killed process left are resumed
+ * first, and a slot missed while nothing watched runs once or is skipped as the schedule says.
+ * Between events it sleeps until the next due time or refresh, whichever is first.
+ */
+export class MonitorLoop {
+  private readonly running = new Map<number, Promise<void>>();
+  private readonly wakeup = new Wakeup();
+  private readonly summary: LoopSummary = { checks: 0, failed: 0 };
+
+  constructor(private readonly options: LoopOptions) {
+    options.stop?.addEventListener("abort", () => this.wakeup.wake(), { once: true });
+    options.abort?.addEventListener("abort", () => this.wakeup.wake(), { once: true });
+  }
+
+  /** Looks at the monitors again now (one was made, changed or removed). */
+  wake(): void {
+    this.wakeup.wake();
+  }
+
+  /** Whether a monitor's check is running. */
+  isRunning(monitorId: number): boolean {
+    return this.running.has(monitorId);
+  }
+
+  /** Starts a check of a monitor now, outside its schedule; a monitor already running is a conflict. */
+  runNow(entry: LoopEntry): CheckRecord {
+    if (this.running.has(entry.monitor.id)) throw new ScrapelineError("invalid-input", "a check of this monitor is already running");
+    const check = this.options.tables.claim(entry.monitor.id, `manual:${this.options.now().toISOString()}:${randomUUID().slice(0, 8)}`, { trigger: "manual", status: "running", owner: SELF, advance: false });
+    if (!check) throw new ScrapelineError("invalid-input", "a check of this monitor was started this very moment");
+    this.start(entry, check, false);
+    return check;
+  }
+
+  async run(): Promise<LoopSummary> {
+    const { options } = this;
+    const stopped = () => Boolean(options.stop?.aborted || options.abort?.aborted);
+    const refreshMs = options.refreshMs ?? 2000;
+    // --once runs what was due when it started: slots that come due while it works wait for the next call.
+    const startedAt = options.now();
+    const decideAt = () => (options.once ? startedAt : options.now());
+    let nextRefresh = options.now().getTime() + refreshMs;
+    while (!stopped()) {
+      const entries = options.entries();
+      const byId = new Map(entries.map((e) => [e.monitor.id, e]));
+      const leftOver = () => options.tables.unfinishedChecks().filter((c) => byId.has(c.monitorId) && !this.running.has(c.monitorId) && orphaned(c));
+      for (const check of leftOver()) {
+        if (this.running.size >= options.maxParallel) break;
+        options.tables.adoptCheck(check.id, SELF);
+        this.start(byId.get(check.monitorId)!, { ...check, status: "running" }, true);
+      }
+      let wakeAt = options.once ? Infinity : nextRefresh;
+      let waiting = false;
+      for (const entry of entries) {
+        if (stopped()) break;
+        const result = this.consider(entry, leftOver, decideAt());
+        if (result === "waiting") waiting = true;
+        else if (result !== undefined) wakeAt = Math.min(wakeAt, result);
+      }
+      if (options.once && this.running.size === 0 && !waiting && leftOver().length === 0) break;
+      await this.wakeup.sleep(Math.max(0, Math.min(wakeAt - options.now().getTime(), 60_000)));
+      if (!options.once && options.now().getTime() >= nextRefresh) {
+        await options.refresh?.();
+        nextRefresh = options.now().getTime() + refreshMs;
+      }
+    }
+    if (this.running.size > 0) options.log("watch.stopping", { running: this.running.size });
+    await Promise.allSettled([...this.running.values()]);
+    return this.summary;
+  }
+
+  /** Decides about one monitor: starts its check, or says when it is due next ("waiting": no place free). */
+  private consider(entry: LoopEntry, leftOver: () => CheckRecord[], at: Date): number | "waiting" | undefined {
+    const { tables, log, maxParallel } = this.options;
+    const monitor = tables.byId(entry.monitor.id);
+    if (!monitor) return undefined;
+    // A pipeline file that has never been checked is due at once (watch): its first check is the baseline.
+    const decision = decide(entry.schedule, monitor.key, at, { ...(monitor.lastSlot ? { lastSlot: new Date(monitor.lastSlot) } : {}), registeredAt: new Date(monitor.registeredAt), baselineFirst: monitor.source === "file" });
+    if (decision.action === "wait") {
+      if (monitor.nextDue !== decision.nextDue.toISOString()) tables.setNextDue(monitor.id, decision.nextDue.toISOString());
+      return decision.nextDue.getTime();
+    }
+    const slot = decision.slot.toISOString();
+    if (decision.action === "skip-missed") {
+      tables.claim(monitor.id, slot, { trigger: "schedule", status: "skipped_missed", error: `${decision.missedSlots + 1} run(s) missed while not watching; missed: skip` });
+      log("check.skipped_missed", { monitor: monitor.name, slot, missed: decision.missedSlots + 1 });
+      return at.getTime();
+    }
+    // Its previous check still runs, here or in another live process on the same database.
+    const busyElsewhere = () => tables.unfinishedChecks().some((c) => c.monitorId === monitor.id && c.status === "running" && c.owner?.pid !== SELF.pid && !orphaned(c));
+    if (this.running.has(monitor.id) || busyElsewhere()) {
+      const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "skipped_overlap", error: "the previous check was still running" });
+      if (check) log("check.skipped_overlap", { monitor: monitor.name, check: check.id, slot });
+      return undefined;
+    }
+    if (this.running.size >= maxParallel || leftOver().some((c) => c.monitorId === monitor.id)) return "waiting";
+    const refused = this.options.admit?.(entry);
+    if (refused) {
+      const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "skipped_budget", error: refused });
+      if (check) log("check.skipped_budget", { monitor: monitor.name, check: check.id, slot, error: refused });
+      return undefined;
+    }
+    const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "running", owner: SELF });
+    if (!check) return undefined;
+    if (decision.late) log("check.late", { monitor: monitor.name, slot, missed: decision.missedSlots });
+    this.start({ ...entry, monitor }, check, false, decision.baseline);
+    return undefined;
+  }
+
+  private start(entry: LoopEntry, check: CheckRecord, resumed: boolean, baseline = false): void {
+    const { options } = this;
+    this.summary.checks++;
+    options.log(resumed ? "check.resumed" : "check.started", { monitor: entry.monitor.name, check: check.id, slot: check.slot, run: check.runId ?? undefined, ...(baseline ? { note: "first check: baseline" } : {}) });
+    const task = runCheck(options.tables, options.store, check, {
+      db: options.db,
+      file: entry.file,
+      ...(entry.text !== undefined ? { text: entry.text } : {}),
+      ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
+      ...(options.stop ? { stop: options.stop } : {}),
+      ...(options.abort ? { abort: options.abort } : {}),
+      ...(options.env || entry.env ? { env: { ...(options.env ?? process.env), ...(entry.env ?? {}) } } : {}),
+      ...(entry.refused !== undefined ? { refused: entry.refused } : {}),
+    })
+      .then((outcome) => {
+        if (outcome.status === "failed") this.summary.failed++;
+        logOutcome(options.log, entry.monitor.name, check.id, outcome);
+        if (outcome.notificationsFailed > 0) {
+          for (const n of options.tables.notifications(check.id).filter((d) => !d.sent)) options.log("notify.failed", { monitor: entry.monitor.name, check: check.id, channel: n.channel, target: n.target, event: n.event, attempts: n.attempts, error: n.error });
+        }
+        options.afterCheck?.(entry, outcome);
+      })
+      .finally(() => {
+        this.running.delete(entry.monitor.id);
+        this.wakeup.wake();
+      });
+    this.running.set(entry.monitor.id, task);
+  }
+}
+
+function logOutcome(log: LogEvent, name: string, checkId: number, outcome: CheckOutcome): void {
+  const s: CheckSummary | undefined = outcome.summary;
+  log(`check.${outcome.status}`, { monitor: name, check: checkId, run: outcome.runId, pages: s?.totalPages, changed: s?.changed, new: s?.new, removed: s?.removed, errors: s?.error, ...(s?.blocked ? { blocked: s.blocked } : {}), error: outcome.error });
+}

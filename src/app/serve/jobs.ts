@@ -1,0 +1,235 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { CrawlFrontierPort, Document, Engine, Pipeline, ServeJob, ServeJobKind, ServeJobStatus, Store } from "../../core/index.js";
+import { ScrapelineError } from "../../core/index.js";
+import { serviceCreditRules } from "../../credits/index.js";
+import { planPipeline } from "../../planner/index.js";
+import { runPlan, type RunResult } from "../../runner/index.js";
+import type { ServeTables, SqliteStore } from "../../store/index.js";
+import { inlineAssets } from "../shared/index.js";
+import { StoreChangeTracker } from "../shared/index.js";
+import { withoutHeaderValues } from "./request-credentials.js";
+import { runAgent } from "../../agent/index.js";
+
+/** A job in progress in this process. */
+interface RunningJob {
+  id: string;
+  teamId: number;
+  kind: ServeJobKind;
+  stop: AbortController;
+  cancelled: boolean;
+  stored: number;
+  /** The request a crawl runs (its normalized body). */
+  request?: unknown;
+  /** URLs of the pages stored so far, in order: what status pages are read in. */
+  pages: string[];
+  frontier?: CrawlFrontierPort;
+  limit?: number;
+  done: Promise<void>;
+}
+
+/** The one step of a job's pipeline. */
+export const JOB_STEP_ID = "request";
+
+export interface JobOutcome {
+  id: string;
+  runId: number;
+  result: RunResult;
+}
+
+/**
+ * Runs each job (crawl, batch scrape, scrape, map) as a one-step plan through the runner, so the
+ * pool, retries, robots.txt, the page cache, change tracking and storage are the pipelines' own.
+ * The job table maps the job id to its team, kind and run; pages are read back from the store.
+ */
+export class JobRunner {
+  private readonly running = new Map<string, RunningJob>();
+
+  constructor(
+    private readonly store: SqliteStore,
+    private readonly tables: ServeTables,
+    private readonly engine: Engine,
+  ) {}
+
+  /** The team's crawls running now, with the options they run with (GET /v2/crawl/active). */
+  activeCrawls(teamId: number): Array<{ id: string; url: string | null; createdAt: string; options: Record<string, unknown> }> {
+    const out = [];
+    for (const job of this.running.values()) {
+      if (job.teamId !== teamId || job.kind !== "crawl") continue;
+      const row = this.tables.job(job.id);
+      if (!row || row.status !== "scraping") continue;
+      const { url: _url, ...options } = (job.request ?? {}) as Record<string, unknown>;
+      out.push({ id: job.id, url: row.url, createdAt: row.createdAt, options });
+    }
+    return out;
+  }
+
+  /** Jobs of a team running now, of the given kinds. */
+  activeJobs(teamId: number, kinds: readonly ServeJobKind[]): number {
+    let n = 0;
+    for (const job of this.running.values()) if (job.teamId === teamId && kinds.includes(job.kind)) n++;
+    return n;
+  }
+
+  /**
+   * Starts a job; resolves when it has finished (status stored). The job row and its run exist
+   * before this returns, so the job can be polled at once.
+   */
+  start(
+    teamId: number,
+    kind: ServeJobKind,
+    pipeline: Pipeline,
+    info: { url: string | null; total: number | null; store?: Store; storedAs?: (url: string) => string },
+    onPage?: (url: string) => void,
+  ): { id: string; finished: Promise<JobOutcome> } {
+    const id = randomUUID();
+    this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total });
+    const stop = new AbortController();
+    const step = pipeline.steps[0]!;
+    const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(step.kind === "crawl" ? { limit: step.body.limit, request: step.body } : {}) };
+    const engine = this.observeCrawl(job);
+    const plan = planPipeline(pipeline);
+    // The request's header values (the client's credentials for the site) are used, not stored.
+    const planJson = JSON.stringify({ ...withoutHeaderValues(pipeline), file: undefined });
+    let runId = 0;
+    const finished = runPlan(
+      { engine, store: info.store ?? this.store, credits: serviceCreditRules, changes: new StoreChangeTracker(this.store, pipeline.changeTracking), agent: runAgent },
+      {
+        plan,
+        planJson,
+        pipelineHash: createHash("sha256").update(planJson).digest("hex"),
+        stop: stop.signal,
+        onEvent: (event) => {
+          if (event.type === "run-started") {
+            runId = event.runId;
+            this.tables.setJobRun(id, event.runId);
+          } else if (event.type === "document-stored" && event.stepId === JOB_STEP_ID) {
+            job.stored++;
+            job.pages.push(info.storedAs ? info.storedAs(event.url) : event.url);
+            onPage?.(event.url);
+          }
+        },
+      },
+    ).then(
+      (result) => {
+        this.tables.setJobPages(id, job.pages);
+        this.tables.finishJob(id, this.statusOf(job, result), job.cancelled ? {} : { total: job.stored, ...(result.status === "failed" && job.stored === 0 ? { error: this.stepError(result.runId) } : {}) });
+        return { id, runId: result.runId, result };
+      },
+      (error: unknown) => {
+        this.tables.setJobPages(id, job.pages);
+        this.tables.finishJob(id, job.cancelled ? "cancelled" : "failed", { error: error instanceof Error ? error.message : String(error) });
+        throw error;
+      },
+    );
+    job.done = finished.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running.set(id, job);
+    void job.done.finally(() => this.running.delete(id));
+    if (runId === 0) throw new ScrapelineError("internal", "the job's run did not start");
+    return { id, finished };
+  }
+
+  private statusOf(job: RunningJob, result: RunResult): ServeJobStatus {
+    if (job.cancelled) return "cancelled";
+    if (result.status === "succeeded") return "completed";
+    if (result.status === "interrupted") return "cancelled";
+    // An extract is one result: when its step failed, the job failed, whatever pages it stored.
+    if (job.kind === "extract") return "failed";
+    // A crawl or batch with some failed pages still completed; failed means nothing came of it.
+    return job.stored > 0 ? "completed" : "failed";
+  }
+
+  private stepError(runId: number): string | undefined {
+    const step = this.store.getSteps(runId)[0];
+    const failure = this.store.failures(runId)[0];
+    return failure?.error ?? step?.error ?? undefined;
+  }
+
+  /**
+   * A crawl's engine whose frontier the job keeps, to report how many pages it expects: the
+   * server's engine in every other respect (threat checks, kept pages, search…), never closed by the job.
+   */
+  private observeCrawl(job: RunningJob): Engine {
+    const engine = this.engine;
+    if (job.kind !== "crawl" || !engine.startCrawl) return engine;
+    const startCrawl = engine.startCrawl.bind(engine);
+    const observed: Engine = Object.create(engine, {
+      startCrawl: {
+        value: async (...args: Parameters<typeof startCrawl>) => {
+          const frontier = await startCrawl(...args);
+          job.frontier = frontier;
+          return frontier;
+        },
+      },
+      close: { value: async () => {} },
+    });
+    return observed;
+  }
+
+  /** The job of a team, of one of the kinds; another team's job is not found. */
+  job(teamId: number, id: string, kinds: readonly ServeJobKind[], noun: string): ServeJob {
+    const job = this.tables.job(id);
+    if (!job || job.teamId !== teamId || !kinds.includes(job.kind)) throw new ScrapelineError("not-found", `${noun} not found`);
+    return job;
+  }
+
+  /** Pages stored so far, and how many the job expects in all (equal once it has finished). */
+  progress(job: ServeJob): { completed: number; total: number } {
+    const live = this.running.get(job.id);
+    if (!live) {
+      const step = job.runId === null ? undefined : this.store.getSteps(job.runId)[0];
+      const completed = step?.documents ?? 0;
+      return { completed, total: job.status === "cancelled" ? Math.max(completed, job.total ?? 0) : completed };
+    }
+    const completed = live.stored;
+    if (live.frontier) return { completed, total: Math.max(completed + 1, Math.min(live.frontier.stats.found, live.limit ?? Infinity)) };
+    return { completed, total: Math.max(completed, job.total ?? completed + 1) };
+  }
+
+  /**
+   * The job's documents from `skip`, at most `limit` and about `maxBytes` of JSON (never fewer
+   * than one), in the order they were stored, which does not change while the job runs or after.
+   */
+  documents(job: ServeJob, skip: number, limit: number, maxBytes: number): Document[] {
+    if (job.runId === null) return [];
+    const order = this.running.get(job.id)?.pages ?? this.tables.jobPages(job.id) ?? [...this.store.storedUrls(job.runId, JOB_STEP_ID)];
+    const wanted = order.slice(skip, skip + limit);
+    const found = new Map<string, Document>();
+    for (const stored of this.store.documents(job.runId, JOB_STEP_ID, new Set(wanted))) found.set(stored.url, stored.document);
+    const out: Document[] = [];
+    let bytes = 0;
+    for (const url of wanted) {
+      const stored = found.get(url);
+      if (!stored) continue;
+      const document = inlineAssets(stored, this.store);
+      const size = JSON.stringify(document).length;
+      if (out.length > 0 && bytes + size > maxBytes) break;
+      out.push(document);
+      bytes += size;
+    }
+    return out;
+  }
+
+  /** Cancels a job: it starts no more pages, those in flight are stored, and its status is cancelled at once. */
+  cancel(job: ServeJob): void {
+    const live = this.running.get(job.id);
+    if (live) {
+      live.cancelled = true;
+      live.stop.abort();
+    }
+    this.tables.finishJob(job.id, "cancelled");
+  }
+
+  /** Stops every job (pages in flight finish and are stored; the jobs end cancelled) and waits for them. */
+  async stopAll(): Promise<void> {
+    const jobs = [...this.running.values()];
+    for (const job of jobs) {
+      job.cancelled = true;
+      job.stop.abort();
+    }
+    await Promise.all(jobs.map((j) => j.done));
+    for (const job of jobs) this.tables.finishJob(job.id, "cancelled", { error: "the server stopped before the job finished" });
+  }
+}

@@ -1,0 +1,6 @@
+/** Pieces several of app's rooms use: where the store is opened, the pipeline files a path names, extraction settings, stored assets and the change tracker. */
+export { assetBytes, inlineAssets } from "./assets.js";
+export { StoreChangeTracker } from "./change-tracker.js";
+export { extractionSettings } from "./extraction.js";
+export { expandPipelinePaths } from "./files.js";
+export { openExistingStore, openStore, RUN_WRITER_AFTER } from "./store.js";

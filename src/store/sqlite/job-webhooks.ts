@@ -1,0 +1,67 @@
+import type Database from "better-sqlite3";
+import type { Delivery, NotifyChannel, OutgoingNotification } from "../../core/index.js";
+
+type Row = Record<string, unknown>;
+
+/** A job's webhook message recorded and not yet delivered or given up (its server stopped while sending it). */
+export interface PendingJobWebhook {
+  id: number;
+  jobId: string;
+  /** The channel it goes on, without a signing secret (that is the server's, given again when sent). */
+  channel: NotifyChannel;
+  message: OutgoingNotification;
+}
+
+/** How one message to a job's webhook went. */
+export interface JobWebhookDelivery {
+  event: string;
+  sent: boolean;
+  status?: number;
+  attempts: number;
+  error?: string;
+}
+
+/**
+ * What serve's crawl, batch scrape and extract jobs send their request's webhook: each message
+ * recorded before it is sent and settled with its delivery, so a server that stops in between
+ * sends what is left at its next start.
+ */
+export class JobWebhookTables {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  queue(jobId: string, channel: NotifyChannel, message: OutgoingNotification): number {
+    const { secret: _secret, ...stored } = channel as NotifyChannel & { secret?: string };
+    const insert = this.db.prepare("INSERT INTO serve_job_webhooks (job_id, channel, event, message, queued_at) VALUES (?, ?, ?, ?, ?)");
+    return Number(insert.run(jobId, JSON.stringify(stored), message.event, JSON.stringify(message), this.now().toISOString()).lastInsertRowid);
+  }
+
+  settle(id: number, delivery: Delivery): void {
+    this.db
+      .prepare("UPDATE serve_job_webhooks SET sent = ?, status = ?, attempts = ?, error = ?, settled_at = ? WHERE id = ?")
+      .run(delivery.sent ? 1 : 0, delivery.status ?? null, delivery.attempts, delivery.error ?? null, this.now().toISOString(), id);
+  }
+
+  /** Messages never settled, oldest first. */
+  pending(): PendingJobWebhook[] {
+    return (this.db.prepare("SELECT id, job_id, channel, message FROM serve_job_webhooks WHERE settled_at IS NULL ORDER BY id").all() as Row[]).map((r) => ({
+      id: r.id as number,
+      jobId: r.job_id as string,
+      channel: JSON.parse(r.channel as string) as NotifyChannel,
+      message: JSON.parse(r.message as string) as OutgoingNotification,
+    }));
+  }
+
+  /** How each settled message of a job went, in the order they were told. */
+  deliveries(jobId: string): JobWebhookDelivery[] {
+    return (this.db.prepare("SELECT event, sent, status, attempts, error FROM serve_job_webhooks WHERE job_id = ? AND settled_at IS NOT NULL ORDER BY id").all(jobId) as Row[]).map((r) => ({
+      event: r.event as string,
+      sent: r.sent === 1,
+      ...(r.status !== null ? { status: r.status as number } : {}),
+      attempts: r.attempts as number,
+      ...(r.error !== null ? { error: r.error as string } : {}),
+    }));
+  }
+}

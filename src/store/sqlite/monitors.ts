@@ -1,0 +1,243 @@
+import type Database from "better-sqlite3";
+import type { CheckStatus, CheckSummary, Delivery, OutgoingNotification, ScheduleConfig } from "../../core/index.js";
+import { snapshotBranch } from "./changes.js";
+
+type Row = Record<string, unknown>;
+
+export interface MonitorRecord {
+  id: number;
+  key: string;
+  source: "file" | "api";
+  teamId: number | null;
+  name: string;
+  file: string | null;
+  schedule: ScheduleConfig;
+  /** What an API monitor runs (its request body); null for pipeline files. */
+  definition: unknown;
+  registeredAt: string;
+  lastSlot: string | null;
+  nextDue: string | null;
+  /** When its pipeline file left the watched paths (or stopped defining it); null while it is scheduled. */
+  goneAt: string | null;
+}
+
+export interface CheckRecord {
+  id: number;
+  monitorId: number;
+  slot: string;
+  trigger: "schedule" | "manual";
+  status: CheckStatus;
+  runId: number | null;
+  startedAt: string;
+  finishedAt: string | null;
+  summary: CheckSummary | null;
+  error: string | null;
+  owner: { host: string; pid: number } | null;
+}
+
+export interface NotificationRecord extends Delivery {
+  id: number;
+  checkId: number;
+  at: string;
+}
+
+const toMonitor = (r: Row): MonitorRecord => ({
+  id: r.id as number,
+  key: r.key as string,
+  source: r.source as MonitorRecord["source"],
+  teamId: (r.team_id as number | null) ?? null,
+  name: r.name as string,
+  file: (r.file as string | null) ?? null,
+  schedule: JSON.parse(r.schedule as string) as ScheduleConfig,
+  definition: r.definition ? JSON.parse(r.definition as string) : null,
+  registeredAt: r.registered_at as string,
+  lastSlot: (r.last_slot as string | null) ?? null,
+  nextDue: (r.next_due as string | null) ?? null,
+  goneAt: (r.gone_at as string | null) ?? null,
+});
+
+const toCheck = (r: Row): CheckRecord => ({
+  id: r.id as number,
+  monitorId: r.monitor_id as number,
+  slot: r.slot as string,
+  trigger: r.trigger as CheckRecord["trigger"],
+  status: r.status as CheckStatus,
+  runId: (r.run_id as number | null) ?? null,
+  startedAt: r.started_at as string,
+  finishedAt: (r.finished_at as string | null) ?? null,
+  summary: r.summary ? (JSON.parse(r.summary as string) as CheckSummary) : null,
+  error: (r.error as string | null) ?? null,
+  owner: r.owner_pid ? { host: r.owner_host as string, pid: r.owner_pid as number } : null,
+});
+
+/**
+ * The monitoring tables (see the migration): monitors, their checks and notifications. Works on
+ * the store's connection, so checks and the runs they point to share one database.
+ */
+export class MonitorTables {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Creates the monitor of `key`, or updates its name, file, schedule and definition; its state stays. */
+  upsert(monitor: { key: string; source: MonitorRecord["source"]; teamId?: number; name: string; file?: string; schedule: ScheduleConfig; definition?: unknown }): MonitorRecord {
+    this.db
+      .prepare(
+        `INSERT INTO monitors (key, source, team_id, name, file, schedule, definition, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET name = excluded.name, file = excluded.file, schedule = excluded.schedule, definition = excluded.definition, deleted_at = NULL, gone_at = NULL`,
+      )
+      .run(monitor.key, monitor.source, monitor.teamId ?? null, monitor.name, monitor.file ?? null, JSON.stringify(monitor.schedule), monitor.definition === undefined ? null : JSON.stringify(monitor.definition), this.now().toISOString());
+    return this.byKey(monitor.key)!;
+  }
+
+  byKey(key: string): MonitorRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM monitors WHERE key = ? AND deleted_at IS NULL").get(key) as Row | undefined;
+    return row ? toMonitor(row) : undefined;
+  }
+
+  byId(id: number): MonitorRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM monitors WHERE id = ? AND deleted_at IS NULL").get(id) as Row | undefined;
+    return row ? toMonitor(row) : undefined;
+  }
+
+  list(options: { source?: MonitorRecord["source"]; teamId?: number } = {}): MonitorRecord[] {
+    const where = ["deleted_at IS NULL"];
+    const args: unknown[] = [];
+    if (options.source) where.push("source = ?"), args.push(options.source);
+    if (options.teamId !== undefined) where.push("team_id = ?"), args.push(options.teamId);
+    return (this.db.prepare(`SELECT * FROM monitors WHERE ${where.join(" AND ")} ORDER BY name, id`).all(...args) as Row[]).map(toMonitor);
+  }
+
+  /** Marks a monitor deleted; its checks stay readable by id. */
+  remove(id: number): void {
+    this.db.prepare("UPDATE monitors SET deleted_at = ? WHERE id = ?").run(this.now().toISOString(), id);
+  }
+
+  /** Marks a pipeline file's monitor gone: not scheduled any more, its checks kept. */
+  markGone(id: number): void {
+    this.db.prepare("UPDATE monitors SET gone_at = ?, next_due = NULL WHERE id = ? AND gone_at IS NULL").run(this.now().toISOString(), id);
+  }
+
+  setNextDue(id: number, nextDue: string | null): void {
+    this.db.prepare("UPDATE monitors SET next_due = ? WHERE id = ?").run(nextDue, id);
+  }
+
+  /**
+   * Claims a slot: records its check and moves the monitor's last slot, in one transaction. A
+   * slot already claimed (by this process before a restart, or another) gives undefined.
+   */
+  claim(monitorId: number, slot: string, options: { trigger: CheckRecord["trigger"]; status: CheckStatus; owner?: { host: string; pid: number }; error?: string; advance?: boolean }): CheckRecord | undefined {
+    const at = this.now().toISOString();
+    const done = options.status !== "running";
+    return this.db.transaction(() => {
+      const info = this.db
+        .prepare("INSERT INTO monitor_checks (monitor_id, slot, trigger, status, started_at, finished_at, error, owner_host, owner_pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (monitor_id, slot) DO NOTHING")
+        .run(monitorId, slot, options.trigger, options.status, at, done ? at : null, options.error ?? null, options.owner?.host ?? null, options.owner?.pid ?? null);
+      if (info.changes === 0) return undefined;
+      if (options.advance !== false) this.db.prepare("UPDATE monitors SET last_slot = ? WHERE id = ? AND (last_slot IS NULL OR last_slot < ?)").run(slot, monitorId, slot);
+      return this.check(Number(info.lastInsertRowid));
+    }).immediate();
+  }
+
+  setCheckRun(checkId: number, runId: number): void {
+    this.db.prepare("UPDATE monitor_checks SET run_id = ? WHERE id = ?").run(runId, checkId);
+  }
+
+  /** Takes over a check left by a process that is gone. */
+  adoptCheck(checkId: number, owner: { host: string; pid: number }): void {
+    this.db.prepare("UPDATE monitor_checks SET status = 'running', owner_host = ?, owner_pid = ? WHERE id = ?").run(owner.host, owner.pid, checkId);
+  }
+
+  finishCheck(checkId: number, status: CheckStatus, result: { summary?: CheckSummary; error?: string }): void {
+    this.db
+      .prepare("UPDATE monitor_checks SET status = ?, finished_at = ?, summary = ?, error = ? WHERE id = ?")
+      .run(status, status === "interrupted" ? null : this.now().toISOString(), result.summary ? JSON.stringify(result.summary) : null, result.error ?? null, checkId);
+  }
+
+  check(id: number): CheckRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM monitor_checks WHERE id = ?").get(id) as Row | undefined;
+    return row ? toCheck(row) : undefined;
+  }
+
+  checks(monitorId: number, options: { limit?: number } = {}): CheckRecord[] {
+    return (this.db.prepare("SELECT * FROM monitor_checks WHERE monitor_id = ? ORDER BY id DESC LIMIT ?").all(monitorId, options.limit ?? 100) as Row[]).map(toCheck);
+  }
+
+  latestCheck(monitorId: number): CheckRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM monitor_checks WHERE monitor_id = ? ORDER BY id DESC LIMIT 1").get(monitorId) as Row | undefined;
+    return row ? toCheck(row) : undefined;
+  }
+
+  /** Checks that never finished: running (maybe in a process that is gone) or interrupted. */
+  unfinishedChecks(): CheckRecord[] {
+    return (this.db.prepare("SELECT * FROM monitor_checks WHERE status IN ('running', 'interrupted') ORDER BY id").all() as Row[]).map(toCheck);
+  }
+
+  addNotifications(checkId: number, deliveries: readonly Delivery[]): void {
+    const insert = this.db.prepare("INSERT INTO monitor_notifications (check_id, channel, target, event, sent, status, attempts, error, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const at = this.now().toISOString();
+    this.db.transaction(() => {
+      for (const d of deliveries) insert.run(checkId, d.channel, d.target, d.event, d.sent ? 1 : 0, d.status ?? null, d.attempts, d.error ?? null, at);
+    })();
+  }
+
+  /** Records notifications about to be sent (the check's outbox), before the first is sent; returns their ids. */
+  queueNotifications(checkId: number, items: ReadonlyArray<{ channelIndex: number; channel: { type: string }; message: OutgoingNotification }>): number[] {
+    const insert = this.db.prepare("INSERT INTO monitor_outbox (check_id, channel_index, channel, target, event, message, at) VALUES (?, ?, ?, '', ?, ?, ?)");
+    const at = this.now().toISOString();
+    return this.db.transaction(() => items.map((item) => Number(insert.run(checkId, item.channelIndex, item.channel.type, item.message.event, JSON.stringify(item.message), at).lastInsertRowid)))();
+  }
+
+  /** A queued notification was delivered or failed: it leaves the outbox and is recorded, at once. */
+  settleNotification(outboxId: number, delivery: Delivery): void {
+    this.db.transaction(() => {
+      const checkId = this.db.prepare("DELETE FROM monitor_outbox WHERE id = ? RETURNING check_id").pluck().get(outboxId) as number | undefined;
+      if (checkId !== undefined) this.addNotifications(checkId, [delivery]);
+    })();
+  }
+
+  /** Notifications of a check queued and not yet settled (their process died while sending them). */
+  pendingNotifications(checkId: number): Array<{ id: number; channelIndex: number; message: OutgoingNotification }> {
+    return (this.db.prepare("SELECT id, channel_index, message FROM monitor_outbox WHERE check_id = ? ORDER BY id").all(checkId) as Row[]).map((r) => ({ id: r.id as number, channelIndex: r.channel_index as number, message: JSON.parse(r.message as string) as OutgoingNotification }));
+  }
+
+  /** Whether any notification of a check was ever queued or recorded. */
+  hasNotifications(checkId: number): boolean {
+    return this.db.prepare("SELECT 1 FROM monitor_outbox WHERE check_id = ? UNION ALL SELECT 1 FROM monitor_notifications WHERE check_id = ? LIMIT 1").get(checkId, checkId) !== undefined;
+  }
+
+  notifications(checkId: number): NotificationRecord[] {
+    return (this.db.prepare("SELECT * FROM monitor_notifications WHERE check_id = ? ORDER BY id").all(checkId) as Row[]).map((r) => ({
+      id: r.id as number,
+      checkId: r.check_id as number,
+      channel: r.channel as Delivery["channel"],
+      target: r.target as string,
+      event: r.event as Delivery["event"],
+      sent: r.sent === 1,
+      ...(r.status !== null ? { status: r.status as number } : {}),
+      attempts: r.attempts as number,
+      ...(r.error !== null ? { error: r.error as string } : {}),
+      at: r.at as string,
+    }));
+  }
+
+  /** Notifications that failed, newest first, across monitors. */
+  failedNotifications(limit = 50): NotificationRecord[] {
+    const ids = this.db.prepare("SELECT DISTINCT check_id FROM monitor_notifications WHERE sent = 0 ORDER BY id DESC LIMIT ?").pluck().all(limit) as number[];
+    return ids.flatMap((id) => this.notifications(id).filter((n) => !n.sent));
+  }
+
+  /**
+   * Removes the versions of a tag's pages last seen before `before`, except each page's latest
+   * version (its comparison base). Returns how many were removed.
+   */
+  pruneSnapshots(tag: string, before: string): number {
+    return this.db
+      .prepare(
+        `DELETE FROM snapshots WHERE branch = ? AND last_seen_at < ?
+           AND version < (SELECT MAX(s2.version) FROM snapshots s2 WHERE s2.url = snapshots.url AND s2.branch = snapshots.branch)`,
+      )
+      .run(snapshotBranch(tag), before).changes;
+  }
+}
