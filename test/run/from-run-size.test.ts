@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The measurement bench/from-run.mjs prints, made here on a small site.
 import { sizeWithAndWithout } from "../../bench/kept-pages-size.mjs";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
-import { pipeline, runYaml, workdir } from "./helpers.js";
+import { pipeline, readDocuments, runYaml, workdir } from "./helpers.js";
 
 const site = new FixtureSite();
 const PAGES = 20;
@@ -40,5 +40,17 @@ describe("the pages runs keep for --from-run", () => {
     expect(keptAll).toBeLessThanOrEqual(keptFirst * 1.25 + 8192);
     // And 29 more unchanged runs grow the database with kept pages by less than 10 %.
     expect(all.withPages).toBeLessThan(first.withPages * 1.1);
+  });
+
+  it("are kept as well when a writer thread commits the run's pages", async () => {
+    const db = join(workdir(), "site.db");
+    const yaml = pipeline(`  - id: pages\n    scrape:\n      formats: [markdown]\n      urls: ${JSON.stringify(Array.from({ length: PAGES }, (_, i) => `${site.url}/p${i}`))}\n`);
+    const live = await runYaml(yaml, { db, writerAfter: 1 });
+    expect(live.result.ok && live.result.status).toBe("succeeded");
+    const hits = [...site.hits.values()].reduce((a, b) => a + b, 0);
+    const again = await runYaml(yaml, { db, writerAfter: 1, fromRun: "latest" });
+    expect(again.result.ok && again.result.status).toBe("succeeded");
+    expect([...site.hits.values()].reduce((a, b) => a + b, 0)).toBe(hits);
+    expect(readDocuments(db, 2)).toHaveLength(PAGES);
   });
 });
