@@ -25,10 +25,11 @@ export interface ChosenRun {
  */
 export function chooseFromRun(store: SqliteStore, pipeline: Pipeline, fromRun: number | "latest"): ChosenRun {
   const pages = new FetchedPageTable(store.db);
-  // A run that took every page from the page cache kept none itself, but the runs that fetched them did.
-  const usable = (id: number) => pages.keptAny(id) || cachedPageUrls(store, id).size > 0;
+  // A run that took every page from the page cache kept none itself, but the runs that fetched them did;
+  // a run on the service kept nothing (the service fetched its pages, and its cache is its own).
+  const usable = (run: RunRecord) => run.engine === "local" && (pages.keptAny(run.id) || cachedPageUrls(store, run.id).size > 0);
   if (fromRun === "latest") {
-    const run = store.listRuns({ pipelineName: pipeline.name }).find((r) => usable(r.id));
+    const run = store.listRuns({ pipelineName: pipeline.name }).find(usable);
     if (!run) throw new ScrapelineError("invalid-input", `--from-run latest: pipeline "${pipeline.name}" has no run with stored pages in this database; run it once without --from-run`);
     return { run };
   }
@@ -37,7 +38,7 @@ export function chooseFromRun(store: SqliteStore, pipeline: Pipeline, fromRun: n
     const ids = store.listRuns({ limit: 10 }).map((r) => `${r.id} (${r.pipelineName})`);
     throw new ScrapelineError("invalid-input", `--from-run: run ${fromRun} not found; runs: ${ids.length > 0 ? `${ids.join(", ")}${ids.length === 10 ? ", …" : ""}` : "none"}`);
   }
-  if (!usable(run.id)) {
+  if (!usable(run)) {
     const why = run.engine !== "local" ? `it ran on the ${run.engine} engine, which fetches pages itself` : "it fetched nothing, or was made before runs kept their pages";
     throw new ScrapelineError("invalid-input", `--from-run: run ${run.id} kept no fetched pages (${why})`);
   }
