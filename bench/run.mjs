@@ -18,6 +18,7 @@ const BENCHES = {
   parse: () => import("./parse.mjs"),
   "parse-bounds": () => import("./parse-bounds.mjs"),
   replay: () => import("./replay.mjs"),
+  "from-run": () => import("./from-run.mjs"),
 };
 
 const wanted = process.argv.slice(2);

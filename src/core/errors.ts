@@ -20,6 +20,7 @@ export type ErrorKind =
   | "unauthorized" // a missing, unknown or revoked API key (serve)
   | "not-found" // a job or record that does not exist, or belongs to another team (serve)
   | "not-recorded" // a replay was asked for something its fixture does not hold
+  | "not-stored" // a run made from a stored run (--from-run) asked for a page that run never fetched
   | "internal"; // a bug: reported with its stack
 
 export interface ErrorDetails {

@@ -22,6 +22,8 @@ export interface RunRecord {
   resumeWords?: string[];
   /** The verdict of the pipeline's expectations, when it has any and the run was judged. */
   expectations?: ExpectationVerdict;
+  /** The run whose stored pages this run converted (run --from-run), instead of fetching them. */
+  fromRun?: number;
 }
 
 export interface StepRecord {

@@ -10,6 +10,7 @@ const STATUS: Record<ErrorKind, number> = {
   blocked: 403,
   "not-found": 404,
   "not-recorded": 404,
+  "not-stored": 404,
   timeout: 408,
   "rate-limited": 429,
   budget: 402,

@@ -21,9 +21,9 @@ export const BROTLI_QUALITY = 1;
  */
 export const BROTLI_WINDOW_BITS = 18;
 
-export function compress(bytes: Buffer): Buffer {
+export function compress(bytes: Buffer, quality = BROTLI_QUALITY): Buffer {
   return brotliCompressSync(bytes, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
   });
 }
 

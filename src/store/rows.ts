@@ -31,6 +31,7 @@ export function toRun(row: Row): RunRecord {
     error: dead ? `the process running it (pid ${owner!.pid} on ${owner!.host}) stopped before the run finished` : ((row.error as string | null) ?? null),
     ...(owner ? { owner } : {}),
     ...(typeof row.resume_words === "string" ? { resumeWords: JSON.parse(row.resume_words) as string[] } : {}),
+    ...(typeof row.from_run === "number" ? { fromRun: row.from_run } : {}),
     ...verdictOf(row),
   };
 }

@@ -13,12 +13,16 @@ import { applyModelCrawlPrompts } from "./crawl-prompts.js";
 import { extractionSettings } from "../shared/index.js";
 import { createRemoteEngine } from "./remote.js";
 import { notifyRun, type NotificationOutbox, type NotifyOutcome } from "../notify/index.js";
-import { openRunStore, RUN_WRITER_AFTER } from "../shared/index.js";
+import { openExistingRunStore, openRunStore, RUN_WRITER_AFTER } from "../shared/index.js";
+import { isDatabaseUrl } from "../db-path.js";
 import { runAgent } from "../../agent/index.js";
 import { fixtureTraffic, type FixtureOptions, type FixtureTraffic } from "./fixture.js";
 import { expectationJudge } from "../../expect/index.js";
+import { chooseFromRun, RunPageKeeper, runTaps, storedPages, withoutPageCache, type ChosenRun, type FromRunOptions } from "./from-run.js";
+import { FetchedPageTable } from "../../store/index.js";
+import type { EngineTaps } from "../../engines/local/index.js";
 
-export interface RunFileOptions extends FixtureOptions {
+export interface RunFileOptions extends FixtureOptions, FromRunOptions {
   db: string;
   /** Extra variables for ${VAR} interpolation (--var K=V); they win over the environment. */
   vars?: Record<string, string>;
@@ -42,6 +46,8 @@ export interface RunFileOptions extends FixtureOptions {
   notifyOutbox?: NotificationOutbox;
   /** The pipeline file and the flags that finish the run with --resume (secrets left out), kept with it. */
   resumeWords?: readonly string[];
+  /** Told which run's stored pages a run with `fromRun` converts, before it starts. */
+  onFromRun?: (chosen: ChosenRun) => void;
 }
 
 export type RunFileResult = { ok: false; diagnostics: Diagnostic[] } | ({ ok: true; pipeline: Pipeline; warnings: Diagnostic[]; notify?: NotifyOutcome } & RunResult);
@@ -56,6 +62,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const sessionProblem = options.engine ? undefined : sessionsOnEngine(pipeline, options.engineKind ?? pipeline.engine.kind);
   if (sessionProblem) throw new ScrapelineError("invalid-input", sessionProblem);
   const local = (options.engineKind ?? pipeline.engine.kind) === "local" && !options.engine;
+  if (options.fromRun !== undefined) refuseFromRunMistakes(options, options.engineKind ?? pipeline.engine.kind);
   const traffic = options.engine ? undefined : fixtureTraffic(options, pipeline, env);
   if (local) await applyModelCrawlPrompts(pipeline, traffic?.extraction ?? extractionSettings(pipeline, env));
   const plan = planPipeline(pipeline);
@@ -68,10 +75,23 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   // Runs started before the budget and per-host concurrency were left out were hashed without only concurrency.
   const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined }, withoutExpectations)).digest("hex");
 
-  const engine = options.engine ?? createEngine(pipeline, options, traffic);
-  const store = openRunStore(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
+  const store = (options.fromRun !== undefined ? openExistingRunStore : openRunStore)(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
+  // Pages a run fetched are kept for a later --from-run in the SQLite store.
+  const sqlite = store instanceof SqliteStore ? store : undefined;
+  let engine: Engine | undefined;
   try {
+    const chosen = options.fromRun !== undefined && sqlite ? chooseFromRun(sqlite, pipeline, options.fromRun) : undefined;
+    if (chosen) options.onFromRun?.(chosen);
+    // Every run on the local engine keeps what its gate was answered, for a later --from-run.
+    const keeper = sqlite ? new RunPageKeeper(sqlite) : undefined;
+    const from = chosen && sqlite ? { source: storedPages(sqlite, chosen.run.id), fetchMissing: Boolean(options.fetchMissing) } : undefined;
+    engine = options.engine ?? createEngine(pipeline, options, traffic, local && keeper ? runTaps(keeper, traffic?.taps, from) : traffic?.taps);
+    // A run made from stored pages finishes from the same run's pages.
+    const resumeWords = options.resumeWords && chosen && !options.resumeWords.includes("--from-run") ? [...options.resumeWords, "--from-run", String(chosen.run.id), ...(options.fetchMissing ? ["--fetch-missing"] : [])] : options.resumeWords;
     const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, [pipelineHash, earlierHash], options.resume);
+    if (resume && resume.fromRun !== chosen?.run.id) {
+      throw new ScrapelineError("invalid-input", resume.fromRun !== undefined ? `run ${resume.id} was made from the pages run ${resume.fromRun} stored: finish it with --from-run ${resume.fromRun}` : `run ${resume.id} fetched its pages live: finish it without --from-run`);
+    }
     let runId: number | undefined;
     const warnings: RunWarning[] = [];
     const told = new Set<string>();
@@ -83,7 +103,11 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
       options.onEvent?.({ type: "step-warning", stepId, message: `${url}: ${message}` });
     };
     const onEvent: EventSink = (event) => {
-      if (event.type === "run-started") runId = event.runId;
+      if (event.type === "run-started") {
+        runId = event.runId;
+        if (keeper) keeper.runId = event.runId;
+        if (chosen && sqlite) new FetchedPageTable(sqlite.db).markFromRun(event.runId, chosen.run.id);
+      }
       if (event.type === "step-warning") {
         told.add(`${event.stepId}\n${event.message}`);
         warnings.push({ stepId: event.stepId, url: null, message: event.message, at: new Date().toISOString() });
@@ -98,8 +122,8 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     let result: RunResult;
     try {
       result = await runPlan(
-        { engine, store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, expectations: expectationJudge, ...(pipeline.sessions ? { sessions: sessionVault(store, env[SECRET_KEY_ENV]) } : {}) },
-        { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(options.resumeWords ? { resumeWords: options.resumeWords } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
+        { engine, store: chosen && sqlite ? withoutPageCache(sqlite) : store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, expectations: expectationJudge, ...(pipeline.sessions ? { sessions: sessionVault(store, env[SECRET_KEY_ENV]) } : {}) },
+        { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(resumeWords ? { resumeWords } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
       );
     } catch (error) {
       closeUnfinished(store, runId, "failed", `internal error: ${error instanceof Error ? error.message : String(error)}`);
@@ -111,7 +135,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     const notify = pipeline.notify ? await notifyRun(store, result.runId, pipeline.notify, { allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork, ...(options.notifyOutbox ? { outbox: options.notifyOutbox } : {}) }) : undefined;
     return { ok: true, pipeline, warnings: loaded.diagnostics, ...result, ...(notify ? { notify } : {}) };
   } finally {
-    if (!options.engine) await engine.close();
+    if (engine && !options.engine) await engine.close();
     store.close();
   }
 }
@@ -140,7 +164,14 @@ function closeUnfinished(store: RunsStore, runId: number | undefined, status: "f
   }
 }
 
-function createEngine(pipeline: Pipeline, options: RunFileOptions, traffic: FixtureTraffic | undefined): Engine {
+/** `--from-run` with what makes no sense beside it, refused before any work. */
+function refuseFromRunMistakes(options: RunFileOptions, engineKind: string): void {
+  if (isDatabaseUrl(options.db)) throw new ScrapelineError("invalid-input", "--from-run converts the pages a run kept, which only a SQLite database keeps so far: give --db a file");
+  if (options.record !== undefined) throw new ScrapelineError("invalid-input", "--from-run and --record cannot be used together: record the live run instead (a run made from stored pages keeps them again all the same)");
+  if (engineKind !== "local") throw new ScrapelineError("invalid-input", `--from-run converts stored pages on the local engine; this run uses ${engineKind}`);
+}
+
+function createEngine(pipeline: Pipeline, options: RunFileOptions, traffic: FixtureTraffic | undefined, taps: EngineTaps | undefined): Engine {
   const env = { ...(options.env ?? process.env), ...(options.vars ?? {}) };
   const kind = options.engineKind ?? pipeline.engine.kind;
   if (kind === "firecrawl") {
@@ -153,7 +184,7 @@ function createEngine(pipeline: Pipeline, options: RunFileOptions, traffic: Fixt
     extraction: traffic?.extraction ?? extractionSettings(pipeline, env),
     ...(pipeline.engine.kind === "local" ? { browser: pipeline.engine.browser } : {}),
     ...(options.env ? { env: options.env } : {}),
-    ...(traffic ? { taps: traffic.taps } : {}),
+    ...(taps ? { taps } : {}),
   });
   return traffic ? traffic.finish(engine) : engine;
 }

@@ -46,7 +46,7 @@ export function teamTag(format: ChangeTrackingFormat, team: Team): ChangeTrackin
 
 export const WEBHOOK_KIND: Record<"crawl" | "batch" | "extract", WebhookJobKind> = { crawl: "crawl", batch: "batch_scrape", extract: "extract" };
 
-const KINDS = new Set<ErrorKind>(["invalid-input", "network", "timeout", "too-large", "blocked", "blocked-page", "http-status", "bad-content", "unsupported", "rate-limited", "budget", "cancelled", "internal", "unauthorized", "not-found", "not-recorded"]);
+const KINDS = new Set<ErrorKind>(["invalid-input", "network", "timeout", "too-large", "blocked", "blocked-page", "http-status", "bad-content", "unsupported", "rate-limited", "budget", "cancelled", "internal", "unauthorized", "not-found", "not-recorded", "not-stored"]);
 function isKind(kind: string): kind is ErrorKind {
   return KINDS.has(kind as ErrorKind);
 }

@@ -20,6 +20,8 @@ interface Args {
   engine?: "local" | "firecrawl";
   record?: string;
   replay?: string;
+  "from-run"?: string;
+  "fetch-missing": boolean;
   reporter: string[];
 }
 
@@ -39,10 +41,13 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
         .option("engine", { choices: ["local", "firecrawl"] as const, describe: "run on this engine instead of the pipeline's (firecrawl: the service at FIRECRAWL_API_URL with FIRECRAWL_API_KEY)" })
         .option("record", { type: "string", describe: "keep every response the run used in this fixture directory (pages, robots.txt, sitemaps, model calls, searches)" })
         .option("replay", { type: "string", describe: "answer every request from this fixture directory, never from the network (a request not recorded fails with not-recorded)" })
+        .option("from-run", { type: "string", describe: "convert the pages run N (or the pipeline's latest run: latest) stored, with no network; the results go to a new run" })
+        .option("fetch-missing", { type: "boolean", default: false, describe: "with --from-run: fetch pages that run never fetched instead of failing them with not-stored" })
         .option("reporter", { type: "string", array: true, default: [] as string[], describe: "also report the run for CI: junit=FILE (JUnit XML) or github (annotations and job summary); may be given more than once" })
         .example("$0 run pipelines/prices.yaml", "run a pipeline")
         .example("$0 run pipelines/prices.yaml --record fixtures/prices", "run it and keep what it fetched in fixtures/prices")
         .example("$0 run pipelines/prices.yaml --reporter junit=report.xml --reporter github", "run a recipe in CI")
+        .example("$0 run pipelines/prices.yaml --from-run latest", "try a changed selector or schema on the pages the last run fetched")
         .example("$0 run pipelines/docs.yaml --resume", "finish an interrupted run") as never,
     handler: async (args) => {
       const { exitCodeOf, runPipelineFile } = await import("../../app/run/index.js");
@@ -50,6 +55,17 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
       const resume = args.resume === undefined || args.resume === false ? undefined : args.resume === true || args.resume === "" ? true : Number(args.resume);
       if (typeof resume === "number" && !Number.isInteger(resume)) {
         io.stderr(`error: --resume takes a run id, got "${args.resume}"\n`);
+        setExit(EXIT.invalid);
+        return;
+      }
+      const fromRun = fromRunOf(args["from-run"]);
+      if (typeof fromRun === "string" && fromRun !== "latest") {
+        io.stderr(`error: ${fromRun}\n`);
+        setExit(EXIT.invalid);
+        return;
+      }
+      if (args["fetch-missing"] && fromRun === undefined) {
+        io.stderr("error: --fetch-missing goes with --from-run (a live run fetches every page anyway)\n");
         setExit(EXIT.invalid);
         return;
       }
@@ -85,6 +101,13 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
           ...(args.engine ? { engineKind: args.engine } : {}),
           ...(args.record !== undefined ? { record: args.record } : {}),
           ...(args.replay !== undefined ? { replay: args.replay } : {}),
+          ...(fromRun !== undefined ? { fromRun, fetchMissing: args["fetch-missing"] } : {}),
+          onFromRun: ({ run, warning }) => {
+            // The command that finishes the run converts the same run's pages.
+            words.push("--from-run", String(run.id), ...(args["fetch-missing"] ? ["--fetch-missing"] : []));
+            if (warning) io.stderr(`warning: ${warning}\n`);
+            io.stderr(`converting the pages run ${run.id} stored (pipeline "${run.pipelineName}", started ${run.startedAt}); nothing is fetched${args["fetch-missing"] ? " but the pages it never fetched" : ""}\n`);
+          },
           onEvent,
           resumeWords: words,
           stop: signals.stop,
@@ -122,4 +145,12 @@ export function runCommand(io: Io, setExit: (code: number) => void, signals: Int
       setExit(result.status === "interrupted" && signals.received() ? signalExitCode(signals.received()) : exitCodeOf(result.status, result.cause));
     },
   };
+}
+
+/** --from-run's value: a run id, `latest`, or what is wrong with it. */
+function fromRunOf(value: string | undefined): number | "latest" | string | undefined {
+  if (value === undefined) return undefined;
+  if (value === "latest") return "latest";
+  const id = Number(value);
+  return /^\d+$/.test(value) && Number.isSafeInteger(id) && id > 0 ? id : `--from-run takes a run id or latest, got "${value}"`;
 }

@@ -26,7 +26,10 @@ export function runsCommand(io: Io, setExit: (code: number) => void): CommandMod
       if (args.json) io.stdout(`${JSON.stringify(runs, null, 2)}\n`);
       else if (runs.length === 0) io.stdout("no runs yet\n");
       else {
-        io.stdout(table(["id", "pipeline", "status", "started", "duration", "documents", "credits"], runs.map((r) => [String(r.id), r.pipelineName, r.status, r.startedAt, duration(r.durationMs), String(r.documents), String(r.creditsUsed)]), 4));
+        // Runs made from another run's stored pages (run --from-run) say which, in a column shown only then.
+        const made = runs.some((r) => r.fromRun !== undefined);
+        const fromColumn = (r: (typeof runs)[number]) => (made ? [r.fromRun !== undefined ? `run ${r.fromRun}` : ""] : []);
+        io.stdout(table(["id", "pipeline", "status", "started", "duration", "documents", "credits", ...(made ? ["from"] : [])], runs.map((r) => [String(r.id), r.pipelineName, r.status, r.startedAt, duration(r.durationMs), String(r.documents), String(r.creditsUsed), ...fromColumn(r)]), 4));
         // `--resume` alone picks a pipeline's newest unfinished run: say how to finish each.
         const newest = new Map<string, (typeof runs)[number]>();
         for (const r of runs) if (!newest.has(r.pipelineName)) newest.set(r.pipelineName, r);
@@ -56,7 +59,7 @@ export function showCommand(io: Io, setExit: (code: number) => void): CommandMod
         io.stdout(`${JSON.stringify(detail, null, 2)}\n`);
       } else {
         const r = detail.run;
-        io.stdout(`run ${r.id} of ${r.pipelineName} (${r.pipelineFile}): ${r.status}\nstarted ${r.startedAt}, took ${duration(r.durationMs)}, ${r.documents} document(s), ${r.creditsUsed} credit(s), engine ${r.engine}\n${r.error ? `error: ${r.error}\n` : ""}`);
+        io.stdout(`run ${r.id} of ${r.pipelineName} (${r.pipelineFile}): ${r.status}\nstarted ${r.startedAt}, took ${duration(r.durationMs)}, ${r.documents} document(s), ${r.creditsUsed} credit(s), engine ${r.engine}\n${r.fromRun !== undefined ? `made from the pages run ${r.fromRun} stored (run --from-run)\n` : ""}${r.error ? `error: ${r.error}\n` : ""}`);
         const line = resumeLine(r, args.db);
         if (line) io.stdout(`${line}\n`);
         io.stdout("\n");

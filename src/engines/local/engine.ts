@@ -120,6 +120,8 @@ export class LocalEngine implements Engine {
 
   private async scrapeRouted(url: string, options: ScrapeOptions, signal: AbortSignal | undefined, extras: ScrapeExtras, route: ProxyRoute, refuse403: boolean): Promise<Document> {
     if (usesBrowser(options, this.browserMode) || (extras.inBrowser && this.browserMode !== "never")) {
+      const stored = extras.keepOpen ? undefined : this.taps.storedBrowserPage?.(url);
+      if (stored) return this.fromBrowserPage(url, { ...stored, blocked: [] }, options, extras, signal, refuse403);
       if (this.taps.refuseBrowser && !this.taps.browser) throw this.taps.refuseBrowser(url);
       return this.scrapeInBrowser(url, options, signal, extras, route, refuse403);
     }
@@ -193,6 +195,7 @@ export class LocalEngine implements Engine {
     const keep = extras.keepOpen !== undefined;
     const page: BrowserPage = await this.browser.withBrowser((browser) => loadPage(browser, { url, options, check, ...(signal ? { signal } : {}), ...(extras.session ? { session: extras.session } : {}), ...(keep ? { keep } : {}), ...(route.proxy ? { upstreamProxy: route.proxy } : {}), ...(this.taps.browser ? { tap: this.taps.browser } : {}) }), signal);
     const kept = page.kept ? new OpenPageWork(page.kept, page) : undefined;
+    this.taps.keepBrowserPage?.(url, { url: page.url, status: page.status, headers: page.headers, html: page.html });
     try {
       const document = await this.fromBrowserPage(url, page, options, extras, signal, refuse403);
       if (kept && extras.keepOpen) extras.keepOpen(this.keptPage(url, kept, extras.session));

@@ -25,6 +25,13 @@ export interface EngineTaps {
   documents?: DocumentTap;
   /** Pages loaded in the browser: recorded, or answered from a fixture. */
   browser?: BrowserTap;
+  /** Each page the browser loaded (its final HTML, status and headers), as a run keeps it. */
+  keepBrowserPage?: (url: string, page: RenderedPage) => void;
+  /**
+   * A page that needs the browser answered from its stored rendered HTML instead, with no browser
+   * (a run made from stored pages); undefined: load it in the browser. May throw (not stored).
+   */
+  storedBrowserPage?: (url: string) => RenderedPage | undefined;
 }
 
 /** What a page's conversion depends on besides its body: the scrape's options, and whether its links are wanted for a crawl. */
@@ -58,4 +65,12 @@ export interface BrowserTraffic {
 export interface BrowserTap {
   attach(context: BrowserContext): Promise<BrowserTraffic>;
   offline: boolean;
+}
+
+/** A page as the browser left it: what converting it needs. */
+export interface RenderedPage {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  html: string;
 }

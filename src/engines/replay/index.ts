@@ -22,3 +22,5 @@ export function closingWith(engine: Engine, after: () => Promise<void>): Engine 
   };
   return wrapped;
 }
+export { keepingBrowser, keepingGate, keptHeaders, storedPagesTaps, type FetchedPageSink, type FetchedPageSource, type KeptAnswer, type KeptFailure, type KeptResponse } from "./stored-pages.js";
+export { safeUrl } from "./request-keys.js";

@@ -1,14 +1,16 @@
 import type Database from "better-sqlite3";
-import { blobHash, compress, decompress } from "../blob-codec.js";
+import { BROTLI_QUALITY, blobHash, compress, decompress } from "../blob-codec.js";
 
 export { BROTLI_QUALITY, BROTLI_WINDOW_BITS, blobHash, compress, decompress } from "../blob-codec.js";
 
-
-/** Stores a blob once, by content; returns its hash. Stored content is not compressed again: most blobs of a repeated run already exist. */
-export function putBlob(db: Database.Database, bytes: Buffer, compression: "br" | "none" = "br"): string {
+/**
+ * Stores a blob once, by content; returns its hash. Stored content is not compressed again: most
+ * blobs of a repeated run already exist. `quality` is brotli's for content worth packing harder.
+ */
+export function putBlob(db: Database.Database, bytes: Buffer, compression: "br" | "none" = "br", quality = BROTLI_QUALITY): string {
   const hash = blobHash(bytes);
   if (hasBlob(db, hash)) return hash;
-  db.prepare("INSERT OR IGNORE INTO blobs (hash, size, compression, data) VALUES (?, ?, ?, ?)").run(hash, bytes.length, compression, compression === "br" ? compress(bytes) : bytes);
+  db.prepare("INSERT OR IGNORE INTO blobs (hash, size, compression, data) VALUES (?, ?, ?, ?)").run(hash, bytes.length, compression, compression === "br" ? compress(bytes, quality) : bytes);
   return hash;
 }
 

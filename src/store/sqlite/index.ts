@@ -6,3 +6,4 @@ export { UiReads, type ChangeCounts, type ReadScope, type RunListRow, type StepE
 export { SessionTable } from "./sessions.js";
 export { MonitorTables, type CheckRecord, type MonitorRecord, type NotificationRecord } from "./monitors.js";
 export { JobWebhookTables, type JobWebhookDelivery, type PendingJobWebhook } from "./job-webhooks.js";
+export { FetchedPageTable, type FetchedAnswer, type Described } from "./fetched-pages.js";

@@ -341,4 +341,20 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE step_runs ADD COLUMN expectations TEXT;
   ALTER TABLE runs ADD COLUMN expectations TEXT;
   `,
+  // The raw answers of the local engine's fetch gate in a run (src/store/sqlite/fetched-pages.ts):
+  // body, status, final URL, redirects and headers (no cookies or credentials), so that a later run
+  // can convert the same pages again without the network (run --from-run). One row per request
+  // (the answer as JSON, its body named by its blob) while the run goes, folded into one manifest
+  // blob on the run when it ends; bodies are blobs, so a page that did not change costs nothing
+  // more. from_run: the run whose stored pages a run converted.
+  `
+  CREATE TABLE fetched_pages (
+    run_id    INTEGER NOT NULL REFERENCES runs (id),
+    key       TEXT NOT NULL,
+    response  TEXT NOT NULL,
+    PRIMARY KEY (run_id, key)
+  );
+  ALTER TABLE runs ADD COLUMN fetched TEXT REFERENCES blobs (hash);
+  ALTER TABLE runs ADD COLUMN from_run INTEGER REFERENCES runs (id);
+  `,
 ];

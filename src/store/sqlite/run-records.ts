@@ -5,6 +5,7 @@ import { currentOwner } from "../owner.js";
 import { addWarnings, runWarnings, type RunWarning } from "./warnings.js";
 import { JOURNAL_CREDITS, toRun, toStep, type Row } from "../rows.js";
 import type { SqliteDocumentRecords } from "./document-records.js";
+import { compactFetched } from "./fetched-pages.js";
 
 /** What the SQLite store keeps of runs and their steps: status, plans, warnings, failures, retries, results and the credit ledger. */
 export class SqliteRunRecords {
@@ -65,7 +66,10 @@ export class SqliteRunRecords {
   }
 
   finishRun(id: number, status: RunStatus, error?: string, expectations?: ExpectationVerdict): void {
-    this.db.prepare("UPDATE runs SET status = ?, finished_at = ?, error = ?, expectations = ? WHERE id = ?").run(status, this.stamp(), error ?? null, expectations ? JSON.stringify(expectations) : null, id);
+    this.db.transaction(() => {
+      this.db.prepare("UPDATE runs SET status = ?, finished_at = ?, error = ?, expectations = ? WHERE id = ?").run(status, this.stamp(), error ?? null, expectations ? JSON.stringify(expectations) : null, id);
+      compactFetched(this.db, id);
+    }).immediate();
   }
 
   reopenRun(id: number, resumeWords?: readonly string[]): void {

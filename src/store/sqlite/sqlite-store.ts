@@ -12,6 +12,7 @@ import { PendingKeys, Writer } from "./writer.js";
 import { SqliteChangeRecords } from "./change-records.js";
 import { SqliteDocumentRecords } from "./document-records.js";
 import { SqliteRunRecords } from "./run-records.js";
+import { keepFetched, type FetchedAnswer } from "./fetched-pages.js";
 
 export interface SqliteStoreOptions {
   /** Milliseconds a writer waits for another process's lock before failing. */
@@ -177,6 +178,15 @@ export class SqliteStore implements Store {
     this.runs.saveStepState(runId, stepId, state);
   }
 
+  /**
+   * Keeps what the fetch gate answered a run for a request (fetched-pages.ts); committed in the
+   * order sent, on the writer thread once there is one.
+   */
+  keepFetched(runId: number, key: string, answer: FetchedAnswer): void {
+    if (this.writer) return this.writer.post({ op: "keepFetched", args: [runId, key, answer] }, this.stamp());
+    this.db.transaction(() => keepFetched(this.db, runId, key, answer)).immediate();
+  }
+
   stepState(runId: number, stepId: string): string | undefined {
     return this.runs.stepState(runId, stepId);
   }
@@ -294,8 +304,8 @@ export class SqliteStore implements Store {
  * queue, so reads and other writes see every page sent before them: safe by default for methods
  * added later. Exceptions that need not wait: the page cache (a page written a moment ago and not
  * yet visible is only a miss), a snapshot's markdown (the blob a committed row refers to is
- * committed itself), and the latest snapshot of a URL (it waits only when one of that URL is on
- * its way).
+ * committed itself), keeping a fetch answer (sent to the thread as pages are), and the latest
+ * snapshot of a URL (it waits only when one of that URL is on its way).
  */
 function waitForWriter(proto: Record<string, unknown>, except: ReadonlySet<string>): void {
   for (const name of Object.getOwnPropertyNames(proto)) {
@@ -309,5 +319,5 @@ function waitForWriter(proto: Record<string, unknown>, except: ReadonlySet<strin
 }
 waitForWriter(
   SqliteStore.prototype as unknown as Record<string, unknown>,
-  new Set(["constructor", "saveDocument", "saveStepState", "cacheGet", "latestSnapshot", "snapshotMarkdown", "close", "drainWriter", "stamp"]),
+  new Set(["constructor", "saveDocument", "saveStepState", "keepFetched", "cacheGet", "latestSnapshot", "snapshotMarkdown", "close", "drainWriter", "stamp"]),
 );

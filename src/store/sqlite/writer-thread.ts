@@ -46,6 +46,7 @@ function make(call: WriterMessage): WriterReply {
       const [record, snapshot, cache] = call.args;
       void store.saveDocument(record, snapshot, cache && unpackCache(cache, record.document));
     } else if (call.op === "saveStepState") store.saveStepState(...call.args);
+    else if (call.op === "keepFetched") store.keepFetched(call.args[0], call.args[1], { ...call.args[2], ...("body" in call.args[2] ? { body: Buffer.from(call.args[2].body) } : {}) });
     else store.close();
     return { seq: call.seq };
   } catch (error) {

@@ -1,11 +1,13 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import type { SnapshotWrite, StoredDocument } from "../../core/index.js";
 import type { CacheMessage } from "../cache-entry.js";
+import type { FetchedAnswer } from "./fetched-pages.js";
 
 /** A write the writer thread makes: the store's method of that name, with these arguments. */
 export type WriterCall =
   | { op: "saveDocument"; args: [record: StoredDocument, snapshot?: SnapshotWrite, cache?: CacheMessage] }
   | { op: "saveStepState"; args: [runId: number, stepId: string, state: string] }
+  | { op: "keepFetched"; args: [runId: number, key: string, answer: FetchedAnswer] }
   | { op: "close"; args: [] };
 
 /** A call as sent: numbered, with the time the store's clock gave when it was made. */
