@@ -1,5 +1,4 @@
 import type { ScheduleConfig } from "../../core/index.js";
-import { MonitorTables } from "../../store/index.js";
 import { MonitorLoop, type LoopEntry, type LogEvent } from "./loop.js";
 import { fileMonitorKey } from "./key.js";
 import { openStore } from "../shared/index.js";
@@ -42,7 +41,7 @@ export interface WatchSummary {
 export async function watch(options: WatchOptions): Promise<WatchSummary> {
   const now = options.now ?? (() => new Date());
   const store = openStore(options.db);
-  const tables = new MonitorTables(store.db, now);
+  const tables = store.monitorTables(now);
   const files = new WatchedFiles(options.paths, options.env);
   const log: LogEvent = (event, fields = {}) => options.log(logLine(now(), event, fields));
   let entries: LoopEntry[] = [];

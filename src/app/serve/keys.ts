@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { ApiKeyRecord, Team, ThreatPolicy } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { readRequestBody } from "../../pipeline/index.js";
-import { ServeTables } from "../../store/index.js";
+import type { ServeTables } from "../../store/index.js";
 import { openExistingStore, openStore } from "../shared/index.js";
 
 /** Defaults of a new team: the service's Standard plan, roughly. */
@@ -24,7 +24,7 @@ export function hashKey(key: string): string {
 export function withServeTables<T>(db: string, work: (tables: ServeTables) => T, options: { create?: boolean } = {}): T {
   const store = options.create ? openStore(db) : openExistingStore(db);
   try {
-    return work(new ServeTables(store.db));
+    return work(store.serveTables());
   } finally {
     store.close();
   }

@@ -3,7 +3,7 @@ import type { ScheduleConfig, Team } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { refusedNotifyTarget } from "../../engines/local/index.js";
 import { loadPipelineText } from "../../pipeline/index.js";
-import { MonitorTables, type CheckRecord, type MonitorRecord, type SqliteStore } from "../../store/index.js";
+import type { MonitorTables, CheckRecord, MonitorRecord, SqliteStore } from "../../store/index.js";
 import { bad, monitorPipeline, monitorTag, monitorVariables, readMonitorBody, type MonitorDefinition } from "../monitor/index.js";
 import { apiMonitorKey } from "../monitor/index.js";
 import { MonitorLoop, type LoopEntry } from "../monitor/index.js";
@@ -70,7 +70,7 @@ export class ServeMonitors {
     this.secrets = new MonitorSecrets(options.env ?? process.env);
     this.now = () => new Date(clock());
     this.store = openStore(options.db);
-    this.tables = new MonitorTables(this.store.db, this.now);
+    this.tables = this.store.monitorTables(this.now);
     const log = options.log ?? (() => {});
     this.loop = new MonitorLoop({
       db: options.db,

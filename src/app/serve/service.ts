@@ -5,7 +5,7 @@ import { ScrapelineError } from "../../core/index.js";
 import { TOKENS_PER_CREDIT } from "../../credits/index.js";
 import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassifier } from "../../engines/local/index.js";
 import { inlineAssets } from "../shared/index.js";
-import { JobWebhookTables, ServeTables, type SqliteStore } from "../../store/index.js";
+import type { ServeTables, SqliteStore } from "../../store/index.js";
 import { previewCrawlParams, type CrawlPreview } from "../check/index.js";
 import { hashKey } from "./keys.js";
 import { JOB_STEP_ID, JobRunner } from "./jobs.js";
@@ -76,7 +76,7 @@ export class ServeService {
   constructor(private readonly options: ServeOptions) {
     this.clock = options.clock ?? Date.now;
     this.store = openStore(options.db);
-    this.tables = new ServeTables(this.store.db);
+    this.tables = this.store.serveTables();
     const owner = this.tables.claimServer(this.token);
     if (owner) {
       this.store.close();
@@ -90,7 +90,7 @@ export class ServeService {
     this.jobs = new JobRunner(this.store, this.tables, this.engine);
     this.limiter = new RateLimiter(this.clock);
     const webhookSecret = (options.env ?? process.env).SCRAPELINE_WEBHOOK_SECRET;
-    this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: new JobWebhookTables(this.store.db), ...(webhookSecret ? { secret: webhookSecret } : {}) });
+    this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: this.store.jobWebhookTables(), ...(webhookSecret ? { secret: webhookSecret } : {}) });
     this.webhooks.resendLeftOver();
     this.browser = new BrowserSessions({
       openPage: (start) => this.engine.openLivePage(start),

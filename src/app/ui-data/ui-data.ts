@@ -1,5 +1,5 @@
 import type { ChangeTrackingResult, Document, ExtractResult, RunRecord, SnapshotRecord, StepRecord } from "../../core/index.js";
-import { MonitorTables, UiReads, type ChangeCounts, type ReadScope, type RunListRow, type SqliteStore, type StepEntry } from "../../store/index.js";
+import type { ChangeCounts, ReadScope, RunListRow, SqliteStore, StepEntry, UiReads } from "../../store/index.js";
 import { monitorView, type CheckView, type MonitorView } from "../monitor/index.js";
 import { scheduleWords } from "../monitor/index.js";
 import { lineDiff, type DiffStretch } from "./diff.js";
@@ -56,7 +56,7 @@ export class UiData {
   private readonly reads: UiReads;
 
   constructor(private readonly store: SqliteStore) {
-    this.reads = new UiReads(store.db);
+    this.reads = store.uiReads();
   }
 
   /** Opens a database that must exist (a mistyped --db is reported, not created). */
@@ -173,14 +173,14 @@ export class UiData {
 
   /** Every monitor by name; in a team's view, only serve's monitors of that team. */
   monitors(scope: ReadScope = {}): MonitorRow[] {
-    const tables = new MonitorTables(this.store.db);
+    const tables = this.store.monitorTables();
     const records = tables.list(scope.teamId === undefined ? {} : { source: "api", teamId: scope.teamId });
     return records.map((m) => ({ ...monitorView(tables, m), ...scheduleWords(m.schedule) }));
   }
 
   /** One monitor (by id) with its newest checks, each with its notifications; undefined when the scope does not see it. */
   monitor(id: number, limit: number, scope: ReadScope = {}): { monitor: MonitorRow; checks: CheckView[] } | undefined {
-    const tables = new MonitorTables(this.store.db);
+    const tables = this.store.monitorTables();
     const record = tables.byId(id);
     if (!record || (scope.teamId !== undefined && (record.source !== "api" || record.teamId !== scope.teamId))) return undefined;
     const checks = tables.checks(id, { limit }).map(({ owner: _owner, ...check }) => ({ ...check, notifications: tables.notifications(check.id) }));
