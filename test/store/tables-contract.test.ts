@@ -62,12 +62,12 @@ describe.each(FACTORIES)("$name keeps serve's, monitors' and webhooks' tables", 
       const t = tables.createTeam(team);
       const crawl = store.createRun({ pipelineName: "c", pipelineFile: "c", pipelineHash: "h", planJson: "{}", engine: "local" });
       store.startStep(crawl.id, "s", "crawl");
-      await store.saveDocument({ runId: crawl.id, stepId: "s", url: "https://e.com/a", fetchedAt: "2026-11-22T00:00:00.000Z", creditsUsed: 3, document: { markdown: "a", metadata: { sourceURL: "https://e.com/a", statusCode: 200 } } });
+      await store.saveDocument({ runId: crawl.id, stepId: "s", url: "https://e.com/a", fetchedAt: "2026-11-22T00:00:00.000Z", creditsUsed: 3, document: { markdown: "a", metadata: { sourceURL: "https://e.com/a", url: "https://e.com/a", statusCode: 200 } } });
       tables.createJob({ id: "c1", teamId: t.id, kind: "crawl", url: null, total: null });
       tables.setJobRun("c1", crawl.id);
       const checkRun = store.createRun({ pipelineName: "m", pipelineFile: "m", pipelineHash: "h", planJson: "{}", engine: "local" });
       store.startStep(checkRun.id, "s", "scrape");
-      await store.saveDocument({ runId: checkRun.id, stepId: "s", url: "https://e.com/m", fetchedAt: "2026-11-22T00:00:00.000Z", creditsUsed: 4, document: { markdown: "m", metadata: { sourceURL: "https://e.com/m", statusCode: 200 } } });
+      await store.saveDocument({ runId: checkRun.id, stepId: "s", url: "https://e.com/m", fetchedAt: "2026-11-22T00:00:00.000Z", creditsUsed: 4, document: { markdown: "m", metadata: { sourceURL: "https://e.com/m", url: "https://e.com/m", statusCode: 200 } } });
       const monitors = store.monitorTables();
       const monitor = monitors.upsert({ key: "api:1", source: "api", teamId: t.id, name: "m", schedule });
       const check = monitors.claim(monitor.id, "2026-11-22T00:00:00.000Z", { trigger: "manual", status: "running" })!;
@@ -107,8 +107,8 @@ describe.each(FACTORIES)("$name keeps serve's, monitors' and webhooks' tables", 
       tables.settleNotification(ids[1]!, { channel: "slack", target: "slack", event: "changed", sent: false, attempts: 3, error: "down" } as never);
       expect(tables.notifications(first!.id).map((x) => [x.channel, x.sent, x.status ?? null, x.error ?? null])).toEqual([["webhook", true, 200, null], ["slack", false, null, "down"]]);
       expect(tables.failedNotifications().map((x) => x.channel)).toEqual(["slack"]);
-      tables.finishCheck(first!.id, "succeeded", { summary: { changed: 1 } as never });
-      expect(tables.latestCheck(m.id)).toMatchObject({ status: "succeeded", summary: { changed: 1 }, finishedAt: "2026-11-22T10:00:00.000Z" });
+      tables.finishCheck(first!.id, "completed", { summary: { changed: 1 } as never });
+      expect(tables.latestCheck(m.id)).toMatchObject({ status: "completed", summary: { changed: 1 }, finishedAt: "2026-11-22T10:00:00.000Z" });
       expect(tables.unfinishedChecks()).toEqual([]);
       tables.markGone(m.id);
       expect(tables.byKey("file:a")).toMatchObject({ goneAt: "2026-11-22T10:00:00.000Z", nextDue: null });
