@@ -26,8 +26,8 @@ export function openExistingRunStore(db: string, options: SqliteStoreOptions = {
 /** Opens the SQLite store, turning SQLite's failures into errors that say which file and what to do. */
 export function openStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
   if (isDatabaseUrl(path)) {
-    // serve, watch, keys, monitors and the UI keep tables that only the SQLite store has.
-    throw new ScrapelineError("invalid-input", `this command needs a SQLite database file, not ${redactDatabaseUrl(path)}: on PostgreSQL, scrapeline keeps runs, pages and change histories (run, runs, show, export, changes, history, diff). Give --db a file.`);
+    // The web UI's reads and a recipe's test runs are kept in the SQLite store only.
+    throw new ScrapelineError("invalid-input", `this command needs a SQLite database file, not ${redactDatabaseUrl(path)}: on PostgreSQL, scrapeline keeps runs, pages, change histories and what serve, watch, monitors, keys and teams keep, not the web UI's reads. Give --db a file.`);
   }
   try {
     return new SqliteStore(path, options);

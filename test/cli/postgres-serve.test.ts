@@ -1,0 +1,117 @@
+// serve, keys, watch and monitors on PostgreSQL, end to end through the built CLI: a key made with
+// `keys create`, a scrape and a crawl served through HTTP and polled, and watch --once running a
+// due check. The URL's password is in no output.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FixtureSite, htmlPage } from "../helpers/site.js";
+import { freshDatabase, postgresMissing, postgresPassword } from "../helpers/postgres.js";
+import { workdir } from "../run/helpers.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const missing = postgresMissing();
+if (missing) console.warn(`PostgreSQL serve tests skipped: ${missing}`);
+
+function start(args: string[]): { child: ChildProcess; out: () => string; err: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [join(ROOT, "dist/cli/main.js"), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1", SCRAPELINE_DB: "", SCRAPELINE_DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  return { child, out: () => stdout, err: () => stderr, exited };
+}
+
+async function scrapeline(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = start(args);
+  const code = await run.exited;
+  return { code, stdout: run.out(), stderr: run.err() };
+}
+
+/** Waits until `read` gives a value `done` accepts (the test's own timeout bounds it). */
+async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const site = new FixtureSite();
+beforeAll(async () => {
+  site.route("/", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Home", `<p>home</p><a href="/a">a</a> <a href="/b">b</a>`)));
+  site.route("/a", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("A", "<p>page a</p>")));
+  site.route("/b", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("B", "<p>page b</p>")));
+  await site.start();
+});
+afterAll(() => site.stop());
+
+describe.skipIf(missing !== undefined)("serve, keys and watch on PostgreSQL", () => {
+  const outputs: string[] = [];
+
+  it("keys create makes a key that serve takes; a scrape and a crawl are served and polled", async () => {
+    const db = await freshDatabase();
+    const created = await scrapeline(["keys", "create", "--team", "acme", "--db", db]);
+    outputs.push(created.stdout, created.stderr);
+    expect(created.code, created.stderr).toBe(0);
+    const key = created.stdout.trim().split("\n").find((line) => line.startsWith("fc-"))!;
+    expect(key).toMatch(/^fc-\S+$/);
+    const listed = await scrapeline(["keys", "list", "--db", db, "--json"]);
+    outputs.push(listed.stdout, listed.stderr);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ team: "acme", revokedAt: null })]);
+
+    const serve = start(["serve", "--port", "0", "--db", db, "--allow-private-network"]);
+    try {
+      const base = (await until(() => /listening on (\S+)/.exec(serve.err())?.[1], (found) => found !== undefined || serve.child.exitCode !== null)) ?? "";
+      expect(base, serve.err()).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
+      const call = async (method: string, path: string, body?: unknown, auth = key) => {
+        const response = await fetch(new URL(path, base), { method, headers: { authorization: `Bearer ${auth}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        return { status: response.status, body: (await response.json()) as Record<string, any> };
+      };
+      expect((await call("POST", "/v2/scrape", { url: `${site.url}/a` }, "fc-not-a-key")).status).toBe(401);
+      const scraped = await call("POST", "/v2/scrape", { url: `${site.url}/a`, formats: ["markdown"] });
+      expect(scraped.status, JSON.stringify(scraped.body)).toBe(200);
+      expect(scraped.body.data.markdown).toContain("page a");
+
+      const crawl = await call("POST", "/v2/crawl", { url: `${site.url}/`, limit: 10, sitemap: "skip" });
+      expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
+      const done = await until(() => call("GET", `/v2/crawl/${crawl.body.id}`), (r) => r.body.status !== "scraping");
+      expect(done.body.status).toBe("completed");
+      expect(done.body.data.map((d: { metadata: { sourceURL: string } }) => new URL(d.metadata.sourceURL).pathname).sort()).toEqual(["/", "/a", "/b"]);
+      const usage = await call("GET", "/v2/team/credit-usage");
+      expect(usage.status).toBe(200);
+    } finally {
+      serve.child.kill("SIGTERM");
+      await serve.exited;
+      outputs.push(serve.out(), serve.err());
+    }
+  });
+
+  it("watch --once runs a due check on PostgreSQL, and monitors lists it", async () => {
+    const db = await freshDatabase();
+    const dir = workdir();
+    mkdirSync(join(dir, "pipelines"));
+    writeFileSync(join(dir, "pipelines", "hello.yaml"), `version: 1\nname: hello\nschedule: { every: 1h }\nsteps:\n  - id: page\n    scrape: { url: "${site.url}/a", formats: [markdown, { type: changeTracking }] }\n`);
+    const watched = await scrapeline(["watch", join(dir, "pipelines"), "--db", db, "--once", "--allow-private-network"]);
+    outputs.push(watched.stdout, watched.stderr);
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(watched.stdout).toMatch(/check\.completed monitor=hello check=1 run=1 pages=1 changed=0 new=1/);
+    const again = await scrapeline(["watch", join(dir, "pipelines"), "--db", db, "--once", "--allow-private-network"]);
+    outputs.push(again.stdout, again.stderr);
+    expect(again.code, again.stderr).toBe(0);
+    // Not due again within the hour: the check is not run twice.
+    expect(again.stdout).not.toMatch(/check\.started/);
+    const monitors = await scrapeline(["monitors", "--db", db, "--json"]);
+    outputs.push(monitors.stdout, monitors.stderr);
+    expect(JSON.parse(monitors.stdout)).toEqual([expect.objectContaining({ name: "hello", lastCheck: expect.objectContaining({ status: "completed" }) })]);
+  });
+
+  it("no output shows the database password", () => {
+    const password = postgresPassword();
+    expect(password.length).toBeGreaterThan(4);
+    expect(outputs.length).toBeGreaterThan(0);
+    for (const output of outputs) expect(output).not.toContain(password);
+  });
+});
