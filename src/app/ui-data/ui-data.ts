@@ -1,9 +1,9 @@
 import type { ChangeTrackingResult, Document, ExtractResult, RunRecord, SnapshotRecord, StepRecord } from "../../core/index.js";
-import type { ChangeCounts, ReadScope, RunListRow, SqliteStore, StepEntry, UiReads } from "../../store/index.js";
+import type { ChangeCounts, ReadScope, RunListRow, RunsStore, StepEntry, UiReads } from "../../store/index.js";
 import { monitorView, type CheckView, type MonitorView } from "../monitor/index.js";
 import { scheduleWords } from "../monitor/index.js";
 import { lineDiff, type DiffStretch } from "./diff.js";
-import { openExistingStore } from "../shared/index.js";
+import { openExistingRunStore } from "../shared/index.js";
 
 export type { ChangeCounts, CheckView, DiffStretch, MonitorView, ReadScope, RunListRow, StepEntry };
 
@@ -55,13 +55,13 @@ export const MAX_DIFF_CHARS = 2_000_000;
 export class UiData {
   private readonly reads: UiReads;
 
-  constructor(private readonly store: SqliteStore) {
+  constructor(private readonly store: RunsStore) {
     this.reads = store.uiReads();
   }
 
   /** Opens a database that must exist (a mistyped --db is reported, not created). */
   static open(db: string): UiData {
-    return new UiData(openExistingStore(db));
+    return new UiData(openExistingRunStore(db));
   }
 
   pipelines(scope: ReadScope = {}): string[] {

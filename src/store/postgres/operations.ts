@@ -10,6 +10,7 @@ import { named } from "./on-thread.js";
 import { SERVE_TABLES } from "./serve-tables.js";
 import { MONITOR_TABLES } from "./monitor-tables.js";
 import { JOB_WEBHOOK_TABLES } from "./job-webhooks.js";
+import { UI_READS } from "./ui-reads.js";
 import type { ExpectationVerdict, StepStatus } from "../../core/index.js";
 import type { Document } from "../../core/index.js";
 
@@ -57,6 +58,7 @@ export const OPERATIONS = {
   ...named("serve", SERVE_TABLES),
   ...named("monitors", MONITOR_TABLES),
   ...named("webhooks", JOB_WEBHOOK_TABLES),
+  ...named("ui", UI_READS),
 };
 
 export type OperationName = keyof typeof OPERATIONS;

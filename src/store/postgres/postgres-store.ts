@@ -10,6 +10,7 @@ import { callingSide } from "./on-thread.js";
 import { SERVE_TABLES } from "./serve-tables.js";
 import { MONITOR_TABLES } from "./monitor-tables.js";
 import { JOB_WEBHOOK_TABLES } from "./job-webhooks.js";
+import { UI_READS } from "./ui-reads.js";
 
 export interface PostgresStoreOptions {
   now?: () => Date;
@@ -213,7 +214,7 @@ export class PostgresStore implements Store, StoreTables {
     return callingSide<JobWebhookTables>("webhooks", JOB_WEBHOOK_TABLES, (op, args) => this.call(op as OperationName, ...args));
   }
   uiReads(): UiReads {
-    throw new Error("the web UI's reads are not kept on PostgreSQL yet");
+    return callingSide<UiReads>("ui", UI_READS, (op, args) => this.call(op as OperationName, ...args));
   }
 
   close(): void {
