@@ -51,6 +51,11 @@ export interface ServeTables {
    * instead (and changes nothing) when the store allows one server only and another holds it.
    */
   claimServer(token: string): ServeOwner | undefined;
+  /**
+   * Whether a job this server runs was cancelled by another replica sharing the database
+   * (PostgreSQL). On SQLite one server holds the database, so cancels go through it: never.
+   */
+  cancelledElsewhere(id: string): boolean;
   /** Gives the claim up, when `token` still holds it. */
   releaseServer(token: string): void;
   /** Credits the team's jobs (of the given kinds; all, monitors' checks too, when none are given) started in [since, until) have used so far. */

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PostgresStore } from "../../src/store/index.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { freshDatabase, postgresMissing, postgresPassword } from "../helpers/postgres.js";
 import { workdir } from "../run/helpers.js";
@@ -106,6 +107,68 @@ describe.skipIf(missing !== undefined)("serve, keys and watch on PostgreSQL", ()
     const monitors = await scrapeline(["monitors", "--db", db, "--json"]);
     outputs.push(monitors.stdout, monitors.stderr);
     expect(JSON.parse(monitors.stdout)).toEqual([expect.objectContaining({ name: "hello", lastCheck: expect.objectContaining({ status: "completed" }) })]);
+  });
+
+  it("two serve replicas share keys, jobs and usage: a crawl started on one is polled and cancelled on the other", async () => {
+    const db = await freshDatabase();
+    const created = await scrapeline(["keys", "create", "--team", "acme", "--db", db]);
+    outputs.push(created.stdout, created.stderr);
+    const key = created.stdout.trim().split("\n").find((line) => line.startsWith("fc-"))!;
+    // A chain of pages held until the test lets them go: the crawl is still running when it is cancelled.
+    const PAGES = 40;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const held = new FixtureSite();
+    held.route("/", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Home", `<a href="/p/0">first</a>`)));
+    for (let i = 0; i < PAGES; i++) {
+      held.route(`/p/${i}`, async (_req, res) => {
+        if (i > 0) await gate;
+        res.writeHead(200, { "content-type": "text/html" }).end(htmlPage(`Page ${i}`, `<p>page ${i}</p><a href="/p/${i + 1}">next</a>${i === 0 ? Array.from({ length: PAGES }, (_, j) => `<a href="/p/${j}">${j}</a>`).join(" ") : ""}`));
+      });
+    }
+    await held.start();
+    const one = start(["serve", "--port", "0", "--db", db, "--allow-private-network"]);
+    const two = start(["serve", "--port", "0", "--db", db, "--allow-private-network"]);
+    try {
+      const bases = await Promise.all([one, two].map((s) => until(() => /listening on (\S+)/.exec(s.err())?.[1], (found) => found !== undefined || s.child.exitCode !== null)));
+      expect(bases.every((b) => b?.startsWith("http://")), `${one.err()}\n${two.err()}`).toBe(true);
+      const call = async (base: string, method: string, path: string, body?: unknown) => {
+        const response = await fetch(new URL(path, base), { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        return { status: response.status, body: (await response.json()) as Record<string, any> };
+      };
+      const crawl = await call(bases[0]!, "POST", "/v2/crawl", { url: `${held.url}/`, limit: 100, sitemap: "skip" });
+      expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
+      // The other replica sees the job and its first pages.
+      const seen = await until(() => call(bases[1]!, "GET", `/v2/crawl/${crawl.body.id}`), (r) => r.status === 200 && r.body.completed >= 2);
+      expect(seen.body.status).toBe("scraping");
+      const cancelled = await call(bases[1]!, "DELETE", `/v2/crawl/${crawl.body.id}`);
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      release();
+      // The replica running it stops starting pages: its run ends with far fewer than the site's pages.
+      const store = new PostgresStore(db);
+      try {
+        const runId = store.serveTables().job(crawl.body.id)!.runId!;
+        const run = await until(() => store.getRun(runId)!, (r) => r.finishedAt !== null);
+        expect(run.status).not.toBe("running");
+        expect(store.getSteps(runId)[0]!.documents).toBeLessThan(PAGES);
+      } finally {
+        store.close();
+      }
+      for (const base of bases) {
+        const after = await call(base!, "GET", `/v2/crawl/${crawl.body.id}`);
+        expect(after.body.status).toBe("cancelled");
+        expect(after.body.completed).toBeLessThan(PAGES);
+      }
+      // Usage is the team's across replicas.
+      const usage = await Promise.all(bases.map((b) => call(b!, "GET", "/v2/team/credit-usage")));
+      expect(usage[0]!.body).toEqual(usage[1]!.body);
+    } finally {
+      release();
+      for (const serve of [one, two]) serve.child.kill("SIGTERM");
+      await Promise.all([one.exited, two.exited]);
+      outputs.push(one.out(), one.err(), two.out(), two.err());
+      await held.stop();
+    }
   });
 
   it("no output shows the database password", () => {

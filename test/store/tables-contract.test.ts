@@ -159,11 +159,18 @@ describe.each(FACTORIES)("$name's serve claim", (factory) => {
       }
       // Either way the live server's job keeps running.
       expect(second.job("running")!.status).toBe("scraping");
+      expect(first.cancelledElsewhere("running")).toBe(false);
+      second.finishJob("running", "cancelled");
+      // Only replicas sharing a PostgreSQL database cancel each other's jobs; the runner's finish keeps the cancel there.
+      expect(first.cancelledElsewhere("running")).toBe(!(one instanceof SqliteStore));
+      first.finishJob("running", "completed");
+      expect(second.job("running")!.status).toBe(one instanceof SqliteStore ? "completed" : "cancelled");
+      first.createJob({ id: "left", teamId: t.id, kind: "crawl", url: null, total: null });
       first.releaseServer("server-1");
       second.releaseServer("server-2");
       // With every server gone, the next one to start cancels what they left.
       expect(open().serveTables().claimServer("server-3")).toBeUndefined();
-      expect(second.job("running")).toMatchObject({ status: "cancelled", error: "the server stopped before the job finished" });
+      expect(second.job("left")).toMatchObject({ status: "cancelled", error: "the server stopped before the job finished" });
     } finally {
       one.close();
       two.close();

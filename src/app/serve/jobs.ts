@@ -106,6 +106,11 @@ export class JobRunner {
             job.stored++;
             job.pages.push(info.storedAs ? info.storedAs(event.url) : event.url);
             onPage?.(event.url);
+            // A replica sharing the database may have cancelled it: it starts no more pages.
+            if (!job.cancelled && this.tables.cancelledElsewhere(id)) {
+              job.cancelled = true;
+              stop.abort();
+            }
           }
         },
       },

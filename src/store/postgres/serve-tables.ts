@@ -60,8 +60,9 @@ export const SERVE_TABLES: OnThread<ServeTables> & { createJob(tx: Tx, job: Para
   async setJobRun(tx, id, runId) {
     await run(tx, "UPDATE serve_jobs SET run_id = $1 WHERE id = $2", [runId, id]);
   },
+  /** A job cancelled (by any replica) stays cancelled when the replica running it finishes it. */
   async finishJob(tx, id, status, fields = {}) {
-    await run(tx, "UPDATE serve_jobs SET status = $1, finished_at = COALESCE(finished_at, $2), total = COALESCE($3, total), error = COALESCE($4, error) WHERE id = $5", [status, tx.now, fields.total ?? null, fields.error ?? null, id]);
+    await run(tx, "UPDATE serve_jobs SET status = CASE WHEN status = 'cancelled' THEN status ELSE $1 END, finished_at = COALESCE(finished_at, $2), total = COALESCE($3, total), error = COALESCE($4, error) WHERE id = $5", [status, tx.now, fields.total ?? null, fields.error ?? null, id]);
   },
   async setJobPages(tx, id, urls) {
     await run(tx, "UPDATE serve_jobs SET pages = $1 WHERE id = $2", [JSON.stringify(urls), id]);
@@ -108,6 +109,9 @@ export const SERVE_TABLES: OnThread<ServeTables> & { createJob(tx: Tx, job: Para
       [tx.now],
     );
     return undefined;
+  },
+  async cancelledElsewhere(tx, id) {
+    return (await value<string>(tx, "SELECT status FROM serve_jobs WHERE id = $1", [id])) === "cancelled";
   },
   async releaseServer(tx, token) {
     await run(tx, "DELETE FROM serve_servers WHERE token = $1", [token]);

@@ -136,6 +136,11 @@ export class SqliteServeTables implements ServeTables {
       .immediate();
   }
 
+  /** One server holds a SQLite database: a job is cancelled only through it. */
+  cancelledElsewhere(_id: string): boolean {
+    return false;
+  }
+
   /** Gives the database up, when `token` still owns it. */
   releaseServer(token: string): void {
     this.db.prepare("DELETE FROM serve_owner WHERE id = 1 AND token = ?").run(claimOf(token));
