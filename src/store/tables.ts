@@ -14,6 +14,18 @@ export interface ServeOwner {
   startedAt: string;
 }
 
+/** A team's one-minute window of work-starting requests, as a request found it. */
+export interface RequestWindow {
+  /** When the window started (ms since the epoch). */
+  start: number;
+  /** Requests counted in it before this one. */
+  count: number;
+  taken: boolean;
+}
+
+/** How long a team's request window lasts. */
+export const REQUEST_WINDOW_MS = 60_000;
+
 export interface NewTeam {
   name: string;
   planTokens: number;
@@ -51,6 +63,12 @@ export interface ServeTables {
    * instead (and changes nothing) when the store allows one server only and another holds it.
    */
   claimServer(token: string): ServeOwner | undefined;
+  /**
+   * Counts a work-starting request of a team in its one-minute window (which starts at its first
+   * request), unless the window already holds `limit`: then nothing is counted and `taken` is
+   * false. On SQLite the one server counts in memory; on PostgreSQL the replicas count together.
+   */
+  takeRequest(teamId: number, limit: number, nowMs: number): RequestWindow;
   /**
    * Whether a job this server runs was cancelled by another replica sharing the database
    * (PostgreSQL). On SQLite one server holds the database, so cancels go through it: never.

@@ -138,6 +138,30 @@ describe.each(FACTORIES)("$name keeps serve's, monitors' and webhooks' tables", 
   });
 });
 
+describe.each(FACTORIES)("$name's request windows", (factory) => {
+  const test = it.skipIf(factory.missing !== undefined);
+
+  test("a team's requests are counted per minute up to its limit; on PostgreSQL every replica counts in one window", async () => {
+    const open = await factory.fresh();
+    const one = open();
+    const two = open();
+    try {
+      const first = one.serveTables();
+      const t = first.createTeam(team);
+      const t0 = Date.parse("2026-11-22T00:00:00.000Z");
+      expect(first.takeRequest(t.id, 2, t0)).toEqual({ start: t0, count: 0, taken: true });
+      expect(first.takeRequest(t.id, 2, t0 + 10)).toEqual({ start: t0, count: 1, taken: true });
+      expect(first.takeRequest(t.id, 2, t0 + 20)).toEqual({ start: t0, count: 2, taken: false });
+      // Another server on the database: a replica on PostgreSQL finds the window full; SQLite has one server only.
+      expect(two.serveTables().takeRequest(t.id, 2, t0 + 30).taken).toBe(one instanceof SqliteStore);
+      expect(first.takeRequest(t.id, 2, t0 + 60_000)).toEqual({ start: t0 + 60_000, count: 0, taken: true });
+    } finally {
+      one.close();
+      two.close();
+    }
+  });
+});
+
 describe.each(FACTORIES)("$name's serve claim", (factory) => {
   const test = it.skipIf(factory.missing !== undefined);
 

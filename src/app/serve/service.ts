@@ -88,7 +88,7 @@ export class ServeService {
     this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
     this.engine = serveEngine(options, this.riskClassifier);
     this.jobs = new JobRunner(this.store, this.tables, this.engine);
-    this.limiter = new RateLimiter(this.clock);
+    this.limiter = new RateLimiter(this.tables, this.clock);
     const webhookSecret = (options.env ?? process.env).SCRAPELINE_WEBHOOK_SECRET;
     this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: this.store.jobWebhookTables(), ...(webhookSecret ? { secret: webhookSecret } : {}) });
     this.webhooks.resendLeftOver();

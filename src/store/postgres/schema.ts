@@ -270,4 +270,12 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX monitor_outbox_by_check ON monitor_outbox (check_id);
   `,
+  `
+  -- Each team's one-minute window of work-starting requests, counted by every serve replica.
+  CREATE TABLE serve_request_windows (
+    team_id  INTEGER PRIMARY KEY REFERENCES serve_teams (id),
+    started  BIGINT NOT NULL,
+    count    INTEGER NOT NULL
+  );
+  `,
 ];

@@ -1,6 +1,6 @@
 // serve's teams, keys, jobs, usage and replicas on PostgreSQL (the thread's side; ../tables.ts says what each does).
 import { currentOwner, ownerAlive } from "../owner.js";
-import { DEFAULT_THREAT_POLICY, type ServeTables } from "../tables.js";
+import { DEFAULT_THREAT_POLICY, REQUEST_WINDOW_MS, type ServeTables } from "../tables.js";
 import { toJob, toTeam } from "../table-rows.js";
 import type { OnThread } from "./on-thread.js";
 import { changes, row, rows, run, value, type Tx } from "./sql.js";
@@ -109,6 +109,21 @@ export const SERVE_TABLES: OnThread<ServeTables> & { createJob(tx: Tx, job: Para
       [tx.now],
     );
     return undefined;
+  },
+  /** The window's row is locked by the upsert, so replicas counting at once take turns. */
+  async takeRequest(tx, teamId, limit, nowMs) {
+    const found = (await row(
+      tx,
+      `INSERT INTO serve_request_windows (team_id, started, count) VALUES ($1, $2, 0)
+       ON CONFLICT (team_id) DO UPDATE SET
+         count = CASE WHEN $2 - serve_request_windows.started >= $3 THEN 0 ELSE serve_request_windows.count END,
+         started = CASE WHEN $2 - serve_request_windows.started >= $3 THEN $2 ELSE serve_request_windows.started END
+       RETURNING started, count`,
+      [teamId, nowMs, REQUEST_WINDOW_MS],
+    ))!;
+    const window = { start: Number(found.started), count: found.count as number, taken: (found.count as number) < limit };
+    if (window.taken) await run(tx, "UPDATE serve_request_windows SET count = count + 1 WHERE team_id = $1", [teamId]);
+    return window;
   },
   async cancelledElsewhere(tx, id) {
     return (await value<string>(tx, "SELECT status FROM serve_jobs WHERE id = $1", [id])) === "cancelled";

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { currentOwner, ownerAlive } from "../owner.js";
 import type { ApiKeyRecord, ServeJob, ServeJobKind, ServeJobStatus, Team } from "../../core/index.js";
-import { DEFAULT_THREAT_POLICY, type NewTeam, type ServeOwner, type ServeTables } from "../tables.js";
+import { DEFAULT_THREAT_POLICY, REQUEST_WINDOW_MS, type NewTeam, type RequestWindow, type ServeOwner, type ServeTables } from "../tables.js";
 import { toJob, toTeam, type Row } from "../table-rows.js";
 
 /**
@@ -10,6 +10,8 @@ import { toJob, toTeam, type Row } from "../table-rows.js";
  * store's connection, so job rows and the runs they point to share one database.
  */
 export class SqliteServeTables implements ServeTables {
+  private readonly windows = new Map<number, { start: number; count: number }>();
+
   constructor(
     private readonly db: Database.Database,
     private readonly now: () => Date = () => new Date(),
@@ -134,6 +136,18 @@ export class SqliteServeTables implements ServeTables {
         return undefined;
       })
       .immediate();
+  }
+
+  /** One server holds a SQLite database: it counts requests in memory. */
+  takeRequest(teamId: number, limit: number, nowMs: number): RequestWindow {
+    let window = this.windows.get(teamId);
+    if (!window || nowMs - window.start >= REQUEST_WINDOW_MS) {
+      window = { start: nowMs, count: 0 };
+      this.windows.set(teamId, window);
+    }
+    const found = { start: window.start, count: window.count, taken: window.count < limit };
+    if (found.taken) window.count++;
+    return found;
   }
 
   /** One server holds a SQLite database: a job is cancelled only through it. */
