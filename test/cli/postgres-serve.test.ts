@@ -83,6 +83,19 @@ describe.skipIf(missing !== undefined)("serve, keys and watch on PostgreSQL", ()
       expect(done.body.data.map((d: { metadata: { sourceURL: string } }) => new URL(d.metadata.sourceURL).pathname).sort()).toEqual(["/", "/a", "/b"]);
       const usage = await call("GET", "/v2/team/credit-usage");
       expect(usage.status).toBe(200);
+
+      // serve's /ui reads the team's runs from PostgreSQL: the scrape's and the crawl's, and a crawled page.
+      const ui = async (path: string) => {
+        const response = await fetch(new URL(path, base), { headers: { authorization: `Bearer ${key}` } });
+        return { status: response.status, text: await response.text() };
+      };
+      const home = await ui("/ui/");
+      expect(home.status, home.text).toBe(200);
+      const runs = [...home.text.matchAll(/data-run="(\d+)"/g)].map((m) => m[1]!);
+      expect(runs).toHaveLength(2);
+      const crawlRun = await ui(`/ui/runs/${runs[0]}`);
+      expect(crawlRun.status).toBe(200);
+      expect(crawlRun.text).toContain(`${site.url}/b`);
     } finally {
       serve.child.kill("SIGTERM");
       await serve.exited;
