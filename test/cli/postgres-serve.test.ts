@@ -2,7 +2,7 @@
 // `keys create`, a scrape and a crawl served through HTTP and polled, and watch --once running a
 // due check. The URL's password is in no output.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,8 +15,8 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const missing = postgresMissing();
 if (missing) console.warn(`PostgreSQL serve tests skipped: ${missing}`);
 
-function start(args: string[]): { child: ChildProcess; out: () => string; err: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [join(ROOT, "dist/cli/main.js"), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1", SCRAPELINE_DB: "", SCRAPELINE_DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
+function start(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; out: () => string; err: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [join(ROOT, "dist/cli/main.js"), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1", SCRAPELINE_DB: "", SCRAPELINE_DATABASE_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -181,6 +181,26 @@ describe.skipIf(missing !== undefined)("serve, keys and watch on PostgreSQL", ()
       await Promise.all([one.exited, two.exited]);
       outputs.push(one.out(), one.err(), two.out(), two.err());
       await held.stop();
+    }
+  });
+
+  it.skipIf(!existsSync("/proc/self/task"))("serve given the URL in SCRAPELINE_DATABASE_URL starts its server without the password in any process's arguments", async () => {
+    const db = await freshDatabase();
+    const serve = start(["serve", "--port", "0"], { SCRAPELINE_DATABASE_URL: db });
+    try {
+      await until(() => /listening on (\S+)/.exec(serve.err())?.[1], (found) => found !== undefined || serve.child.exitCode !== null);
+      expect(serve.err()).toMatch(/listening on/);
+      const children = readFileSync(`/proc/${serve.child.pid}/task/${serve.child.pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+      expect(children.length).toBeGreaterThan(0);
+      for (const pid of [String(serve.child.pid), ...children]) {
+        const args = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        expect(args).toContain("main.js");
+        expect(args).not.toContain(postgresPassword());
+      }
+    } finally {
+      serve.child.kill("SIGTERM");
+      await serve.exited;
+      outputs.push(serve.out(), serve.err());
     }
   });
 
