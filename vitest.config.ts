@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -5,6 +6,10 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     pool: "forks",
+    // Two test files at once even on two cores (vitest's default there is one): most of a file's time
+    // is spent waiting on the CLIs, servers and Chromium it starts, so a second file fills it
+    // (test/cli and test/watch: 595 s one at a time, 322 s two at a time, at load 17).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Timeouts catch hangs only: tests wait for events, never for the clock, and a machine under
     // load (Chromium starting in 10 s rather than 1) must not fail them.
     testTimeout: 120_000,

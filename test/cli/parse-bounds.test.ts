@@ -11,8 +11,8 @@ describe("scrapeline parse (the built CLI): files over a limit or unreadable", (
     const dir = workdir();
     const pdf = makePdf([["one"]]);
     const files: Record<string, Uint8Array | string> = {
-      "bomb.docx": paragraphsDocx(200),
-      "bomb.xlsx": longStringXlsx(200),
+      "bomb.docx": paragraphsDocx(80),
+      "bomb.xlsx": longStringXlsx(80),
       "deep.docx": deepDocx(100_000),
       "empty.pdf": "",
       "page.pdf": "<!doctype html><html><body><p>hi</p></body></html>",

@@ -11,7 +11,7 @@ describe("parse step: files over a limit or unreadable", () => {
     const dir = workdir();
     const pdf = makePdf([["one"]]);
     const files: Record<string, Uint8Array | string> = {
-      "in/bomb.docx": paragraphsDocx(200),
+      "in/bomb.docx": paragraphsDocx(80),
       "in/cell.xlsx": longStringXlsx(2),
       "in/deep.docx": deepDocx(100_000),
       "in/empty.pdf": "",

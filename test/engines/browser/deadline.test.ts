@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findChromium, loadPage } from "../../../src/engines/local/browser/index.js";
+import { loadPage } from "../../../src/engines/local/browser/index.js";
 import { FixtureSite, htmlPage } from "../../helpers/site.js";
+import { launchChromium } from "../../ui/browser.js";
 import { scrapeOptions } from "./fixtures.js";
 
 const site = new FixtureSite().page("/", htmlPage("Home", "<p>Hello</p>"));
@@ -10,8 +11,7 @@ const check = async (url: URL) => ({ url, hostname: url.hostname, addresses: [ur
 
 beforeAll(async () => {
   await site.start();
-  const { chromium } = await import("playwright-core");
-  browser = await chromium.launch({ executablePath: findChromium(), args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
