@@ -16,11 +16,17 @@ export const SERVER_PROGRAM = fileURLToPath(new URL("../server/main.js", import.
 export const UI_PROGRAM = fileURLToPath(new URL("../ui/main.js", import.meta.url));
 
 /**
- * Runs a program with its settings as one JSON argument until it exits, passing SIGTERM and SIGINT
+ * The variable a program's settings (JSON) are given in: not an argument, which every user of the
+ * machine can read in the process list, since they name the database, a PostgreSQL URL's password too.
+ */
+export const PROGRAM_SETTINGS_ENV = "SCRAPELINE_PROGRAM_SETTINGS";
+
+/**
+ * Runs a program with its settings as JSON in PROGRAM_SETTINGS_ENV until it exits, passing SIGTERM and SIGINT
  * on for a graceful stop; resolves to its exit code (128 + the signal's number when a signal ended it).
  */
 export async function runProgram(program: string, settings: unknown, io: Io, what: string): Promise<number> {
-  const child = spawn(process.execPath, [program, JSON.stringify(settings)], { stdio: "inherit" });
+  const child = spawn(process.execPath, [program], { stdio: "inherit", env: { ...process.env, [PROGRAM_SETTINGS_ENV]: JSON.stringify(settings) } });
   const forward = (signal: NodeJS.Signals) => () => void child.kill(signal);
   const onTerm = forward("SIGTERM");
   const onInt = forward("SIGINT");

@@ -23,7 +23,10 @@ function openBrowser(url: string): void {
 }
 
 async function main(): Promise<number> {
-  const settings = JSON.parse(process.argv[2] ?? "{}") as Settings;
+  // The settings come in SCRAPELINE_PROGRAM_SETTINGS (not an argument: they may hold a database password), kept from processes started later.
+  const given = process.env.SCRAPELINE_PROGRAM_SETTINGS ?? process.argv[2] ?? "{}";
+  delete process.env.SCRAPELINE_PROGRAM_SETTINGS;
+  const settings = JSON.parse(given) as Settings;
   const key = process.env.SCRAPELINE_UI_KEY;
   const ui = await startUiServer({ db: settings.db, port: settings.port, host: settings.host, ...(key ? { key } : {}) });
   process.stdout.write(`scrapeline ui: ${ui.url}${key ? " (key required)" : ""}\n`);

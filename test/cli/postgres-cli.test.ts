@@ -107,11 +107,14 @@ describe.skipIf(missing !== undefined)("scrapeline on PostgreSQL", () => {
     expect(outcome.stdout + outcome.stderr).not.toContain("Wr0ng-Passw0rd");
   });
 
-  it("says which commands keep their tables in SQLite only, with the password hidden", async () => {
-    const outcome = await cli(["monitors", "--db", db]);
-    expect(outcome.code).toBe(2);
-    expect(outcome.stderr).toContain("needs a SQLite database file, not postgres://postgres:***@");
-    expect(outcome.stderr).not.toContain(password);
+  it("lists monitors and teams on PostgreSQL too (none yet), with the password hidden", async () => {
+    const monitors = await cli(["monitors", "--db", db, "--json"]);
+    expect(monitors.code, monitors.stderr).toBe(0);
+    expect(JSON.parse(monitors.stdout)).toEqual([]);
+    const teams = await cli(["teams", "list", "--db", db, "--json"]);
+    expect(teams.code, teams.stderr).toBe(0);
+    expect(JSON.parse(teams.stdout)).toEqual([]);
+    expect(monitors.stderr + teams.stderr).not.toContain(password);
   });
 
   it("prints the command that finishes an interrupted run without the password, and with PGPASSWORD that command finishes it", async () => {

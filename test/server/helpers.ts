@@ -17,7 +17,7 @@ export interface Serve {
 /** serve on 127.0.0.1:0 over a new database, with a key per team (private network allowed for the fixture sites). */
 export async function startServe(teams: Record<string, TeamSettings>, options: Partial<ServerOptions> = {}): Promise<Serve> {
   const dir = mkdtempSync(join(tmpdir(), "scrapeline-serve-"));
-  const db = join(dir, "serve.db");
+  const db = options.db ?? join(dir, "serve.db");
   const keys: Record<string, string> = {};
   for (const [name, settings] of Object.entries(teams)) keys[name] = createKey(db, name, settings).key;
   const server = await startServer({ db, port: 0, allowPrivateNetwork: true, env: {}, ...options });

@@ -2,15 +2,15 @@ import { mkdtempSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ServeTables, SqliteStore } from "../../src/store/index.js";
+import { SqliteServeTables, SqliteStore } from "../../src/store/index.js";
 
 /** The serve claim on a database is decided like a run's owner: by host, pid and the process's start time. */
 describe("a server's claim on its database", () => {
   const fresh = () => {
     const store = new SqliteStore(join(mkdtempSync(join(tmpdir(), "scrapeline-owner-")), "s.db"));
-    return { store, tables: new ServeTables(store.db) };
+    return { store, tables: new SqliteServeTables(store.db) };
   };
-  const hold = (tables: ServeTables, pid: number, token: string) =>
+  const hold = (tables: SqliteServeTables, pid: number, token: string) =>
     tables["db"].prepare("INSERT OR REPLACE INTO serve_owner (id, pid, host, token, started_at) VALUES (1, ?, ?, ?, 'then')").run(pid, hostname(), token);
 
   it("is taken over from a pid that now belongs to a process started later", () => {

@@ -1,4 +1,4 @@
-import { MonitorTables, SqliteStore } from "../../src/store/index.js";
+import { SqliteMonitorTables, SqliteStore } from "../../src/store/index.js";
 
 /**
  * Payloads that run `window.xssHit(…)` (a binding the test exposes) or set `window.__xss` if any
@@ -97,7 +97,7 @@ export function storeHostileRun(db: string): { runId: number; url: string; stepI
 export function storeHostileMonitor(db: string, runId: number): number {
   const store = new SqliteStore(db);
   try {
-    const tables = new MonitorTables(store.db);
+    const tables = new SqliteMonitorTables(store.db);
     const monitor = tables.upsert({ key: "file:hostile", source: "file", name: `evil ${PAYLOADS[0]}`, file: PAYLOADS[2], schedule: { cron: `0 6 * * ${PAYLOADS[1]}`, timezone: PAYLOADS[3]!, jitterSeconds: 0, missed: "once", minIntervalSeconds: 60 } });
     const check = tables.claim(monitor.id, "2026-11-24T05:00:00.000Z", { trigger: "schedule", status: "running" })!;
     tables.setCheckRun(check.id, runId);

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openExistingStore } from "../../src/app/shared/store.js";
-import { MonitorTables } from "../../src/store/index.js";
+import { SqliteMonitorTables } from "../../src/store/index.js";
 import { openUi, screenshots, startUiCli } from "./browser.js";
 import { UiFixture } from "./fixture.js";
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   runId = await fixture.run("news", `version: 1\nname: news\nsteps:\n  - id: page\n    scrape: { url: "{site}/news" }\n`);
   const store = openExistingStore(fixture.db);
   try {
-    const tables = new MonitorTables(store.db);
+    const tables = new SqliteMonitorTables(store.db);
     const file = tables.upsert({ key: "file:news", source: "file", name: "news", file: "/pipelines/news.yaml", schedule: { cron: "0 6 * * 1-5", timezone: "Europe/Paris", jitterSeconds: 0, missed: "once", minIntervalSeconds: 60 } });
     const api = tables.upsert({ key: "api:1:prices", source: "api", teamId: 1, name: "prices", schedule: { everySeconds: 900, timezone: "UTC", jitterSeconds: 0, missed: "skip", minIntervalSeconds: 60 }, definition: {} });
     tables.setNextDue(file.id, "2030-01-07T05:00:00.000Z");

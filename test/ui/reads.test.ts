@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ChangeTrackingResult } from "../../src/core/index.js";
 import { UiData } from "../../src/app/ui-data/ui-data.js";
-import { SqliteStore, UiReads } from "../../src/store/index.js";
+import { SqliteStore, SqliteUiReads } from "../../src/store/index.js";
 import { workdir } from "../run/helpers.js";
 
 /** A run of `pages` pages in one step, each with the change status `status(i)`. */
@@ -25,7 +25,7 @@ describe("the UI's reads", () => {
       const ids = Array.from({ length: 5 }, (_, i) => storeRun(store, i % 2 ? "odd" : "even", 1, () => "new"));
       const dead = store.createRun({ pipelineName: "even", pipelineFile: "p.yaml", pipelineHash: "h", planJson: "{}", engine: "local" });
       store.db.prepare("UPDATE runs SET owner_pid = 999999999 WHERE id = ?").run(dead.id);
-      const reads = new UiReads(store.db);
+      const reads = new SqliteUiReads(store.db);
       const first = reads.runs({ limit: 2 });
       expect(first.rows.map((r) => r.run.id)).toEqual([dead.id, ids[4]]);
       expect(first.more).toBe(true);
@@ -48,7 +48,7 @@ describe("the UI's reads", () => {
       const id = storeRun(store, "p", statuses.length, (i) => statuses[i]!);
       // After compaction the common result is kept once and only the others have rows.
       expect(store.db.prepare("SELECT COUNT(*) FROM page_changes WHERE run_id = ?").pluck().get(id)).toBe(3);
-      expect(new UiReads(store.db).runCounts(id)).toEqual({ documents: 7, failures: 0, changes: { same: 4, changed: 1, new: 1, removed: 1, hidden: 0 } });
+      expect(new SqliteUiReads(store.db).runCounts(id)).toEqual({ documents: 7, failures: 0, changes: { same: 4, changed: 1, new: 1, removed: 1, hidden: 0 } });
     } finally {
       store.close();
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MonitorTables, SqliteStore } from "../../src/store/index.js";
+import { SqliteMonitorTables, SqliteStore } from "../../src/store/index.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { startServe, type Serve } from "../server/helpers.js";
 
@@ -104,7 +104,7 @@ describe("serve's /ui", () => {
     let ids: { alpha: number; file: number; run: number };
     try {
       const alphaTeam = store.db.prepare("SELECT id FROM serve_teams WHERE name = 'alpha'").pluck().get() as number;
-      const tables = new MonitorTables(store.db);
+      const tables = new SqliteMonitorTables(store.db);
       const schedule = { everySeconds: 3600, timezone: "UTC", jitterSeconds: 0, missed: "skip" as const, minIntervalSeconds: 60 };
       ids = {
         alpha: tables.upsert({ key: `api:${alphaTeam}:alpha-watch`, source: "api", teamId: alphaTeam, name: "alpha-watch", schedule, definition: {} }).id,

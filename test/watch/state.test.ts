@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MonitorTables, SqliteStore } from "../../src/store/index.js";
+import { SqliteMonitorTables, SqliteStore } from "../../src/store/index.js";
 import { workdir } from "../run/helpers.js";
 
 const schedule = { everySeconds: 3600, timezone: "UTC", jitterSeconds: 0, missed: "once" as const, minIntervalSeconds: 60 };
@@ -11,8 +11,8 @@ describe("the monitoring tables", () => {
     const a = new SqliteStore(db);
     const b = new SqliteStore(db);
     try {
-      const ta = new MonitorTables(a.db);
-      const tb = new MonitorTables(b.db);
+      const ta = new SqliteMonitorTables(a.db);
+      const tb = new SqliteMonitorTables(b.db);
       const m = ta.upsert({ key: "file:x", source: "file", name: "x", file: "x.yaml", schedule });
       expect(tb.upsert({ key: "file:x", source: "file", name: "x", file: "moved.yaml", schedule })).toMatchObject({ id: m.id, file: "moved.yaml", registeredAt: m.registeredAt });
       const first = ta.claim(m.id, "2026-01-01T11:00:00.000Z", { trigger: "schedule", status: "running", owner: { host: "h", pid: 1 } });

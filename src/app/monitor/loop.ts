@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { CheckSummary, ScheduleConfig } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { decide } from "../../schedule/index.js";
-import type { CheckRecord, MonitorRecord, MonitorTables, SqliteStore } from "../../store/index.js";
+import type { CheckRecord, MonitorRecord, MonitorTables, RunsStore } from "../../store/index.js";
 import { orphaned, runCheck, SELF, type CheckOutcome } from "./check.js";
 import { Wakeup } from "./wakeup.js";
 
@@ -23,7 +23,7 @@ export type LogEvent = (event: string, fields?: Record<string, unknown>) => void
 
 export interface LoopOptions {
   db: string;
-  store: SqliteStore;
+  store: RunsStore;
   tables: MonitorTables;
   /** The monitors to run, asked again after every refresh. */
   entries: () => LoopEntry[];

@@ -1,7 +1,7 @@
 import type { CheckSummary, ScheduleConfig } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
-import { MonitorTables, type CheckRecord, type MonitorRecord, type NotificationRecord } from "../../store/index.js";
-import { openExistingStore } from "../shared/index.js";
+import type { CheckRecord, MonitorRecord, MonitorTables, NotificationRecord } from "../../store/index.js";
+import { openExistingRunStore } from "../shared/index.js";
 
 /** A monitor as listed: what it runs, when it runs next, and how its last check went. */
 export interface MonitorView {
@@ -53,9 +53,9 @@ export function monitorView(tables: MonitorTables, monitor: MonitorRecord): Moni
 
 /** Every monitor in the database (pipeline files under watch and, with `all`, serve's), by name. */
 export function listMonitors(db: string, options: { source?: "file" | "api"; teamId?: number } = {}): MonitorView[] {
-  const store = openExistingStore(db);
+  const store = openExistingRunStore(db);
   try {
-    const tables = new MonitorTables(store.db);
+    const tables = store.monitorTables();
     return tables.list(options).map((m) => monitorView(tables, m));
   } finally {
     store.close();
@@ -64,9 +64,9 @@ export function listMonitors(db: string, options: { source?: "file" | "api"; tea
 
 /** One monitor's latest checks, newest first, each with its notifications. */
 export function monitorChecks(db: string, name: string, options: { limit?: number } = {}): { monitor: MonitorView; checks: CheckView[] } {
-  const store = openExistingStore(db);
+  const store = openExistingRunStore(db);
   try {
-    const tables = new MonitorTables(store.db);
+    const tables = store.monitorTables();
     const monitor = tables.list().find((m) => m.name === name || String(m.id) === name);
     if (!monitor) throw new ScrapelineError("invalid-input", `no monitor "${name}" in this database; scrapeline monitors lists them`);
     const checks = tables.checks(monitor.id, { limit: options.limit ?? 20 }).map(({ owner: _owner, ...check }) => ({ ...check, notifications: tables.notifications(check.id) }));

@@ -1,8 +1,7 @@
 import type { ScheduleConfig } from "../../core/index.js";
-import { MonitorTables } from "../../store/index.js";
 import { MonitorLoop, type LoopEntry, type LogEvent } from "./loop.js";
 import { fileMonitorKey } from "./key.js";
-import { openStore } from "../shared/index.js";
+import { openRunStore } from "../shared/index.js";
 import { markGoneMonitors } from "./watch-gone.js";
 import { WatchedFiles, type FileChange } from "./watch-files.js";
 
@@ -41,8 +40,8 @@ export interface WatchSummary {
  */
 export async function watch(options: WatchOptions): Promise<WatchSummary> {
   const now = options.now ?? (() => new Date());
-  const store = openStore(options.db);
-  const tables = new MonitorTables(store.db, now);
+  const store = openRunStore(options.db);
+  const tables = store.monitorTables(now);
   const files = new WatchedFiles(options.paths, options.env);
   const log: LogEvent = (event, fields = {}) => options.log(logLine(now(), event, fields));
   let entries: LoopEntry[] = [];

@@ -2,7 +2,7 @@ import type { ChangeTrackingFormat, ErrorKind, Pipeline, ServeJobKind, Step, Tea
 import { ScrapelineError } from "../../core/index.js";
 import { LocalEngine, SERVE_LLM_HOWTO, type RiskClassifier } from "../../engines/local/index.js";
 import { DEFAULT_LLM } from "../../pipeline/index.js";
-import type { SqliteStore } from "../../store/index.js";
+import type { RunsStore } from "../../store/index.js";
 import { extractionSettings } from "../shared/index.js";
 import { JOB_STEP_ID } from "./jobs.js";
 import type { WebhookJobKind } from "./webhooks.js";
@@ -31,7 +31,7 @@ export function jobPipeline(options: ServeSettings, team: Team, kind: ServeJobKi
 }
 
 /** Why a scrape or map produced no document, as an error of its kind. */
-export function failureOf(store: SqliteStore, runId: number): ScrapelineError {
+export function failureOf(store: RunsStore, runId: number): ScrapelineError {
   const failure = store.failures(runId)[0];
   // The target's own 429 is a failed page here, not this server's rate limit.
   if (failure) return new ScrapelineError(failure.kind === "rate-limited" ? "http-status" : isKind(failure.kind) ? failure.kind : "internal", failure.error, { url: failure.url });

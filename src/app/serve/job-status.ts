@@ -1,5 +1,5 @@
 import type { Document, ExtractResult, ServeJob } from "../../core/index.js";
-import type { SqliteStore } from "../../store/index.js";
+import type { RunsStore } from "../../store/index.js";
 import { JOB_STEP_ID, type JobRunner } from "./jobs.js";
 
 /** A page of a crawl or batch scrape's status (GET /v2/crawl/{id}). */
@@ -27,12 +27,12 @@ export function expiresAt(job: ServeJob): string {
 }
 
 /** What the team was charged for a job so far. */
-export function jobCredits(store: SqliteStore, job: ServeJob): number {
+export function jobCredits(store: RunsStore, job: ServeJob): number {
   return job.runId === null ? 0 : (store.getRun(job.runId)?.creditsUsed ?? 0);
 }
 
 /** One page of a crawl or batch scrape's status, from `skip`, at most `limit` documents. */
-export function statusPage(jobs: JobRunner, store: SqliteStore, job: ServeJob, page: { skip?: number; limit?: number }): JobStatusPage {
+export function statusPage(jobs: JobRunner, store: RunsStore, job: ServeJob, page: { skip?: number; limit?: number }): JobStatusPage {
   const skip = Math.max(0, Math.floor(page.skip ?? 0));
   const limit = Math.min(PAGE_DOCUMENTS, Math.max(1, Math.floor(page.limit ?? PAGE_DOCUMENTS)));
   const { completed, total } = jobs.progress(job);
@@ -46,7 +46,7 @@ export function statusPage(jobs: JobRunner, store: SqliteStore, job: ServeJob, p
 }
 
 /** The pages of a crawl or batch scrape that failed. */
-export function jobErrors(store: SqliteStore, job: ServeJob): { errors: Array<{ id: string; timestamp: string; url: string; code: string; error: string }>; robotsBlocked: string[] } {
+export function jobErrors(store: RunsStore, job: ServeJob): { errors: Array<{ id: string; timestamp: string; url: string; code: string; error: string }>; robotsBlocked: string[] } {
   const failures = job.runId === null ? [] : store.failures(job.runId);
   return { errors: failures.map((f, i) => ({ id: `${job.id}-${i}`, timestamp: f.failedAt, url: f.url, code: f.kind, error: f.error })), robotsBlocked: [] };
 }
@@ -56,7 +56,7 @@ export function jobErrors(store: SqliteStore, job: ServeJob): { errors: Array<{ 
  * job's stored status, and creditsUsed what the team was charged for the job (its pages and its
  * model tokens), the same figure token usage counts.
  */
-export function extractReply(store: SqliteStore, job: ServeJob): ExtractResult & { expiresAt: string } | { success: boolean; status: "processing"; data: unknown[]; expiresAt: string } {
+export function extractReply(store: RunsStore, job: ServeJob): ExtractResult & { expiresAt: string } | { success: boolean; status: "processing"; data: unknown[]; expiresAt: string } {
   const expires = expiresAt(job);
   if (job.status === "scraping") return { success: true, status: "processing", data: [], expiresAt: expires };
   const raw = job.runId === null ? undefined : store.stepResult(job.runId, JOB_STEP_ID);

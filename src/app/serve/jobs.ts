@@ -4,7 +4,7 @@ import { ScrapelineError } from "../../core/index.js";
 import { serviceCreditRules } from "../../credits/index.js";
 import { planPipeline } from "../../planner/index.js";
 import { runPlan, type RunResult } from "../../runner/index.js";
-import type { ServeTables, SqliteStore } from "../../store/index.js";
+import type { ServeTables, RunsStore } from "../../store/index.js";
 import { inlineAssets } from "../shared/index.js";
 import { StoreChangeTracker } from "../shared/index.js";
 import { withoutHeaderValues } from "./request-credentials.js";
@@ -45,7 +45,7 @@ export class JobRunner {
   private readonly running = new Map<string, RunningJob>();
 
   constructor(
-    private readonly store: SqliteStore,
+    private readonly store: RunsStore,
     private readonly tables: ServeTables,
     private readonly engine: Engine,
   ) {}
@@ -106,6 +106,11 @@ export class JobRunner {
             job.stored++;
             job.pages.push(info.storedAs ? info.storedAs(event.url) : event.url);
             onPage?.(event.url);
+            // A replica sharing the database may have cancelled it: it starts no more pages.
+            if (!job.cancelled && this.tables.cancelledElsewhere(id)) {
+              job.cancelled = true;
+              stop.abort();
+            }
           }
         },
       },

@@ -2,8 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import type { ApiKeyRecord, Team, ThreatPolicy } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { readRequestBody } from "../../pipeline/index.js";
-import { ServeTables } from "../../store/index.js";
-import { openExistingStore, openStore } from "../shared/index.js";
+import type { ServeTables } from "../../store/index.js";
+import { openExistingRunStore, openRunStore } from "../shared/index.js";
 
 /** Defaults of a new team: the service's Standard plan, roughly. */
 export const TEAM_DEFAULTS = { planTokens: 1_500_000, periodDays: 30, rateLimit: 500, maxConcurrentJobs: 10 } as const;
@@ -22,9 +22,9 @@ export function hashKey(key: string): string {
 
 /** Runs `work` on the serve tables of the database at `db`; only creating a key may create the database. */
 export function withServeTables<T>(db: string, work: (tables: ServeTables) => T, options: { create?: boolean } = {}): T {
-  const store = options.create ? openStore(db) : openExistingStore(db);
+  const store = options.create ? openRunStore(db) : openExistingRunStore(db);
   try {
-    return work(new ServeTables(store.db));
+    return work(store.serveTables());
   } finally {
     store.close();
   }

@@ -1,31 +1,27 @@
 import type { Team } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
-
-const WINDOW_MS = 60_000;
+import { REQUEST_WINDOW_MS, type ServeTables } from "../../store/index.js";
 
 /**
- * Per-team request rate: a fixed one-minute window per team. A request over the team's limit is
- * refused with a rate-limited error that says when the window resets (the HTTP layer turns it
- * into 429 with Retry-After); nothing refused was started.
+ * Per-team request rate: a fixed one-minute window per team, counted by the store's serve tables
+ * (by every replica together on PostgreSQL). A request over the team's limit is refused with a
+ * rate-limited error that says when the window resets (the HTTP layer turns it into 429 with
+ * Retry-After); nothing refused was started.
  */
 export class RateLimiter {
-  private readonly windows = new Map<number, { start: number; count: number }>();
-
-  constructor(private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly tables: Pick<ServeTables, "takeRequest">,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   take(team: Team): void {
     const now = this.clock();
-    let window = this.windows.get(team.id);
-    if (!window || now - window.start >= WINDOW_MS) {
-      window = { start: now, count: 0 };
-      this.windows.set(team.id, window);
-    }
-    if (window.count >= team.rateLimit) {
-      const retryAfterMs = Math.max(1000, window.start + WINDOW_MS - now);
+    const window = this.tables.takeRequest(team.id, team.rateLimit, now);
+    if (!window.taken) {
+      const retryAfterMs = Math.max(1000, window.start + REQUEST_WINDOW_MS - now);
       const seconds = Math.ceil(retryAfterMs / 1000);
-      throw new ScrapelineError("rate-limited", `Rate limit exceeded. Consumed (req/min): ${window.count}, Remaining (req/min): 0. Please retry after ${seconds}s, resets at ${new Date(window.start + WINDOW_MS).toUTCString()}`, { status: 429, retryAfterMs: seconds * 1000 });
+      throw new ScrapelineError("rate-limited", `Rate limit exceeded. Consumed (req/min): ${window.count}, Remaining (req/min): 0. Please retry after ${seconds}s, resets at ${new Date(window.start + REQUEST_WINDOW_MS).toUTCString()}`, { status: 429, retryAfterMs: seconds * 1000 });
     }
-    window.count++;
   }
 }
 

@@ -3,12 +3,12 @@ import type { ScheduleConfig, Team } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { refusedNotifyTarget } from "../../engines/local/index.js";
 import { loadPipelineText } from "../../pipeline/index.js";
-import { MonitorTables, type CheckRecord, type MonitorRecord, type SqliteStore } from "../../store/index.js";
+import type { MonitorTables, CheckRecord, MonitorRecord, RunsStore } from "../../store/index.js";
 import { bad, monitorPipeline, monitorTag, monitorVariables, readMonitorBody, type MonitorDefinition } from "../monitor/index.js";
 import { apiMonitorKey } from "../monitor/index.js";
 import { MonitorLoop, type LoopEntry } from "../monitor/index.js";
 import { isSigned, MonitorSecrets, type StoredDefinition } from "../monitor/index.js";
-import { openStore } from "../shared/index.js";
+import { openRunStore } from "../shared/index.js";
 import { logLine } from "../monitor/index.js";
 
 const DAY_MS = 86_400_000;
@@ -57,7 +57,7 @@ export interface CheckAnswer {
  * the monitoring tables, and run when due by the same loop as `scrapeline watch`.
  */
 export class ServeMonitors {
-  private readonly store: SqliteStore;
+  private readonly store: RunsStore;
   private readonly tables: MonitorTables;
   private readonly loop: MonitorLoop;
   private readonly stop = new AbortController();
@@ -69,8 +69,8 @@ export class ServeMonitors {
     const clock = options.clock ?? Date.now;
     this.secrets = new MonitorSecrets(options.env ?? process.env);
     this.now = () => new Date(clock());
-    this.store = openStore(options.db);
-    this.tables = new MonitorTables(this.store.db, this.now);
+    this.store = openRunStore(options.db);
+    this.tables = this.store.monitorTables(this.now);
     const log = options.log ?? (() => {});
     this.loop = new MonitorLoop({
       db: options.db,

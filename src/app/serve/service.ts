@@ -5,7 +5,7 @@ import { ScrapelineError } from "../../core/index.js";
 import { TOKENS_PER_CREDIT } from "../../credits/index.js";
 import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassifier } from "../../engines/local/index.js";
 import { inlineAssets } from "../shared/index.js";
-import { JobWebhookTables, ServeTables, type SqliteStore } from "../../store/index.js";
+import type { ServeTables, RunsStore } from "../../store/index.js";
 import { previewCrawlParams, type CrawlPreview } from "../check/index.js";
 import { hashKey } from "./keys.js";
 import { JOB_STEP_ID, JobRunner } from "./jobs.js";
@@ -16,7 +16,7 @@ import { creditUsage, teamUsage, usageHistory, type CreditUsage, type TokenUsage
 import { readSearchCall, searchReply } from "./search.js";
 import { agentListItem, agentReply, readAgentCall, type AgentListItem, type AgentStatusReply } from "./agent.js";
 import { effectiveThreatPolicy } from "./threat.js";
-import { openStore } from "../shared/index.js";
+import { openRunStore } from "../shared/index.js";
 import { readParseCall, type Upload } from "./parse.js";
 import { uploadNamedStore } from "./upload-store.js";
 import { dirname, join } from "node:path";
@@ -55,7 +55,7 @@ const BACKGROUND: readonly ServeJobKind[] = ["crawl", "batch", "extract", "agent
  * (src/server) only parses requests and writes answers.
  */
 export class ServeService {
-  private readonly store: SqliteStore;
+  private readonly store: RunsStore;
   private readonly tables: ServeTables;
   private readonly engine: LocalEngine;
   private readonly jobs: JobRunner;
@@ -75,8 +75,8 @@ export class ServeService {
 
   constructor(private readonly options: ServeOptions) {
     this.clock = options.clock ?? Date.now;
-    this.store = openStore(options.db);
-    this.tables = new ServeTables(this.store.db);
+    this.store = openRunStore(options.db);
+    this.tables = this.store.serveTables();
     const owner = this.tables.claimServer(this.token);
     if (owner) {
       this.store.close();
@@ -88,9 +88,9 @@ export class ServeService {
     this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
     this.engine = serveEngine(options, this.riskClassifier);
     this.jobs = new JobRunner(this.store, this.tables, this.engine);
-    this.limiter = new RateLimiter(this.clock);
+    this.limiter = new RateLimiter(this.tables, this.clock);
     const webhookSecret = (options.env ?? process.env).SCRAPELINE_WEBHOOK_SECRET;
-    this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: new JobWebhookTables(this.store.db), ...(webhookSecret ? { secret: webhookSecret } : {}) });
+    this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: this.store.jobWebhookTables(), ...(webhookSecret ? { secret: webhookSecret } : {}) });
     this.webhooks.resendLeftOver();
     this.browser = new BrowserSessions({
       openPage: (start) => this.engine.openLivePage(start),

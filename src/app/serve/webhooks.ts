@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Delivery, JobWebhookEvent, NotificationSender, NotifyChannel, NotifyConfig, OutgoingNotification } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { createNotificationSender } from "../../engines/local/index.js";
-import type { JobWebhookTables, PendingJobWebhook, SqliteStore } from "../../store/index.js";
+import type { JobWebhookTables, PendingJobWebhook, RunsStore } from "../../store/index.js";
 import type { Document, ServeJob } from "../../core/index.js";
 import { inlineAssets } from "../shared/index.js";
 import { sendQueued } from "../notify/index.js";
@@ -168,7 +168,7 @@ function jobMessage(jobId: string, type: JobWebhookEvent, data: unknown, error: 
 }
 
 /** How a finished job ends as its webhook hears it: completed (an extract's result as data), failed with the error, or cancelled. */
-export function jobEnd(store: SqliteStore, job: ServeJob): [JobPhase, unknown, string?] {
+export function jobEnd(store: RunsStore, job: ServeJob): [JobPhase, unknown, string?] {
   if (job.kind === "extract") {
     const reply = extractReply(store, job) as { status: string; data?: unknown; error?: string };
     if (reply.status === "completed") return ["completed", reply.data ?? null];
@@ -180,7 +180,7 @@ export function jobEnd(store: SqliteStore, job: ServeJob): [JobPhase, unknown, s
 }
 
 /** A page a job has just stored, as status pages give it (a page event carries it). */
-export function storedPage(store: SqliteStore, runId: number, url: string): Document[] {
+export function storedPage(store: RunsStore, runId: number, url: string): Document[] {
   for (const stored of store.documents(runId, JOB_STEP_ID, new Set([url]))) return [inlineAssets(stored.document, store)];
   return [];
 }

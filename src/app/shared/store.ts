@@ -23,11 +23,11 @@ export function openExistingRunStore(db: string, options: SqliteStoreOptions = {
   return isDatabaseUrl(db) ? openPostgresStore(db, options) : openExistingStore(db, options);
 }
 
-/** Opens the SQLite store, turning SQLite's failures into errors that say which file and what to do. */
+/** Opens the SQLite store (recipe tests read their runs back from it), turning SQLite's failures into errors that say which file and what to do. */
 export function openStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
   if (isDatabaseUrl(path)) {
-    // serve, watch, keys, monitors and the UI keep tables that only the SQLite store has.
-    throw new ScrapelineError("invalid-input", `this command needs a SQLite database file, not ${redactDatabaseUrl(path)}: on PostgreSQL, scrapeline keeps runs, pages and change histories (run, runs, show, export, changes, history, diff). Give --db a file.`);
+    // A recipe's test runs are read back from the SQLite file they were made in.
+    throw new ScrapelineError("invalid-input", `this needs a SQLite database file, not ${redactDatabaseUrl(path)}. Give --db a file.`);
   }
   try {
     return new SqliteStore(path, options);

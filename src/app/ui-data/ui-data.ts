@@ -1,9 +1,9 @@
 import type { ChangeTrackingResult, Document, ExtractResult, RunRecord, SnapshotRecord, StepRecord } from "../../core/index.js";
-import { MonitorTables, UiReads, type ChangeCounts, type ReadScope, type RunListRow, type SqliteStore, type StepEntry } from "../../store/index.js";
+import type { ChangeCounts, ReadScope, RunListRow, RunsStore, StepEntry, UiReads } from "../../store/index.js";
 import { monitorView, type CheckView, type MonitorView } from "../monitor/index.js";
 import { scheduleWords } from "../monitor/index.js";
 import { lineDiff, type DiffStretch } from "./diff.js";
-import { openExistingStore } from "../shared/index.js";
+import { openExistingRunStore } from "../shared/index.js";
 
 export type { ChangeCounts, CheckView, DiffStretch, MonitorView, ReadScope, RunListRow, StepEntry };
 
@@ -55,13 +55,13 @@ export const MAX_DIFF_CHARS = 2_000_000;
 export class UiData {
   private readonly reads: UiReads;
 
-  constructor(private readonly store: SqliteStore) {
-    this.reads = new UiReads(store.db);
+  constructor(private readonly store: RunsStore) {
+    this.reads = store.uiReads();
   }
 
   /** Opens a database that must exist (a mistyped --db is reported, not created). */
   static open(db: string): UiData {
-    return new UiData(openExistingStore(db));
+    return new UiData(openExistingRunStore(db));
   }
 
   pipelines(scope: ReadScope = {}): string[] {
@@ -173,14 +173,14 @@ export class UiData {
 
   /** Every monitor by name; in a team's view, only serve's monitors of that team. */
   monitors(scope: ReadScope = {}): MonitorRow[] {
-    const tables = new MonitorTables(this.store.db);
+    const tables = this.store.monitorTables();
     const records = tables.list(scope.teamId === undefined ? {} : { source: "api", teamId: scope.teamId });
     return records.map((m) => ({ ...monitorView(tables, m), ...scheduleWords(m.schedule) }));
   }
 
   /** One monitor (by id) with its newest checks, each with its notifications; undefined when the scope does not see it. */
   monitor(id: number, limit: number, scope: ReadScope = {}): { monitor: MonitorRow; checks: CheckView[] } | undefined {
-    const tables = new MonitorTables(this.store.db);
+    const tables = this.store.monitorTables();
     const record = tables.byId(id);
     if (!record || (scope.teamId !== undefined && (record.source !== "api" || record.teamId !== scope.teamId))) return undefined;
     const checks = tables.checks(id, { limit }).map(({ owner: _owner, ...check }) => ({ ...check, notifications: tables.notifications(check.id) }));

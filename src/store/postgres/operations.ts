@@ -6,6 +6,11 @@ import * as runs from "./runs.js";
 import { latestSnapshot, snapshotMarkdown, snapshots, snapshotUrls } from "./snapshots.js";
 import { sessionDelete, sessionGet, sessionPut } from "./sessions.js";
 import type { Tx } from "./sql.js";
+import { named } from "./on-thread.js";
+import { SERVE_TABLES } from "./serve-tables.js";
+import { MONITOR_TABLES } from "./monitor-tables.js";
+import { JOB_WEBHOOK_TABLES } from "./job-webhooks.js";
+import { UI_READS } from "./ui-reads.js";
 import type { ExpectationVerdict, StepStatus } from "../../core/index.js";
 import type { Document } from "../../core/index.js";
 
@@ -50,6 +55,10 @@ export const OPERATIONS = {
   sessionPut,
   sessionDelete,
   blob: async (tx: Tx, hash: string) => ((await hasBlob(tx, hash)) ? getBlob(tx, hash) : undefined),
+  ...named("serve", SERVE_TABLES),
+  ...named("monitors", MONITOR_TABLES),
+  ...named("webhooks", JOB_WEBHOOK_TABLES),
+  ...named("ui", UI_READS),
 };
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -108,13 +108,13 @@ async function compactChanges(tx: Tx, runId: number, stepId: string, urls: strin
   await run(tx, "UPDATE step_runs SET change_base = $1 WHERE run_id = $2 AND step_id = $3", [common ?? null, runId, stepId]);
 }
 
-async function changesOf(tx: Tx, runId: number, stepId: string): Promise<{ base: string | undefined; changes: Map<string, string> }> {
+export async function changesOf(tx: Tx, runId: number, stepId: string): Promise<{ base: string | undefined; changes: Map<string, string> }> {
   const base = (await value<string | null>(tx, "SELECT change_base FROM step_runs WHERE run_id = $1 AND step_id = $2", [runId, stepId])) ?? undefined;
   const found = await rows(tx, "SELECT url, change FROM page_changes WHERE run_id = $1 AND step_id = $2", [runId, stepId]);
   return { base, changes: new Map(found.map((r) => [r.url as string, r.change as string])) };
 }
 
-async function changeTrackingOf(tx: Tx, change: string | undefined): Promise<ChangeTrackingResult | undefined> {
+export async function changeTrackingOf(tx: Tx, change: string | undefined): Promise<ChangeTrackingResult | undefined> {
   if (change === undefined) return undefined;
   const diffs = new Map<string, string>();
   const stored = JSON.parse(change) as { diff?: string };

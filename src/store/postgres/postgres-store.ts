@@ -5,6 +5,12 @@ import { SealedSessions, type SealedSessionRow } from "../session-vault.js";
 import { PostgresBridge } from "./bridge.js";
 import type { OperationName } from "./operations.js";
 import type { PageEntry } from "./pages.js";
+import type { JobWebhookTables, MonitorTables, ServeTables, StoreTables, UiReads } from "../tables.js";
+import { callingSide } from "./on-thread.js";
+import { SERVE_TABLES } from "./serve-tables.js";
+import { MONITOR_TABLES } from "./monitor-tables.js";
+import { JOB_WEBHOOK_TABLES } from "./job-webhooks.js";
+import { UI_READS } from "./ui-reads.js";
 
 export interface PostgresStoreOptions {
   now?: () => Date;
@@ -21,7 +27,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
  * connections (bridge.ts); each write is one transaction. The schema is migrated on open, one
  * process at a time.
  */
-export class PostgresStore implements Store {
+export class PostgresStore implements Store, StoreTables {
   private readonly bridge: PostgresBridge;
   private readonly now: () => Date;
 
@@ -185,6 +191,30 @@ export class PostgresStore implements Store {
       },
       secret,
     );
+  }
+
+  /**
+   * serve's teams, keys, jobs and usage. Several serve replicas may share a PostgreSQL database:
+   * claimServer adds this replica's row (it never refuses), and the jobs it creates after name it,
+   * so a replica starting later cancels only what replicas gone left running.
+   */
+  serveTables(): ServeTables {
+    const tables = callingSide<ServeTables>("serve", SERVE_TABLES, (op, args) => this.call(op as OperationName, ...args));
+    let claimed: string | undefined;
+    return {
+      ...tables,
+      claimServer: (token) => ((claimed = token), tables.claimServer(token)),
+      createJob: (job) => this.call("serve.createJob", job, claimed),
+    };
+  }
+  monitorTables(now: () => Date = this.now): MonitorTables {
+    return callingSide<MonitorTables>("monitors", MONITOR_TABLES, (op, args) => this.bridge.call(op as OperationName, args, now().toISOString()));
+  }
+  jobWebhookTables(): JobWebhookTables {
+    return callingSide<JobWebhookTables>("webhooks", JOB_WEBHOOK_TABLES, (op, args) => this.call(op as OperationName, ...args));
+  }
+  uiReads(): UiReads {
+    return callingSide<UiReads>("ui", UI_READS, (op, args) => this.call(op as OperationName, ...args));
   }
 
   close(): void {

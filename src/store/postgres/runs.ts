@@ -7,7 +7,7 @@ import { getText, putBlob } from "./blobs.js";
 import { column, row, rows, run, value, type Tx } from "./sql.js";
 
 /** The credits of a run's pages not yet compacted into their step (see JOURNAL_CREDITS in ../rows.ts). */
-const JOURNAL_CREDITS = "(SELECT COALESCE(SUM(d.credits_used), 0)::int FROM documents d WHERE d.run_id = runs.id) AS journal_credits";
+export const JOURNAL_CREDITS = "(SELECT COALESCE(SUM(d.credits_used), 0)::int FROM documents d WHERE d.run_id = runs.id) AS journal_credits";
 
 export async function createRun(tx: Tx, input: NewRun): Promise<RunRecord> {
   const plan = await putBlob(tx, Buffer.from(input.planJson));

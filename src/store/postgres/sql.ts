@@ -30,3 +30,8 @@ export async function column<T>(tx: Tx, text: string, params: unknown[] = []): P
 export async function run(tx: Tx, text: string, params: unknown[] = []): Promise<void> {
   await tx.client.query(text, params);
 }
+
+/** How many rows a statement changed. */
+export async function changes(tx: Tx, text: string, params: unknown[] = []): Promise<number> {
+  return (await tx.client.query(text, params)).rowCount ?? 0;
+}

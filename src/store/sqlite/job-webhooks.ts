@@ -1,32 +1,15 @@
 import type Database from "better-sqlite3";
 import type { Delivery, NotifyChannel, OutgoingNotification } from "../../core/index.js";
+import type { JobWebhookDelivery, JobWebhookTables, PendingJobWebhook } from "../tables.js";
 
 type Row = Record<string, unknown>;
-
-/** A job's webhook message recorded and not yet delivered or given up (its server stopped while sending it). */
-export interface PendingJobWebhook {
-  id: number;
-  jobId: string;
-  /** The channel it goes on, without a signing secret (that is the server's, given again when sent). */
-  channel: NotifyChannel;
-  message: OutgoingNotification;
-}
-
-/** How one message to a job's webhook went. */
-export interface JobWebhookDelivery {
-  event: string;
-  sent: boolean;
-  status?: number;
-  attempts: number;
-  error?: string;
-}
 
 /**
  * What serve's crawl, batch scrape and extract jobs send their request's webhook: each message
  * recorded before it is sent and settled with its delivery, so a server that stops in between
  * sends what is left at its next start.
  */
-export class JobWebhookTables {
+export class SqliteJobWebhookTables implements JobWebhookTables {
   constructor(
     private readonly db: Database.Database,
     private readonly now: () => Date = () => new Date(),

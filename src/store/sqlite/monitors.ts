@@ -1,80 +1,14 @@
 import type Database from "better-sqlite3";
 import type { CheckStatus, CheckSummary, Delivery, OutgoingNotification, ScheduleConfig } from "../../core/index.js";
+import type { CheckRecord, MonitorRecord, MonitorTables, NotificationRecord, QueuedNotification } from "../tables.js";
+import { toCheck, toMonitor, toNotification, type Row } from "../table-rows.js";
 import { snapshotBranch } from "./changes.js";
-
-type Row = Record<string, unknown>;
-
-export interface MonitorRecord {
-  id: number;
-  key: string;
-  source: "file" | "api";
-  teamId: number | null;
-  name: string;
-  file: string | null;
-  schedule: ScheduleConfig;
-  /** What an API monitor runs (its request body); null for pipeline files. */
-  definition: unknown;
-  registeredAt: string;
-  lastSlot: string | null;
-  nextDue: string | null;
-  /** When its pipeline file left the watched paths (or stopped defining it); null while it is scheduled. */
-  goneAt: string | null;
-}
-
-export interface CheckRecord {
-  id: number;
-  monitorId: number;
-  slot: string;
-  trigger: "schedule" | "manual";
-  status: CheckStatus;
-  runId: number | null;
-  startedAt: string;
-  finishedAt: string | null;
-  summary: CheckSummary | null;
-  error: string | null;
-  owner: { host: string; pid: number } | null;
-}
-
-export interface NotificationRecord extends Delivery {
-  id: number;
-  checkId: number;
-  at: string;
-}
-
-const toMonitor = (r: Row): MonitorRecord => ({
-  id: r.id as number,
-  key: r.key as string,
-  source: r.source as MonitorRecord["source"],
-  teamId: (r.team_id as number | null) ?? null,
-  name: r.name as string,
-  file: (r.file as string | null) ?? null,
-  schedule: JSON.parse(r.schedule as string) as ScheduleConfig,
-  definition: r.definition ? JSON.parse(r.definition as string) : null,
-  registeredAt: r.registered_at as string,
-  lastSlot: (r.last_slot as string | null) ?? null,
-  nextDue: (r.next_due as string | null) ?? null,
-  goneAt: (r.gone_at as string | null) ?? null,
-});
-
-const toCheck = (r: Row): CheckRecord => ({
-  id: r.id as number,
-  monitorId: r.monitor_id as number,
-  slot: r.slot as string,
-  trigger: r.trigger as CheckRecord["trigger"],
-  status: r.status as CheckStatus,
-  runId: (r.run_id as number | null) ?? null,
-  startedAt: r.started_at as string,
-  finishedAt: (r.finished_at as string | null) ?? null,
-  summary: r.summary ? (JSON.parse(r.summary as string) as CheckSummary) : null,
-  error: (r.error as string | null) ?? null,
-  owner: r.owner_pid ? { host: r.owner_host as string, pid: r.owner_pid as number } : null,
-});
 
 /**
  * The monitoring tables (see the migration): monitors, their checks and notifications. Works on
  * the store's connection, so checks and the runs they point to share one database.
  */
-export class MonitorTables {
+export class SqliteMonitorTables implements MonitorTables {
   constructor(
     private readonly db: Database.Database,
     private readonly now: () => Date = () => new Date(),
@@ -198,7 +132,7 @@ export class MonitorTables {
   }
 
   /** Notifications of a check queued and not yet settled (their process died while sending them). */
-  pendingNotifications(checkId: number): Array<{ id: number; channelIndex: number; message: OutgoingNotification }> {
+  pendingNotifications(checkId: number): QueuedNotification[] {
     return (this.db.prepare("SELECT id, channel_index, message FROM monitor_outbox WHERE check_id = ? ORDER BY id").all(checkId) as Row[]).map((r) => ({ id: r.id as number, channelIndex: r.channel_index as number, message: JSON.parse(r.message as string) as OutgoingNotification }));
   }
 
@@ -208,18 +142,7 @@ export class MonitorTables {
   }
 
   notifications(checkId: number): NotificationRecord[] {
-    return (this.db.prepare("SELECT * FROM monitor_notifications WHERE check_id = ? ORDER BY id").all(checkId) as Row[]).map((r) => ({
-      id: r.id as number,
-      checkId: r.check_id as number,
-      channel: r.channel as Delivery["channel"],
-      target: r.target as string,
-      event: r.event as Delivery["event"],
-      sent: r.sent === 1,
-      ...(r.status !== null ? { status: r.status as number } : {}),
-      attempts: r.attempts as number,
-      ...(r.error !== null ? { error: r.error as string } : {}),
-      at: r.at as string,
-    }));
+    return (this.db.prepare("SELECT * FROM monitor_notifications WHERE check_id = ? ORDER BY id").all(checkId) as Row[]).map(toNotification);
   }
 
   /** Notifications that failed, newest first, across monitors. */

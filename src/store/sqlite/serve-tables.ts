@@ -1,32 +1,17 @@
 import type Database from "better-sqlite3";
 import { currentOwner, ownerAlive } from "../owner.js";
-import type { ApiKeyRecord, ServeJob, ServeJobKind, ServeJobStatus, Team, ThreatPolicy } from "../../core/index.js";
-
-type Row = Record<string, unknown>;
-
-export const DEFAULT_THREAT_POLICY: ThreatPolicy = { enabled: false, enforced: false, overridesAllowed: true };
-
-/** The server that owns a database's jobs. */
-export interface ServeOwner {
-  pid: number;
-  host: string;
-  startedAt: string;
-}
-
-export interface NewTeam {
-  name: string;
-  planTokens: number;
-  periodDays: number;
-  rateLimit: number;
-  maxConcurrentJobs: number;
-}
+import type { ApiKeyRecord, ServeJob, ServeJobKind, ServeJobStatus, Team } from "../../core/index.js";
+import { DEFAULT_THREAT_POLICY, REQUEST_WINDOW_MS, type NewTeam, type RequestWindow, type ServeOwner, type ServeTables } from "../tables.js";
+import { toJob, toTeam, type Row } from "../table-rows.js";
 
 /**
  * The tables of `scrapeline serve` (migration 3, and serve_owner later): teams, their API keys
  * (stored as sha256 hashes), their jobs, and the server process that owns them. Works on the
  * store's connection, so job rows and the runs they point to share one database.
  */
-export class ServeTables {
+export class SqliteServeTables implements ServeTables {
+  private readonly windows = new Map<number, { start: number; count: number }>();
+
   constructor(
     private readonly db: Database.Database,
     private readonly now: () => Date = () => new Date(),
@@ -153,6 +138,23 @@ export class ServeTables {
       .immediate();
   }
 
+  /** One server holds a SQLite database: it counts requests in memory. */
+  takeRequest(teamId: number, limit: number, nowMs: number): RequestWindow {
+    let window = this.windows.get(teamId);
+    if (!window || nowMs - window.start >= REQUEST_WINDOW_MS) {
+      window = { start: nowMs, count: 0 };
+      this.windows.set(teamId, window);
+    }
+    const found = { start: window.start, count: window.count, taken: window.count < limit };
+    if (found.taken) window.count++;
+    return found;
+  }
+
+  /** One server holds a SQLite database: a job is cancelled only through it. */
+  cancelledElsewhere(_id: string): boolean {
+    return false;
+  }
+
   /** Gives the database up, when `token` still owns it. */
   releaseServer(token: string): void {
     this.db.prepare("DELETE FROM serve_owner WHERE id = 1 AND token = ?").run(claimOf(token));
@@ -177,36 +179,6 @@ export class ServeTables {
        FROM monitor_checks c JOIN monitors m ON m.id = c.monitor_id JOIN runs r ON r.id = c.run_id WHERE m.team_id = ? AND c.started_at >= ?${until ? " AND c.started_at < ?" : ""}`).pluck().get(teamId, since, ...(until ? [until] : []));
     return Number(value);
   }
-}
-
-function toTeam(row: Row): Team {
-  const policy = row.threat_policy ? (JSON.parse(row.threat_policy as string) as ThreatPolicy) : DEFAULT_THREAT_POLICY;
-  return {
-    id: row.id as number,
-    name: row.name as string,
-    planTokens: row.plan_tokens as number,
-    periodDays: row.period_days as number,
-    periodStart: row.period_start as string,
-    rateLimit: row.rate_limit as number,
-    maxConcurrentJobs: row.max_concurrent_jobs as number,
-    threatPolicy: { ...DEFAULT_THREAT_POLICY, ...policy },
-    createdAt: row.created_at as string,
-  };
-}
-
-function toJob(row: Row): ServeJob {
-  return {
-    id: row.id as string,
-    teamId: row.team_id as number,
-    kind: row.kind as ServeJobKind,
-    runId: (row.run_id as number | null) ?? null,
-    status: row.status as ServeJobStatus,
-    url: (row.url as string | null) ?? null,
-    total: (row.total as number | null) ?? null,
-    createdAt: row.created_at as string,
-    finishedAt: (row.finished_at as string | null) ?? null,
-    error: (row.error as string | null) ?? null,
-  };
 }
 
 /**

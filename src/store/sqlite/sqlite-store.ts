@@ -13,6 +13,11 @@ import { SqliteChangeRecords } from "./change-records.js";
 import { SqliteDocumentRecords } from "./document-records.js";
 import { SqliteRunRecords } from "./run-records.js";
 import { keepFetched, type FetchedAnswer } from "./fetched-pages.js";
+import type { JobWebhookTables, MonitorTables, ServeTables, StoreTables, UiReads } from "../tables.js";
+import { SqliteServeTables } from "./serve-tables.js";
+import { SqliteMonitorTables } from "./monitors.js";
+import { SqliteJobWebhookTables } from "./job-webhooks.js";
+import { SqliteUiReads } from "./ui-reads.js";
 
 export interface SqliteStoreOptions {
   /** Milliseconds a writer waits for another process's lock before failing. */
@@ -60,7 +65,7 @@ function walMode(db: Database.Database, timeoutMs: number): void {
  * change-records.ts (page histories); this class opens the file, migrates it, and hands pages to
  * the writer thread once a run has saved enough of them.
  */
-export class SqliteStore implements Store {
+export class SqliteStore implements Store, StoreTables {
   readonly db: Database.Database;
   private readonly now: () => Date;
   /** saveDocument's transaction, made once: better-sqlite3 builds four wrappers for every `transaction()`. */
@@ -286,6 +291,20 @@ export class SqliteStore implements Store {
 
   cachePut(url: string, optionsKey: string, document: Document): void {
     this.db.transaction(() => writeCacheEntry(this.db, { url, optionsKey, document, fetchedAt: this.stamp() })).immediate();
+  }
+
+  /** serve's teams, keys, jobs and usage on this database (one serve at a time holds it: claimServer). */
+  serveTables(): ServeTables {
+    return new SqliteServeTables(this.db, this.now);
+  }
+  monitorTables(now: () => Date = this.now): MonitorTables {
+    return new SqliteMonitorTables(this.db, now);
+  }
+  jobWebhookTables(): JobWebhookTables {
+    return new SqliteJobWebhookTables(this.db, this.now);
+  }
+  uiReads(): UiReads {
+    return new SqliteUiReads(this.db);
   }
 
   close(): void {

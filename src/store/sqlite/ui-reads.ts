@@ -5,28 +5,7 @@ import type { ChangeTrackingResult, Document, RunRecord, SnapshotRecord } from "
 import { getBlob } from "./blobs.js";
 import { readChange, toSnapshot } from "./changes.js";
 import { JOURNAL_CREDITS, toRun, type Row } from "../rows.js";
-
-/** One page of a step: its URL, status code, credits, and the hash of its stored document. */
-export interface StepEntry {
-  url: string;
-  hash: string;
-  statusCode: number;
-  credits: number;
-}
-
-export type ChangeCounts = Record<"new" | "same" | "changed" | "removed" | "hidden", number>;
-
-export interface RunListRow {
-  run: RunRecord;
-  documents: number;
-  failures: number;
-  changes: ChangeCounts;
-}
-
-/** Who may see what: a team of `scrapeline serve` sees the runs of its own jobs and of its own monitors' checks only. */
-export interface ReadScope {
-  teamId?: number;
-}
+import type { ChangeCounts, ReadScope, RunListRow, StepEntry, UiReads } from "../tables.js";
 
 /** A team's runs: those of its jobs, and those of its monitors' checks (one parameter: the team's id). */
 const TEAM_RUNS = `id IN (WITH t (team) AS (SELECT ?)
@@ -51,7 +30,7 @@ class ManifestCache {
   }
 }
 
-export class UiReads {
+export class SqliteUiReads implements UiReads {
   private readonly manifests = new ManifestCache();
 
   constructor(private readonly db: Database.Database) {}

@@ -1,0 +1,32 @@
+// The webhook messages of serve's jobs on PostgreSQL (the thread's side; ../tables.ts says what each does).
+import type { NotifyChannel, OutgoingNotification } from "../../core/index.js";
+import type { JobWebhookTables } from "../tables.js";
+import type { OnThread } from "./on-thread.js";
+import { rows, run, value } from "./sql.js";
+
+export const JOB_WEBHOOK_TABLES: OnThread<JobWebhookTables> = {
+  async queue(tx, jobId, channel, message) {
+    const { secret: _secret, ...stored } = channel as NotifyChannel & { secret?: string };
+    return (await value<number>(tx, "INSERT INTO serve_job_webhooks (job_id, channel, event, message, queued_at) VALUES ($1, $2, $3, $4, $5) RETURNING id", [jobId, JSON.stringify(stored), message.event, JSON.stringify(message), tx.now]))!;
+  },
+  async settle(tx, id, delivery) {
+    await run(tx, "UPDATE serve_job_webhooks SET sent = $1, status = $2, attempts = $3, error = $4, settled_at = $5 WHERE id = $6", [delivery.sent ? 1 : 0, delivery.status ?? null, delivery.attempts, delivery.error ?? null, tx.now, id]);
+  },
+  async pending(tx) {
+    return (await rows(tx, "SELECT id, job_id, channel, message FROM serve_job_webhooks WHERE settled_at IS NULL ORDER BY id")).map((r) => ({
+      id: r.id as number,
+      jobId: r.job_id as string,
+      channel: JSON.parse(r.channel as string) as NotifyChannel,
+      message: JSON.parse(r.message as string) as OutgoingNotification,
+    }));
+  },
+  async deliveries(tx, jobId) {
+    return (await rows(tx, "SELECT event, sent, status, attempts, error FROM serve_job_webhooks WHERE job_id = $1 AND settled_at IS NOT NULL ORDER BY id", [jobId])).map((r) => ({
+      event: r.event as string,
+      sent: r.sent === 1,
+      ...(r.status !== null ? { status: r.status as number } : {}),
+      attempts: r.attempts as number,
+      ...(r.error !== null ? { error: r.error as string } : {}),
+    }));
+  },
+};
