@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { redactDatabaseUrl } from "../dist/app/db-path.js";
 import { DEFAULT_PORT, EDIT, startSite } from "./demo-site.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -72,11 +73,13 @@ if (code === 0 && options.twice) {
 }
 await site.close();
 if (code === 0) {
-  console.error(`\nThe pages are stored in ${options.db}. Look at them with:`);
-  console.error(`  npx scrapeline runs --db ${options.db}`);
-  console.error(`  npx scrapeline changes --db ${options.db}             # what changed since the previous run`);
-  console.error(`  npx scrapeline export --db ${options.db} --format markdown --out demo-pages/`);
-  console.error(`  npx scrapeline export --db ${options.db} --step prices --format csv   # the books' data, extracted without a model`);
+  // A PostgreSQL URL is shown without its password (PGPASSWORD or ~/.pgpass supply it).
+  const shownDb = redactDatabaseUrl(options.db);
+  console.error(`\nThe pages are stored in ${shownDb}. Look at them with:`);
+  console.error(`  npx scrapeline runs --db ${shownDb}`);
+  console.error(`  npx scrapeline changes --db ${shownDb}             # what changed since the previous run`);
+  console.error(`  npx scrapeline export --db ${shownDb} --format markdown --out demo-pages/`);
+  console.error(`  npx scrapeline export --db ${shownDb} --step prices --format csv   # the books' data, extracted without a model`);
   if (!options.twice) console.error("Or see change tracking at work: npm run demo -- --twice");
 }
 process.exitCode = code;
