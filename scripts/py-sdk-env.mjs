@@ -67,8 +67,47 @@ export function prepare(env = process.env) {
   if (probe.status !== 0) return { skip: `${system} cannot make virtual environments (venv or ensurepip is missing); on Debian or Ubuntu: apt-get install python3-venv` };
   const stamp = `${stampOf(sdk)} ${EXTRAS.join(" ")}`;
   const stampFile = join(cache, "sdk.stamp");
-  if (existsSync(python) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === `${sdk}\n${stamp}`) return { python, sdk };
+  const ready = () => existsSync(python) && existsSync(stampFile) && readFileSync(stampFile, "utf8") === `${sdk}\n${stamp}`;
+  if (ready()) return { python, sdk };
   mkdirSync(cache, { recursive: true });
+  // Test files that run at once may each find the environment missing: one makes it, the others wait for it.
+  if (!takeLock(join(cache, "prepare.lock"), ready)) return { python, sdk };
+  try {
+    makeEnvironment(system, sdk);
+    writeFileSync(stampFile, `${sdk}\n${stamp}`);
+  } finally {
+    rmSync(join(cache, "prepare.lock"), { recursive: true, force: true });
+  }
+  return { python, sdk };
+}
+
+/**
+ * Takes the lock (a folder, made atomically) and answers true; or, while another process holds it,
+ * waits until that one has finished and answers false when what it made is ready. A lock older
+ * than ten minutes is a process that died holding it: it is taken over.
+ */
+function takeLock(lock, ready) {
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      return true;
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error;
+    }
+    let age = 0;
+    try {
+      age = Date.now() - statSync(lock).mtimeMs;
+    } catch {
+      continue; // released meanwhile
+    }
+    if (age > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+    if (!existsSync(lock) && ready()) return false;
+  }
+}
+
+/** A virtual environment with a copy of the SDK and its dependencies installed. */
+function makeEnvironment(system, sdk) {
   if (!existsSync(python)) {
     rmSync(venv, { recursive: true, force: true });
     run(system, ["-m", "venv", venv], "python3 -m venv");
@@ -79,8 +118,6 @@ export function prepare(env = process.env) {
   cpSync(sdk, copy, { recursive: true, filter: (from) => !/(__pycache__|\.egg-info|[/\\]build)$/.test(from) });
   run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", ...QUICK_INDEX, "--force-reinstall", "--no-deps", copy], "pip install of the SDK");
   run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", ...QUICK_INDEX, copy, ...EXTRAS], "pip install of the SDK's dependencies");
-  writeFileSync(stampFile, `${sdk}\n${stamp}`);
-  return { python, sdk };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
