@@ -1,11 +1,11 @@
-export { expandPipelinePaths } from "./shared/index.js";
+export { expandPipelinePaths } from "./common/index.js";
 export { planFile, type PlanReport, type PlanView } from "./check/index.js";
 export { validatePipelines, type ValidateOptions, type ValidateReport } from "./check/index.js";
 export { schemaInfo } from "./check/index.js";
 export { renderDiagnostics, summarize, type DiagnosticFormat } from "../pipeline/index.js";
 export { didYouMean } from "../pipeline/index.js";
 export { databasePath, DEFAULT_DB } from "./db-path.js";
-export { openStore } from "./shared/index.js";
+export { openStore } from "./common/index.js";
 export { FIXTURES_DIR, recipesWithFixtures, testRecipes, type RecipeTest } from "./recipes/index.js";
 export { exitCodeOf, runPipelineFile, type RunFileOptions, type RunFileResult } from "./run/index.js";
 export type { RunEvent } from "../runner/index.js";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUN_WRITER_AFTER } from "../../src/app/shared/store.js";
+import { RUN_WRITER_AFTER } from "../../src/app/common/store.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { pipeline, readDocuments, runYaml, workdir } from "./helpers.js";
 

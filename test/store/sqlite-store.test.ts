@@ -9,7 +9,7 @@ import { PAGE_CACHE_KIB } from "../../src/store/sqlite/sqlite-store.js";
 import { MIGRATIONS } from "../../src/store/sqlite/migrations.js";
 import { blobHash, compress } from "../../src/store/sqlite/blobs.js";
 import Database from "better-sqlite3";
-import { openStore } from "../../src/app/shared/store.js";
+import { openStore } from "../../src/app/common/store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "scrapeline-store-"));
 let n = 0;

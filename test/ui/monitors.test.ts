@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openExistingStore } from "../../src/app/shared/store.js";
+import { openExistingStore } from "../../src/app/common/store.js";
 import { SqliteMonitorTables } from "../../src/store/index.js";
 import { openUi, screenshots, startUiCli } from "./browser.js";
 import { UiFixture } from "./fixture.js";

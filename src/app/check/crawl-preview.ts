@@ -1,7 +1,7 @@
 import { ScrapelineError } from "../../core/index.js";
 import { Extractor } from "../../engines/local/index.js";
 import { ABSOLUTE_URL_HINT, DEFAULT_LLM, readCrawlPrompt, type PromptOptions } from "../../pipeline/index.js";
-import { extractionSettings } from "../shared/index.js";
+import { extractionSettings } from "../common/index.js";
 
 /** The service's limit on a params-preview prompt (API-NOTES.md §3.4). */
 export const MAX_PROMPT_LENGTH = 10_000;

@@ -1,7 +1,7 @@
 import ipaddr from "ipaddr.js";
 import type { Diagnostic, Pipeline, Step } from "../../core/index.js";
 import type { LoadResult } from "../../pipeline/index.js";
-import { extractionSettings } from "../shared/index.js";
+import { extractionSettings } from "../common/index.js";
 
 /** The variable naming the SearXNG instance the local engine searches with. */
 const SEARXNG_URL = "SCRAPELINE_SEARXNG_URL";

@@ -1,6 +1,6 @@
 import { hasErrors, type Diagnostic } from "../../core/index.js";
 import { loadPipeline, type LoadResult } from "../../pipeline/index.js";
-import { expandPipelinePaths } from "../shared/index.js";
+import { expandPipelinePaths } from "../common/index.js";
 import { readinessWarnings } from "./readiness.js";
 
 export interface ValidateReport {

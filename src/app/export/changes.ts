@@ -4,7 +4,7 @@ import { gitDiff } from "../../changes/index.js";
 import { resolveRunId } from "./history.js";
 import { searchChanges, type SearchStepChanges } from "./search-changes.js";
 import { storedPageUrl } from "./snapshot-url.js";
-import { openExistingRunStore } from "../shared/index.js";
+import { openExistingRunStore } from "../common/index.js";
 
 export interface PageChange {
   stepId: string;

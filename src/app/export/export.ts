@@ -3,13 +3,13 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { once } from "node:events";
 import type { Document, ExtractResult, Store, StoredDocument } from "../../core/index.js";
-import { assetBytes, inlineAssets } from "../shared/index.js";
+import { assetBytes, inlineAssets } from "../common/index.js";
 import { extractRows } from "./result.js";
 import { isSearchResult, searchRows } from "./search.js";
 import { agentRows, isAgentResult } from "./agent.js";
 import { ScrapelineError } from "../../core/index.js";
 import { resolveRunId } from "./history.js";
-import { openExistingRunStore } from "../shared/index.js";
+import { openExistingRunStore } from "../common/index.js";
 import { writeTree } from "./tree.js";
 
 export type ExportFormat = "json" | "jsonl" | "csv" | "markdown" | "tree";

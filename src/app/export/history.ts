@@ -1,6 +1,6 @@
 import type { ExtractResult, RunRecord, StepRecord } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
-import { openExistingRunStore } from "../shared/index.js";
+import { openExistingRunStore } from "../common/index.js";
 
 export interface RunSummary extends RunRecord {
   documents: number;

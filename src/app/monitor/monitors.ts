@@ -1,7 +1,7 @@
 import type { CheckSummary, ScheduleConfig } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import type { CheckRecord, MonitorRecord, MonitorTables, NotificationRecord } from "../../store/index.js";
-import { openExistingRunStore } from "../shared/index.js";
+import { openExistingRunStore } from "../common/index.js";
 
 /** A monitor as listed: what it runs, when it runs next, and how its last check went. */
 export interface MonitorView {

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import type { Diagnostic, Pipeline } from "../../core/index.js";
 import { loadPipeline } from "../../pipeline/index.js";
-import { expandPipelinePaths } from "../shared/index.js";
+import { expandPipelinePaths } from "../common/index.js";
 
 /** A pipeline file under watch: its last version that validated, and the error of a newer one. */
 export interface WatchedFile {

@@ -1,7 +1,7 @@
 import type { ScheduleConfig } from "../../core/index.js";
 import { MonitorLoop, type LoopEntry, type LogEvent } from "./loop.js";
 import { fileMonitorKey } from "./key.js";
-import { openRunStore } from "../shared/index.js";
+import { openRunStore } from "../common/index.js";
 import { markGoneMonitors } from "./watch-gone.js";
 import { WatchedFiles, type FileChange } from "./watch-files.js";
 

@@ -1,4 +1,4 @@
-import { openStore } from "../shared/index.js";
+import { openStore } from "../common/index.js";
 
 /** Whether a replayed run asked for something its fixture does not hold (even a page a step could do without). */
 export function askedUnrecorded(db: string, runId: number): boolean {

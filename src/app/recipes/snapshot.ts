@@ -1,6 +1,6 @@
 import type { Document } from "../../core/index.js";
 import { sortedJson } from "../../engines/replay/index.js";
-import { openStore } from "../shared/index.js";
+import { openStore } from "../common/index.js";
 
 /** Fields of a stored page that differ between two runs of the same pages: when and under which id it was scraped, the cache. */
 const VOLATILE_METADATA = ["scrapeId", "cacheState", "cachedAt"];

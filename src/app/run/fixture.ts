@@ -3,7 +3,7 @@ import { ScrapelineError } from "../../core/index.js";
 import type { ServiceSend } from "../../engines/firecrawl/index.js";
 import type { EngineTaps, ExtractionSettings } from "../../engines/local/index.js";
 import { closingWith, Recorder, Replayer } from "../../engines/replay/index.js";
-import { extractionSettings } from "../shared/index.js";
+import { extractionSettings } from "../common/index.js";
 
 /** Where a run's traffic goes besides the web: recorded to a fixture, or answered from one (no network). */
 export interface FixtureOptions {

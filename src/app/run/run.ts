@@ -8,12 +8,12 @@ import { loadPipeline, loadPipelineText, redactInterpolations, sessionsOnEngine 
 import { planPipeline } from "../../planner/index.js";
 import { runPlan, type EventSink, type RunResult } from "../../runner/index.js";
 import { SECRET_KEY_ENV, SessionTable, SqliteStore, type RunsStore, type RunWarning } from "../../store/index.js";
-import { StoreChangeTracker } from "../shared/index.js";
+import { StoreChangeTracker } from "../common/index.js";
 import { applyModelCrawlPrompts } from "./crawl-prompts.js";
-import { extractionSettings } from "../shared/index.js";
+import { extractionSettings } from "../common/index.js";
 import { createRemoteEngine } from "./remote.js";
 import { notifyRun, type NotificationOutbox, type NotifyOutcome } from "../notify/index.js";
-import { openExistingRunStore, openRunStore, RUN_WRITER_AFTER } from "../shared/index.js";
+import { openExistingRunStore, openRunStore, RUN_WRITER_AFTER } from "../common/index.js";
 import { isDatabaseUrl } from "../db-path.js";
 import { runAgent } from "../../agent/index.js";
 import { fixtureTraffic, type FixtureOptions, type FixtureTraffic } from "./fixture.js";

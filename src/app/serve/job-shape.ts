@@ -3,7 +3,7 @@ import { ScrapelineError } from "../../core/index.js";
 import { LocalEngine, SERVE_LLM_HOWTO, type RiskClassifier } from "../../engines/local/index.js";
 import { DEFAULT_LLM } from "../../pipeline/index.js";
 import type { RunsStore } from "../../store/index.js";
-import { extractionSettings } from "../shared/index.js";
+import { extractionSettings } from "../common/index.js";
 import { JOB_STEP_ID } from "./jobs.js";
 import type { WebhookJobKind } from "./webhooks.js";
 

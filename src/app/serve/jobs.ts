@@ -5,8 +5,8 @@ import { serviceCreditRules } from "../../credits/index.js";
 import { planPipeline } from "../../planner/index.js";
 import { runPlan, type RunResult } from "../../runner/index.js";
 import type { ServeTables, RunsStore } from "../../store/index.js";
-import { inlineAssets } from "../shared/index.js";
-import { StoreChangeTracker } from "../shared/index.js";
+import { inlineAssets } from "../common/index.js";
+import { StoreChangeTracker } from "../common/index.js";
 import { withoutHeaderValues } from "./request-credentials.js";
 import { runAgent } from "../../agent/index.js";
 

@@ -3,7 +3,7 @@ import type { ApiKeyRecord, Team, ThreatPolicy } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { readRequestBody } from "../../pipeline/index.js";
 import type { ServeTables } from "../../store/index.js";
-import { openExistingRunStore, openRunStore } from "../shared/index.js";
+import { openExistingRunStore, openRunStore } from "../common/index.js";
 
 /** Defaults of a new team: the service's Standard plan, roughly. */
 export const TEAM_DEFAULTS = { planTokens: 1_500_000, periodDays: 30, rateLimit: 500, maxConcurrentJobs: 10 } as const;

@@ -8,7 +8,7 @@ import { bad, monitorPipeline, monitorTag, monitorVariables, readMonitorBody, ty
 import { apiMonitorKey } from "../monitor/index.js";
 import { MonitorLoop, type LoopEntry } from "../monitor/index.js";
 import { isSigned, MonitorSecrets, type StoredDefinition } from "../monitor/index.js";
-import { openRunStore } from "../shared/index.js";
+import { openRunStore } from "../common/index.js";
 import { logLine } from "../monitor/index.js";
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 import { asBody, readStep, refuseV2Only, warningOf, withV1Defaults } from "./requests.js";
 import type { Document, Pipeline, SearchRequest, SearchResults, Step, Store, StoredSearchResult } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
-import { inlineAssets } from "../shared/index.js";
+import { inlineAssets } from "../common/index.js";
 
 export interface SearchCall {
   request: SearchRequest;

@@ -4,7 +4,7 @@ import type { Document, Engine, MapLink, Pipeline, ScrapeOptions, ServeJobKind, 
 import { ScrapelineError } from "../../core/index.js";
 import { TOKENS_PER_CREDIT } from "../../credits/index.js";
 import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassifier } from "../../engines/local/index.js";
-import { inlineAssets } from "../shared/index.js";
+import { inlineAssets } from "../common/index.js";
 import type { ServeTables, RunsStore } from "../../store/index.js";
 import { previewCrawlParams, type CrawlPreview } from "../check/index.js";
 import { hashKey } from "./keys.js";
@@ -16,7 +16,7 @@ import { creditUsage, teamUsage, usageHistory, type CreditUsage, type TokenUsage
 import { readSearchCall, searchReply } from "./search.js";
 import { agentListItem, agentReply, readAgentCall, type AgentListItem, type AgentStatusReply } from "./agent.js";
 import { effectiveThreatPolicy } from "./threat.js";
-import { openRunStore } from "../shared/index.js";
+import { openRunStore } from "../common/index.js";
 import { readParseCall, type Upload } from "./parse.js";
 import { uploadNamedStore } from "./upload-store.js";
 import { dirname, join } from "node:path";

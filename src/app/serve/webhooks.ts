@@ -4,7 +4,7 @@ import { ScrapelineError } from "../../core/index.js";
 import { createNotificationSender } from "../../engines/local/index.js";
 import type { JobWebhookTables, PendingJobWebhook, RunsStore } from "../../store/index.js";
 import type { Document, ServeJob } from "../../core/index.js";
-import { inlineAssets } from "../shared/index.js";
+import { inlineAssets } from "../common/index.js";
 import { sendQueued } from "../notify/index.js";
 import { extractReply } from "./job-status.js";
 import { JOB_STEP_ID } from "./jobs.js";

@@ -3,7 +3,7 @@ import type { ChangeCounts, ReadScope, RunListRow, RunsStore, StepEntry, UiReads
 import { monitorView, type CheckView, type MonitorView } from "../monitor/index.js";
 import { scheduleWords } from "../monitor/index.js";
 import { lineDiff, type DiffStretch } from "./diff.js";
-import { openExistingRunStore } from "../shared/index.js";
+import { openExistingRunStore } from "../common/index.js";
 
 export type { ChangeCounts, CheckView, DiffStretch, MonitorView, ReadScope, RunListRow, StepEntry };
 
