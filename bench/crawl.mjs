@@ -69,10 +69,14 @@ function pageHtml(i, n) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page ${i} — Example Site</title><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="description" content="${sentence(rand, 12)}"><link rel="stylesheet" href="/static/site.css"><script>window.dataLayer = window.dataLayer || []; function gtag(){dataLayer.push(arguments);}</script></head><body class="page page-${i}"><header class="site-header"><div class="container"><a class="logo" href="/">Example Site</a><nav class="main-nav" aria-label="Main"><ul class="nav">${nav}</ul></nav></div></header><div class="container layout"><main id="content"><article class="post"><header class="post-header"><h1>${sentence(rand, 6)}</h1><p class="byline">By <span class="author">Author ${i % 37}</span> · <time datetime="2026-01-${String((i % 28) + 1).padStart(2, "0")}">January ${(i % 28) + 1}, 2026</time></p></header><div class="post-body">${paragraphs.join("\n")}</div></article></main>${aside}</div><footer class="site-footer"><div class="container"><p>© 2026 Example Site. All rights reserved.</p><ul class="footer-links"><li><a href="${path(1)}">Contact</a></li></ul></div></footer><script src="/static/app.js" defer></script></body></html>`;
 }
 
-/** Serves a site of n pages on 127.0.0.1; robots.txt and sitemaps answer 404. Pages are generated once, on first request. */
+/** Serves a site of n pages on 127.0.0.1; robots.txt and sitemaps answer 404. */
 export async function startSite(n) {
   // Every page is made before the first request, so the crawler that goes first does not pay for it.
-  const pages = new Map(Array.from({ length: n }, (_, i) => [path(i), Buffer.from(pageHtml(i, n))]));
+  return servePages(new Map(Array.from({ length: n }, (_, i) => [path(i), Buffer.from(pageHtml(i, n))])));
+}
+
+/** Serves pages made beforehand (path → body) on 127.0.0.1, counting requests; any other path answers 404. */
+export async function servePages(pages) {
   let requests = 0;
   const server = createServer((req, res) => {
     requests++;

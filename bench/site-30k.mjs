@@ -5,8 +5,7 @@
 // links; a footer. About 15 links a page (6 nav, 2 breadcrumb, 3 in the article, 2 aside, 2
 // footer); page i always links page i+1, so every page is reachable from /. Deterministic: page i
 // is the same on every request and every run. Served on 127.0.0.1 by the benchmark itself.
-import { createServer } from "node:http";
-import { prng, sentence } from "./crawl.mjs";
+import { prng, sentence, servePages } from "./crawl.mjs";
 
 const SECTIONS = ["news", "guides", "reference", "products", "support", "company"];
 const COLUMNS = ["Plan", "Region", "Requests", "Latency p50", "Latency p99", "Price"];
@@ -58,28 +57,5 @@ export function realisticPage(i, n) {
 
 /** Serves a site of n realistic pages on 127.0.0.1 (robots.txt and sitemaps answer 404), each made once, before the first request. */
 export async function startRealisticSite(n) {
-  const pages = new Map(Array.from({ length: n }, (_, i) => [sitePath(i), Buffer.from(realisticPage(i, n))]));
-  let requests = 0;
-  const server = createServer((req, res) => {
-    requests++;
-    const body = pages.get((req.url ?? "/").split("?")[0]);
-    if (body === undefined) return void res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": body.length }).end(body);
-  });
-  server.keepAliveTimeout = 30_000;
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${server.address().port}`,
-    paths: [...pages.keys()],
-    get requests() {
-      return requests;
-    },
-    resetRequests: () => void (requests = 0),
-    meanBytes: () => {
-      let sum = 0;
-      for (const b of pages.values()) sum += b.length;
-      return pages.size ? sum / pages.size : 0;
-    },
-    close: () => new Promise((r) => server.close(r)),
-  };
+  return servePages(new Map(Array.from({ length: n }, (_, i) => [sitePath(i), Buffer.from(realisticPage(i, n))])));
 }
