@@ -5,7 +5,7 @@ import { serviceCreditRules } from "../../credits/index.js";
 import { planPipeline } from "../../planner/index.js";
 import { runPlan, type RunResult } from "../../runner/index.js";
 import type { ServeTables, RunsStore } from "../../store/index.js";
-import { inlineAssets } from "../common/index.js";
+import { FrontierHolder, inlineAssets, SharedFrontier, sharingEngine } from "../common/index.js";
 import { StoreChangeTracker } from "../common/index.js";
 import { withoutHeaderValues } from "./request-credentials.js";
 import { runAgent } from "../../agent/index.js";
@@ -23,6 +23,9 @@ interface RunningJob {
   /** URLs of the pages stored so far, in order: what status pages are read in. */
   pages: string[];
   frontier?: CrawlFrontierPort;
+  /** The crawl's frontier when processes share it (PostgreSQL): its pages are stored by them too, so they are read from the store. */
+  shared?: SharedFrontier;
+  runId?: number;
   limit?: number;
   done: Promise<void>;
 }
@@ -48,6 +51,8 @@ export class JobRunner {
     private readonly store: RunsStore,
     private readonly tables: ServeTables,
     private readonly engine: Engine,
+    /** This process's name and lease in shared crawls (PostgreSQL): crawls share their frontier with other replicas and workers. */
+    private readonly holder?: FrontierHolder,
   ) {}
 
   /** The team's crawls running now, with the options they run with (GET /v2/crawl/active). */
@@ -86,13 +91,21 @@ export class JobRunner {
     const stop = new AbortController();
     const step = pipeline.steps[0]!;
     const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(step.kind === "crawl" ? { limit: step.body.limit, request: step.body } : {}) };
-    const engine = this.observeCrawl(job);
+    const engine = this.observeCrawl(job, pipeline);
     const plan = planPipeline(pipeline);
     // The request's header values (the client's credentials for the site) are used, not stored.
     const planJson = JSON.stringify({ ...withoutHeaderValues(pipeline), file: undefined });
     let runId = 0;
     const finished = runPlan(
-      { engine, store: info.store ?? this.store, credits: serviceCreditRules, changes: new StoreChangeTracker(this.store, pipeline.changeTracking), agent: runAgent },
+      {
+        engine,
+        store: info.store ?? this.store,
+        credits: serviceCreditRules,
+        changes: new StoreChangeTracker(this.store, pipeline.changeTracking),
+        agent: runAgent,
+        // A crawl's requests per host are counted with the other processes crawling the same sites.
+        ...(this.holder && kind === "crawl" ? { hosts: this.holder.hostGate() } : {}),
+      },
       {
         plan,
         planJson,
@@ -101,6 +114,7 @@ export class JobRunner {
         onEvent: (event) => {
           if (event.type === "run-started") {
             runId = event.runId;
+            job.runId = runId;
             this.tables.setJobRun(id, event.runId);
           } else if (event.type === "document-stored" && event.stepId === JOB_STEP_ID) {
             job.stored++;
@@ -116,11 +130,13 @@ export class JobRunner {
       },
     ).then(
       (result) => {
+        this.endShared(job);
         this.tables.setJobPages(id, job.pages);
         this.tables.finishJob(id, this.statusOf(job, result), job.cancelled ? {} : { total: job.stored, ...(result.status === "failed" && job.stored === 0 ? { error: this.stepError(result.runId) } : {}) });
         return { id, runId: result.runId, result };
       },
       (error: unknown) => {
+        this.endShared(job);
         this.tables.setJobPages(id, job.pages);
         this.tables.finishJob(id, job.cancelled ? "cancelled" : "failed", { error: error instanceof Error ? error.message : String(error) });
         throw error;
@@ -156,9 +172,22 @@ export class JobRunner {
    * A crawl's engine whose frontier the job keeps, to report how many pages it expects: the
    * server's engine in every other respect (threat checks, kept pages, search…), never closed by the job.
    */
-  private observeCrawl(job: RunningJob): Engine {
+  private observeCrawl(job: RunningJob, pipeline: Pipeline): Engine {
     const engine = this.engine;
     if (job.kind !== "crawl" || !engine.startCrawl) return engine;
+    const holder = this.holder;
+    const step = pipeline.steps[0]!;
+    const body = step.kind === "crawl" ? step.body : undefined;
+    // A crawl sent with header values (the client's credentials for the site) is not shared: they are not stored for others to use.
+    if (holder && body && JSON.stringify(body) === JSON.stringify(withoutHeaderValues(body))) {
+      return sharingEngine(engine, (local, request) => {
+        holder.tables.openCrawl({ jobId: job.id, runId: job.runId!, stepId: JOB_STEP_ID, limit: request.limit, holder: holder.id, leaseMs: holder.leaseMs });
+        const shared = new SharedFrontier(holder, job.id, local, request, { leads: true, batch: pipeline.concurrency });
+        job.frontier = shared;
+        job.shared = shared;
+        return shared;
+      });
+    }
     const startCrawl = engine.startCrawl.bind(engine);
     const observed: Engine = Object.create(engine, {
       startCrawl: {
@@ -171,6 +200,15 @@ export class JobRunner {
       close: { value: async () => {} },
     });
     return observed;
+  }
+
+  /** A shared crawl's end: its claims given back, no process takes its pages any more, and its pages as stored by every process. */
+  private endShared(job: RunningJob): void {
+    if (!job.shared || !this.holder) return;
+    job.shared.close();
+    this.holder.tables.endCrawl(job.id);
+    job.pages = [...this.store.storedUrls(job.runId!, JOB_STEP_ID)];
+    job.stored = job.pages.length;
   }
 
   /** The job of a team, of one of the kinds; another team's job is not found. */
@@ -188,7 +226,7 @@ export class JobRunner {
       const completed = step?.documents ?? 0;
       return { completed, total: job.status === "cancelled" ? Math.max(completed, job.total ?? 0) : completed };
     }
-    const completed = live.stored;
+    const completed = live.shared ? (this.store.getSteps(live.runId!)[0]?.documents ?? 0) : live.stored;
     if (live.frontier) return { completed, total: Math.max(completed + 1, Math.min(live.frontier.stats.found, live.limit ?? Infinity)) };
     return { completed, total: Math.max(completed, job.total ?? completed + 1) };
   }
@@ -199,7 +237,8 @@ export class JobRunner {
    */
   documents(job: ServeJob, skip: number, limit: number, maxBytes: number): Document[] {
     if (job.runId === null) return [];
-    const order = this.running.get(job.id)?.pages ?? this.tables.jobPages(job.id) ?? [...this.store.storedUrls(job.runId, JOB_STEP_ID)];
+    const live = this.running.get(job.id);
+    const order = (live?.shared ? [...this.store.storedUrls(job.runId, JOB_STEP_ID)] : live?.pages) ?? this.tables.jobPages(job.id) ?? [...this.store.storedUrls(job.runId, JOB_STEP_ID)];
     const wanted = order.slice(skip, skip + limit);
     const found = new Map<string, Document>();
     for (const stored of this.store.documents(job.runId, JOB_STEP_ID, new Set(wanted))) found.set(stored.url, stored.document);

@@ -16,7 +16,7 @@ import { creditUsage, teamUsage, usageHistory, type CreditUsage, type TokenUsage
 import { readSearchCall, searchReply } from "./search.js";
 import { agentListItem, agentReply, readAgentCall, type AgentListItem, type AgentStatusReply } from "./agent.js";
 import { effectiveThreatPolicy } from "./threat.js";
-import { openRunStore } from "../common/index.js";
+import { FrontierHolder, openRunStore } from "../common/index.js";
 import { readParseCall, type Upload } from "./parse.js";
 import { uploadNamedStore } from "./upload-store.js";
 import { dirname, join } from "node:path";
@@ -45,8 +45,6 @@ export interface ServeOptions {
   codeMemoryMb?: number;
 }
 
-
-
 const BACKGROUND: readonly ServeJobKind[] = ["crawl", "batch", "extract", "agent"];
 
 /**
@@ -59,6 +57,8 @@ export class ServeService {
   private readonly tables: ServeTables;
   private readonly engine: LocalEngine;
   private readonly jobs: JobRunner;
+  /** On PostgreSQL: this replica's name and lease in crawls shared with other replicas and workers. */
+  private readonly holder: FrontierHolder | undefined;
   private readonly limiter: RateLimiter;
   private readonly riskClassifier: RiskClassifier | undefined;
   /** /v2/browser sessions and scrape interactions. */
@@ -87,7 +87,8 @@ export class ServeService {
     }
     this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
     this.engine = serveEngine(options, this.riskClassifier);
-    this.jobs = new JobRunner(this.store, this.tables, this.engine);
+    this.holder = "crawlFrontierTables" in this.store ? new FrontierHolder(this.store.crawlFrontierTables()) : undefined;
+    this.jobs = new JobRunner(this.store, this.tables, this.engine, this.holder);
     this.limiter = new RateLimiter(this.tables, this.clock);
     const webhookSecret = (options.env ?? process.env).SCRAPELINE_WEBHOOK_SECRET;
     this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: this.store.jobWebhookTables(), ...(webhookSecret ? { secret: webhookSecret } : {}) });
@@ -338,6 +339,7 @@ export class ServeService {
     await this.webhooks.close();
     await this.browser.closeAll();
     await this.engine.close();
+    this.holder?.close();
     this.tables.releaseServer(this.token);
     this.store.close();
   }
@@ -392,6 +394,4 @@ export class ServeService {
     else delete scoped.threatProtection;
     return scoped as T;
   }
-
-
 }

@@ -11,6 +11,7 @@ import { SERVE_TABLES } from "./serve-tables.js";
 import { MONITOR_TABLES } from "./monitor-tables.js";
 import { JOB_WEBHOOK_TABLES } from "./job-webhooks.js";
 import { UI_READS } from "./ui-reads.js";
+import { FRONTIER_TABLES } from "./frontier-tables.js";
 import type { ExpectationVerdict, StepStatus } from "../../core/index.js";
 import type { Document } from "../../core/index.js";
 
@@ -59,6 +60,7 @@ export const OPERATIONS = {
   ...named("monitors", MONITOR_TABLES),
   ...named("webhooks", JOB_WEBHOOK_TABLES),
   ...named("ui", UI_READS),
+  ...named("frontier", FRONTIER_TABLES),
 };
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -5,12 +5,13 @@ import { SealedSessions, type SealedSessionRow } from "../session-vault.js";
 import { PostgresBridge } from "./bridge.js";
 import type { OperationName } from "./operations.js";
 import type { PageEntry } from "./pages.js";
-import type { JobWebhookTables, MonitorTables, ServeTables, StoreTables, UiReads } from "../tables.js";
+import type { CrawlFrontierTables, JobWebhookTables, MonitorTables, ServeTables, StoreTables, UiReads } from "../tables.js";
 import { callingSide } from "./on-thread.js";
 import { SERVE_TABLES } from "./serve-tables.js";
 import { MONITOR_TABLES } from "./monitor-tables.js";
 import { JOB_WEBHOOK_TABLES } from "./job-webhooks.js";
 import { UI_READS } from "./ui-reads.js";
+import { FRONTIER_TABLES } from "./frontier-tables.js";
 
 export interface PostgresStoreOptions {
   now?: () => Date;
@@ -215,6 +216,11 @@ export class PostgresStore implements Store, StoreTables {
   }
   uiReads(): UiReads {
     return callingSide<UiReads>("ui", UI_READS, (op, args) => this.call(op as OperationName, ...args));
+  }
+
+  /** Shared crawls' frontier and per-host politeness, for the processes working on one crawl (serve replicas and workers). */
+  crawlFrontierTables(): CrawlFrontierTables {
+    return callingSide<CrawlFrontierTables>("frontier", FRONTIER_TABLES, (op, args) => this.call(op as OperationName, ...args));
   }
 
   close(): void {
