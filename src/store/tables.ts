@@ -265,7 +265,7 @@ export interface FrontierClaim {
   state: "running" | "stopped";
   /** Pages the crawl accepted (at most its limit; linksOnly pages not counted). */
   found: number;
-  /** Pages not done yet: queued, or claimed by a process (maybe one that is gone, until its lease ends). */
+  /** Pages not done yet, queued or claimed by a process (maybe one that is gone, until its lease ends): counted when none was claimed, else at least those claimed. */
   open: number;
 }
 

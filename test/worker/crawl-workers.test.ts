@@ -1,6 +1,7 @@
 // scrapeline worker: one crawl of serve's on several processes through the frontier they share in
 // PostgreSQL, end to end through the built CLI against a real site on 127.0.0.1.
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -142,12 +143,14 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
     return made;
   };
   let db = "";
+  let key = "";
   let call: ReturnType<typeof client>;
   beforeAll(async () => {
     if (missing) return;
     db = await freshDatabase();
     const serve = run(["serve", "--port", "0", "--db", db, "--allow-private-network"]);
-    call = client(await listening(serve), await keyFor(db));
+    key = await keyFor(db);
+    call = client(await listening(serve), key);
   });
 
   it("worker refuses a SQLite database, saying what it needs", async () => {
@@ -215,6 +218,22 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
     worker.child.kill("SIGKILL");
     await worker.exited;
     crash.release();
+    const paths = await crawledPaths(call, crawl.body.id);
+    expect(paths).toHaveLength(ALL_PAGES);
+    expect(new Set(paths).size).toBe(ALL_PAGES);
+  });
+
+  it.skipIf(!existsSync("/proc/self/task"))("a replica killed with -9 mid-crawl: another replica carries its crawl on and finishes it, every page once", async () => {
+    const orphaned = await site();
+    const leader = run(["serve", "--port", "0", "--db", db, "--allow-private-network", "--lease-seconds", "1"]);
+    const crawl = await client(await listening(leader), key)("POST", "/v2/crawl", { url: `${orphaned.url}/`, limit: 200, sitemap: "skip" });
+    expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
+    // The leader holds pages (the leaves wait at the site) when its server is killed.
+    await until(() => query<{ n: string }>(db, "SELECT COUNT(*) AS n FROM crawl_frontier WHERE job_id = $1 AND state = 'claimed'", [crawl.body.id]), (r) => Number(r[0]!.n) > 0);
+    const server = Number(readFileSync(`/proc/${leader.child.pid}/task/${leader.child.pid}/children`, "utf8").trim().split(/\s+/)[0]);
+    process.kill(server, "SIGKILL");
+    await leader.exited;
+    orphaned.release();
     const paths = await crawledPaths(call, crawl.body.id);
     expect(paths).toHaveLength(ALL_PAGES);
     expect(new Set(paths).size).toBe(ALL_PAGES);

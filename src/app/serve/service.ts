@@ -6,6 +6,7 @@ import { TOKENS_PER_CREDIT } from "../../credits/index.js";
 import { checkThreatProtection, fileRiskClassifier, LocalEngine, type RiskClassifier } from "../../engines/local/index.js";
 import { inlineAssets } from "../common/index.js";
 import type { ServeTables, RunsStore } from "../../store/index.js";
+import { sharedCrawls, type SharedCrawls } from "./shared-crawls.js";
 import { previewCrawlParams, type CrawlPreview } from "../check/index.js";
 import { hashKey } from "./keys.js";
 import { JOB_STEP_ID, JobRunner } from "./jobs.js";
@@ -16,7 +17,7 @@ import { creditUsage, teamUsage, usageHistory, type CreditUsage, type TokenUsage
 import { readSearchCall, searchReply } from "./search.js";
 import { agentListItem, agentReply, readAgentCall, type AgentListItem, type AgentStatusReply } from "./agent.js";
 import { effectiveThreatPolicy } from "./threat.js";
-import { FrontierHolder, openRunStore } from "../common/index.js";
+import { openRunStore } from "../common/index.js";
 import { readParseCall, type Upload } from "./parse.js";
 import { uploadNamedStore } from "./upload-store.js";
 import { dirname, join } from "node:path";
@@ -43,6 +44,8 @@ export interface ServeOptions {
   maxBrowserSessions?: number;
   /** Heap limit of each code run, in MB (default 128). */
   codeMemoryMb?: number;
+  /** On PostgreSQL: how long this replica's claims on shared crawls last unless renewed (default 30 s). */
+  leaseMs?: number;
 }
 
 const BACKGROUND: readonly ServeJobKind[] = ["crawl", "batch", "extract", "agent"];
@@ -57,8 +60,8 @@ export class ServeService {
   private readonly tables: ServeTables;
   private readonly engine: LocalEngine;
   private readonly jobs: JobRunner;
-  /** On PostgreSQL: this replica's name and lease in crawls shared with other replicas and workers. */
-  private readonly holder: FrontierHolder | undefined;
+  /** On PostgreSQL: crawls shared with other replicas and workers. */
+  private readonly shared: SharedCrawls;
   private readonly limiter: RateLimiter;
   private readonly riskClassifier: RiskClassifier | undefined;
   /** /v2/browser sessions and scrape interactions. */
@@ -87,8 +90,8 @@ export class ServeService {
     }
     this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
     this.engine = serveEngine(options, this.riskClassifier);
-    this.holder = "crawlFrontierTables" in this.store ? new FrontierHolder(this.store.crawlFrontierTables()) : undefined;
-    this.jobs = new JobRunner(this.store, this.tables, this.engine, this.holder);
+    this.shared = sharedCrawls(this.store, this.engine, options.leaseMs);
+    this.jobs = new JobRunner(this.store, this.tables, this.engine, this.shared.holder);
     this.limiter = new RateLimiter(this.tables, this.clock);
     const webhookSecret = (options.env ?? process.env).SCRAPELINE_WEBHOOK_SECRET;
     this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: this.store.jobWebhookTables(), ...(webhookSecret ? { secret: webhookSecret } : {}) });
@@ -336,10 +339,10 @@ export class ServeService {
     await Promise.allSettled([...this.inFlight]);
     await this.monitors.close();
     await this.jobs.stopAll();
+    await this.shared.close();
     await this.webhooks.close();
     await this.browser.closeAll();
     await this.engine.close();
-    this.holder?.close();
     this.tables.releaseServer(this.token);
     this.store.close();
   }

@@ -46,7 +46,8 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
   },
   async claim(tx, jobId, holder, max, leaseMs) {
     const crawl = await row(tx, "SELECT c.state, c.found, j.status FROM crawl_jobs c JOIN serve_jobs j ON j.id = c.job_id WHERE c.job_id = $1", [jobId]);
-    const open = async () => Number((await row(tx, "SELECT COUNT(*) AS n FROM crawl_frontier WHERE job_id = $1 AND state <> 'done'", [jobId]))!.n);
+    // Counted only when no page is claimed (whether the crawl is over): a claim that takes pages does not scan the queue.
+    const open = async () => Number((await row(tx, "SELECT COUNT(*) AS n FROM crawl_frontier WHERE job_id = $1 AND state IN ('queued', 'claimed')", [jobId]))!.n);
     if (!crawl || crawl.state !== "running" || crawl.status !== "scraping") return { pages: [], state: "stopped", found: (crawl?.found as number) ?? 0, open: crawl ? await open() : 0 };
     const claimed = await rows(
       tx,
@@ -59,7 +60,7 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
       [jobId, holder, max, leaseMs],
     );
     claimed.sort((a, b) => Number(a.seq) - Number(b.seq));
-    return { pages: claimed.map(toPage), state: "running", found: crawl.found as number, open: await open() };
+    return { pages: claimed.map(toPage), state: "running", found: crawl.found as number, open: claimed.length > 0 ? claimed.length : await open() };
   },
   async finishPages(tx, jobId, holder, keys) {
     if (keys.length === 0) return;

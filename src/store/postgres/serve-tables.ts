@@ -87,8 +87,9 @@ export const SERVE_TABLES: OnThread<ServeTables> & { createJob(tx: Tx, job: Para
   /**
    * On PostgreSQL several replicas serve one database: each claim adds the replica's row and
    * never refuses. Replicas of this host whose process is gone lose their rows, and the jobs left
-   * running by a replica without a row end cancelled. A replica on another host is taken for
-   * alive until it gives its claim up.
+   * running by a replica without a row end cancelled, except shared crawls, which other replicas
+   * and workers carry on (a crawl's leader lease tells whether it is gone). A replica on another
+   * host is taken for alive until it gives its claim up.
    */
   async claimServer(tx, token) {
     await run(tx, "SELECT pg_advisory_xact_lock($1)", [SERVERS_LOCK]);
@@ -105,7 +106,7 @@ export const SERVE_TABLES: OnThread<ServeTables> & { createJob(tx: Tx, job: Para
     );
     await run(
       tx,
-      "UPDATE serve_jobs SET status = 'cancelled', finished_at = $1, error = 'the server stopped before the job finished' WHERE status = 'scraping' AND (server IS NULL OR server NOT IN (SELECT token FROM serve_servers))",
+      "UPDATE serve_jobs SET status = 'cancelled', finished_at = $1, error = 'the server stopped before the job finished' WHERE status = 'scraping' AND (server IS NULL OR server NOT IN (SELECT token FROM serve_servers)) AND id NOT IN (SELECT job_id FROM crawl_jobs WHERE state = 'running')",
       [tx.now],
     );
     return undefined;
