@@ -290,9 +290,13 @@ export interface CrawlFrontierTables {
   openCrawl(crawl: { jobId: string; runId: number; stepId: string; limit: number; holder: string; leaseMs: number }): void;
   /**
    * Adds pages not in the crawl yet (by key), in order, while it has accepted fewer than its limit
-   * (counted under a lock on the crawl, so processes adding at once never pass it). Returns how many were added.
+   * (counted under a lock on the crawl, so processes adding at once never pass it).
+   *
+   * addPages, finishPages and releaseHost are sent without waiting for their answer (a page's
+   * calls would otherwise keep its process waiting on the database between pages): calls made after
+   * them see them, and a failure of one is thrown by the next call of these tables.
    */
-  addPages(jobId: string, pages: readonly FrontierPage[]): number;
+  addPages(jobId: string, pages: readonly FrontierPage[]): void;
   /** Claims up to `max` pages, first accepted first: queued ones, or claimed ones whose lease ended. None once the job is cancelled or ended. */
   claim(jobId: string, holder: string, max: number, leaseMs: number): FrontierClaim;
   /** Marks pages done (fetched, stored or failed for good). */

@@ -20,10 +20,10 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
     );
   },
   async addPages(tx, jobId, pages) {
-    if (pages.length === 0) return 0;
+    if (pages.length === 0) return;
     // The crawl's row is the lock: processes adding pages to one crawl take turns, so its count is exact.
     const crawl = await row(tx, "SELECT found, page_limit FROM crawl_jobs WHERE job_id = $1 FOR UPDATE", [jobId]);
-    if (!crawl) return 0;
+    if (!crawl) return;
     let room = (crawl.page_limit as number) - (crawl.found as number);
     const known = new Set(await column<string>(tx, "SELECT url_key FROM crawl_frontier WHERE job_id = $1 AND url_key = ANY($2)", [jobId, pages.map((p) => p.key)]));
     const added: FrontierPage[] = [];
@@ -34,7 +34,7 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
       added.push(page);
       if (!page.linksOnly) room--;
     }
-    if (added.length === 0) return 0;
+    if (added.length === 0) return;
     await run(
       tx,
       `INSERT INTO crawl_frontier (job_id, url_key, url, depth, links_only, state)
@@ -42,7 +42,6 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
       [jobId, added.map((p) => p.key), added.map((p) => p.url), added.map((p) => p.depth), added.map((p) => p.linksOnly)],
     );
     await run(tx, "UPDATE crawl_jobs SET found = found + $1 WHERE job_id = $2", [added.filter((p) => !p.linksOnly).length, jobId]);
-    return added.length;
   },
   async claim(tx, jobId, holder, max, leaseMs) {
     const crawl = await row(tx, "SELECT c.state, c.found, j.status FROM crawl_jobs c JOIN serve_jobs j ON j.id = c.job_id WHERE c.job_id = $1", [jobId]);

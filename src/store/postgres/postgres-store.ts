@@ -220,7 +220,23 @@ export class PostgresStore implements Store, StoreTables {
 
   /** Shared crawls' frontier and per-host politeness, for the processes working on one crawl (serve replicas and workers). */
   crawlFrontierTables(): CrawlFrontierTables {
-    return callingSide<CrawlFrontierTables>("frontier", FRONTIER_TABLES, (op, args) => this.call(op as OperationName, ...args));
+    let failed: unknown;
+    const tables = callingSide<CrawlFrontierTables>("frontier", FRONTIER_TABLES, (op, args) => {
+      if (failed !== undefined) {
+        const error = failed;
+        failed = undefined;
+        throw error;
+      }
+      return this.call(op as OperationName, ...args);
+    });
+    // Sent without waiting (see CrawlFrontierTables): the next call throws a failure of one.
+    const later = (op: OperationName, args: unknown[]) => void this.bridge.send(op, args, this.stamp()).catch((error: unknown) => (failed ??= error));
+    return {
+      ...tables,
+      addPages: (...args) => later("frontier.addPages", args),
+      finishPages: (...args) => later("frontier.finishPages", args),
+      releaseHost: (...args) => later("frontier.releaseHost", args),
+    };
   }
 
   close(): void {
