@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
-import { FetchedPageTable, SqliteStore } from "../../src/store/index.js";
+import { SqliteStore } from "../../src/store/index.js";
 import { cliChild, finish, pipeline, readDocuments, readStepResult, workdir } from "./helpers.js";
 
 const site = new FixtureSite();
@@ -95,7 +95,7 @@ describe("run --from-run", () => {
   it("keeps no cookie the site set", () => {
     const store = new SqliteStore(db);
     try {
-      const table = new FetchedPageTable(store.db);
+      const table = store.fetchedPages();
       const answers = [...table.index(1).values()].map((described) => table.answer(described));
       expect(answers.length).toBeGreaterThanOrEqual(4);
       for (const answer of answers) {
