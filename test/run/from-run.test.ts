@@ -183,6 +183,23 @@ describe("run --from-run", () => {
     expect(prices(2)).toEqual(["kettle 25", "toaster 40"]);
   });
 
+  it("keeps no raw page for a pipeline that says keepPages: false, and --from-run of its run is refused saying why", async () => {
+    const other = workdir();
+    const text = yaml().replace("retry:", "keepPages: false\nretry:");
+    const live = await cli(other, text);
+    expect(live.code, live.err).toBe(0);
+    expect(readDocuments(join(other, "shop.db"), 1, "price")[0]!.document.json).toEqual({ price: 30 });
+    const store = new SqliteStore(join(other, "shop.db"));
+    try {
+      expect(store.fetchedPages().keptAny(1)).toBe(false);
+    } finally {
+      store.close();
+    }
+    const refused = await cli(other, text, "--from-run", "1");
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("--from-run: run 1 kept no fetched pages (it fetched nothing, its pipeline says keepPages: false");
+  });
+
   it("needs no network: with the site gone, the pages are converted all the same", async () => {
     await site.stop();
     const gone = await cli(dir, yaml({ selector: ".sale" }), "--from-run", "1");

@@ -39,7 +39,7 @@ export function chooseFromRun(store: RunsStore, pipeline: Pipeline, fromRun: num
     throw new ScrapelineError("invalid-input", `--from-run: run ${fromRun} not found; runs: ${ids.length > 0 ? `${ids.join(", ")}${ids.length === 10 ? ", …" : ""}` : "none"}`);
   }
   if (!usable(run)) {
-    const why = run.engine !== "local" ? `it ran on the ${run.engine} engine, which fetches pages itself` : "it fetched nothing, or was made before runs kept their pages";
+    const why = run.engine !== "local" ? `it ran on the ${run.engine} engine, which fetches pages itself` : "it fetched nothing, its pipeline says keepPages: false, or it was made before runs kept their pages";
     throw new ScrapelineError("invalid-input", `--from-run: run ${run.id} kept no fetched pages (${why})`);
   }
   const warning = run.pipelineName === pipeline.name ? undefined : `run ${run.id} is of pipeline "${run.pipelineName}", not "${pipeline.name}": its pages are used all the same`;
@@ -89,10 +89,11 @@ function cachedPageUrls(store: RunsStore, runId: number): Set<string> {
 /** Where a run keeps what its gate was answered: the run's id is known once the runner has made it. */
 export class RunPageKeeper implements FetchedPageSink {
   runId: number | undefined;
-  constructor(private readonly pages: FetchedPages) {}
+  /** Keeps nothing without `pages` (the pipeline says `keepPages: false`). */
+  constructor(private readonly pages: FetchedPages | undefined) {}
 
   keep(key: string, answer: KeptAnswer): void {
-    if (this.runId !== undefined) this.pages.keep(this.runId, key, answer);
+    if (this.runId !== undefined) this.pages?.keep(this.runId, key, answer);
   }
 }
 

@@ -70,7 +70,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   // What a run fetches and stores; its pace and its budget may change between a stop and --resume.
   // Expectations judge what was stored without changing it, and where a step is written changes
   // nothing it fetches: a run resumes after either is edited.
-  const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined, perHostConcurrency: undefined, budget: undefined }, withoutExpectations)).digest("hex");
+  const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined, perHostConcurrency: undefined, budget: undefined, keepPages: undefined }, withoutExpectations)).digest("hex");
   // Runs started before the budget and per-host concurrency were left out were hashed without only concurrency.
   const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined }, withoutExpectations)).digest("hex");
 
@@ -81,7 +81,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     if (chosen) options.onFromRun?.(chosen);
     // Every run on the local engine keeps what its gate was answered, for a later --from-run.
     const pages = store.fetchedPages();
-    const keeper = new RunPageKeeper(pages);
+    const keeper = new RunPageKeeper(pipeline.keepPages === false ? undefined : pages);
     const from = chosen ? { source: storedPages(store, chosen.run.id), fetchMissing: Boolean(options.fetchMissing) } : undefined;
     engine = options.engine ?? createEngine(pipeline, options, traffic, local ? runTaps(keeper, traffic?.taps, from) : traffic?.taps);
     // A run made from stored pages finishes from the same run's pages.
