@@ -4,6 +4,7 @@ import type {
   ApiKeyRecord, ChangeTrackingResult, CheckStatus, CheckSummary, Delivery, Document, NotifyChannel, OutgoingNotification,
   RunRecord, ScheduleConfig, ServeJob, ServeJobKind, ServeJobStatus, SnapshotRecord, Team, ThreatPolicy,
 } from "../core/index.js";
+import type { FetchedPages } from "./fetched-answer.js";
 
 export const DEFAULT_THREAT_POLICY: ThreatPolicy = { enabled: false, enforced: false, overridesAllowed: true };
 
@@ -248,6 +249,7 @@ export interface StoreTables {
   monitorTables(now?: () => Date): MonitorTables;
   jobWebhookTables(): JobWebhookTables;
   uiReads(): UiReads;
+  fetchedPages(): FetchedPages;
 }
 
 /** A page a shared crawl accepted: its dedup key, its URL, how many links from a seed, and whether it is fetched for its links only. */
@@ -294,7 +296,7 @@ export interface CrawlFrontierTables {
    *
    * addPages, finishPages and releaseHost are sent without waiting for their answer (a page's
    * calls would otherwise keep its process waiting on the database between pages): calls made after
-   * them see them, and a failure of one is thrown by the next call of these tables.
+   * them see them, and a failure of one is thrown by the store's next call.
    */
   addPages(jobId: string, pages: readonly FrontierPage[]): void;
   /** Claims up to `max` pages, first accepted first: queued ones, or claimed ones whose lease ended. None once the job is cancelled or ended. */

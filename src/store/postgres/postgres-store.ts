@@ -12,6 +12,8 @@ import { MONITOR_TABLES } from "./monitor-tables.js";
 import { JOB_WEBHOOK_TABLES } from "./job-webhooks.js";
 import { UI_READS } from "./ui-reads.js";
 import { FRONTIER_TABLES } from "./frontier-tables.js";
+import { FETCHED_PAGES } from "./fetched-pages.js";
+import type { FetchedAnswer, FetchedPages } from "../fetched-answer.js";
 
 export interface PostgresStoreOptions {
   now?: () => Date;
@@ -48,7 +50,18 @@ export class PostgresStore implements Store, StoreTables {
   }
 
   private call<T>(op: OperationName, ...args: unknown[]): T {
+    this.reportUnreported();
     return this.bridge.call(op, args, this.stamp()) as T;
+  }
+
+  /** The failure of a call sent without waiting that nobody awaits (a kept answer): thrown by the next call. */
+  private unreported: Error | undefined;
+
+  private reportUnreported(): void {
+    const error = this.unreported;
+    if (!error) return;
+    this.unreported = undefined;
+    throw error;
   }
 
   createRun(run: NewRun): RunRecord {
@@ -218,19 +231,28 @@ export class PostgresStore implements Store, StoreTables {
     return callingSide<UiReads>("ui", UI_READS, (op, args) => this.call(op as OperationName, ...args));
   }
 
+  /**
+   * The raw pages runs kept for `run --from-run`. A kept answer is sent with the run's pages and
+   * saved in their commits; its failure is thrown by the store's next call.
+   */
+  fetchedPages(): FetchedPages {
+    const tables = callingSide<FetchedPages>("fetched", FETCHED_PAGES, (op, args) => this.call(op as OperationName, ...args));
+    return {
+      ...tables,
+      keep: (runId: number, key: string, answer: FetchedAnswer) =>
+        void this.bridge.send("fetched.keep", [runId, key, answer], this.stamp()).catch((error: Error) => (this.unreported ??= error)),
+      answer: (described) => {
+        const answer = tables.answer(described);
+        return "error" in answer ? answer : { ...answer, body: asBuffer(answer.body) };
+      },
+    };
+  }
+
   /** Shared crawls' frontier and per-host politeness, for the processes working on one crawl (serve replicas and workers). */
   crawlFrontierTables(): CrawlFrontierTables {
-    let failed: unknown;
-    const tables = callingSide<CrawlFrontierTables>("frontier", FRONTIER_TABLES, (op, args) => {
-      if (failed !== undefined) {
-        const error = failed;
-        failed = undefined;
-        throw error;
-      }
-      return this.call(op as OperationName, ...args);
-    });
-    // Sent without waiting (see CrawlFrontierTables): the next call throws a failure of one.
-    const later = (op: OperationName, args: unknown[]) => void this.bridge.send(op, args, this.stamp()).catch((error: unknown) => (failed ??= error));
+    const tables = callingSide<CrawlFrontierTables>("frontier", FRONTIER_TABLES, (op, args) => this.call(op as OperationName, ...args));
+    // Sent without waiting (see CrawlFrontierTables): a failure is thrown by the store's next call.
+    const later = (op: OperationName, args: unknown[]) => void this.bridge.send(op, args, this.stamp()).catch((error: Error) => (this.unreported ??= error));
     return {
       ...tables,
       addPages: (...args) => later("frontier.addPages", args),

@@ -279,6 +279,18 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   `,
   `
+  -- The raw answers of the local engine's fetch gate in a run, for run --from-run (../sqlite/migrations.ts
+  -- says what each holds): one row per request while the run goes, folded into the run's manifest when it ends.
+  CREATE TABLE fetched_pages (
+    run_id    INTEGER NOT NULL REFERENCES runs (id),
+    key       TEXT NOT NULL,
+    response  TEXT NOT NULL,
+    PRIMARY KEY (run_id, key)
+  );
+  ALTER TABLE runs ADD COLUMN fetched TEXT REFERENCES blobs (hash);
+  ALTER TABLE runs ADD COLUMN from_run INTEGER REFERENCES runs (id);
+  `,
+  `
   -- Crawls that several processes work on (scrapeline worker): the job, its run and step, how many
   -- pages it may accept and has accepted, and the process that leads it (it finishes the job) with
   -- the time its lease ends. Times of leases are the database's clock, in ms since the epoch.
