@@ -1,6 +1,8 @@
 // scrapeline worker: one crawl of serve's on several processes through the frontier they share in
 // PostgreSQL, end to end through the built CLI against a real site on 127.0.0.1.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -191,6 +193,40 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
     expect([...(await crawledPaths(call, limited.body.id))].sort()).toEqual([...singleLimited].sort());
     for (const w of workers) w.child.kill("SIGTERM");
     expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0]);
+  });
+
+  it("the crawl's webhook is told of every page once, those the workers stored too, then that it completed", async () => {
+    const hooked = await site();
+    const received: Array<{ type: string; data: Array<{ metadata: { sourceURL: string } }> }> = [];
+    const hook = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        received.push(JSON.parse(body));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, "127.0.0.1", resolve));
+    try {
+      const workers = [run(["worker", "--db", db, "--allow-private-network"])];
+      const webhook = { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` };
+      const crawl = await call("POST", "/v2/crawl", { url: `${hooked.url}/`, limit: 200, sitemap: "skip", webhook });
+      expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
+      await until(() => workers[0]!.err().includes(`joined crawl ${crawl.body.id}`), Boolean);
+      hooked.release();
+      await crawledPaths(call, crawl.body.id);
+      await until(() => received.some((r) => r.type === "crawl.completed"), Boolean);
+      await until(() => workers[0]!.err().includes(`left crawl ${crawl.body.id}`), Boolean);
+      expect(storedBy(workers[0]!.err())).toBeGreaterThan(0);
+      const told = received.filter((r) => r.type === "crawl.page").flatMap((r) => r.data.map((d) => new URL(d.metadata.sourceURL).pathname));
+      expect(told).toHaveLength(ALL_PAGES);
+      expect(new Set(told).size).toBe(ALL_PAGES);
+      expect(received.at(-1)!.type).toBe("crawl.completed");
+      for (const w of workers) w.child.kill("SIGTERM");
+      await Promise.all(workers.map((w) => w.exited));
+    } finally {
+      await new Promise((resolve) => hook.close(resolve));
+    }
   });
 
   it("robots.txt's Crawl-delay holds across processes: never two requests to the site at once", async () => {

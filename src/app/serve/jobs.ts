@@ -25,10 +25,18 @@ interface RunningJob {
   frontier?: CrawlFrontierPort;
   /** The crawl's frontier when processes share it (PostgreSQL): its pages are stored by them too, so they are read from the store. */
   shared?: SharedFrontier;
+  /** Tells the job's webhook of a stored page: for a shared crawl, once per page whichever process stored it. */
+  onPage?: (url: string) => void;
+  /** A shared crawl's pages told to its webhook so far, and the timer that looks for the others' pages. */
+  told?: Set<string>;
+  watch?: NodeJS.Timeout;
   runId?: number;
   limit?: number;
   done: Promise<void>;
 }
+
+/** How often a shared crawl with a webhook looks for pages other processes stored, to tell it. */
+const TELL_OTHERS_PAGES_MS = 250;
 
 /** The one step of a job's pipeline. */
 export const JOB_STEP_ID = "request";
@@ -90,7 +98,7 @@ export class JobRunner {
     this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total });
     const stop = new AbortController();
     const step = pipeline.steps[0]!;
-    const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(step.kind === "crawl" ? { limit: step.body.limit, request: step.body } : {}) };
+    const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(onPage ? { onPage } : {}), ...(step.kind === "crawl" ? { limit: step.body.limit, request: step.body } : {}) };
     const engine = this.observeCrawl(job, pipeline);
     const plan = planPipeline(pipeline);
     // The request's header values (the client's credentials for the site) are used, not stored.
@@ -119,7 +127,8 @@ export class JobRunner {
           } else if (event.type === "document-stored" && event.stepId === JOB_STEP_ID) {
             job.stored++;
             job.pages.push(info.storedAs ? info.storedAs(event.url) : event.url);
-            onPage?.(event.url);
+            if (job.told) this.tellStored(job, [event.url]);
+            else onPage?.(event.url);
             // A replica sharing the database may have cancelled it: it starts no more pages.
             if (!job.cancelled && this.tables.cancelledElsewhere(id)) {
               job.cancelled = true;
@@ -185,6 +194,16 @@ export class JobRunner {
         const shared = new SharedFrontier(holder, job.id, local, request, { leads: true, batch: pipeline.concurrency });
         job.frontier = shared;
         job.shared = shared;
+        if (job.onPage) {
+          job.told = new Set();
+          job.watch = setInterval(() => {
+            try {
+              this.tellStored(job);
+            } catch {
+              // The database is unreachable for now: the next look, or the job's end, tells these pages.
+            }
+          }, TELL_OTHERS_PAGES_MS);
+        }
         return shared;
       });
     }
@@ -205,10 +224,21 @@ export class JobRunner {
   /** A shared crawl's end: its claims given back, no process takes its pages any more, and its pages as stored by every process. */
   private endShared(job: RunningJob): void {
     if (!job.shared || !this.holder) return;
+    clearInterval(job.watch);
     job.shared.close();
     this.holder.tables.endCrawl(job.id);
     job.pages = [...this.store.storedUrls(job.runId!, JOB_STEP_ID)];
     job.stored = job.pages.length;
+    if (job.told) this.tellStored(job, job.pages);
+  }
+
+  /** Tells the webhook of a shared crawl's pages stored since it was last told, by any process, in the order they were stored. */
+  private tellStored(job: RunningJob, stored: readonly string[] = [...this.store.storedUrls(job.runId!, JOB_STEP_ID)]): void {
+    for (const url of stored) {
+      if (job.told!.has(url)) continue;
+      job.told!.add(url);
+      job.onPage!(url);
+    }
   }
 
   /** The job of a team, of one of the kinds; another team's job is not found. */
