@@ -134,6 +134,18 @@ export interface QueuedNotification {
   message: OutgoingNotification;
 }
 
+export interface ClaimOptions {
+  trigger: CheckRecord["trigger"];
+  status: CheckStatus;
+  owner?: { host: string; pid: number };
+  leaseUntil?: string;
+  error?: string;
+  /** Moves the monitor's last slot (default true). */
+  advance?: boolean;
+  /** The monitor's last slot as the decision to claim read it: the claim is made only while it still is. */
+  lastSlot?: string | null;
+}
+
 /** Monitors, their checks (one per schedule slot), the notifications they sent, and the outbox of those about to be sent. */
 export interface MonitorTables {
   /** Creates the monitor of `key`, or updates its name, file, schedule and definition; its state stays. */
@@ -146,8 +158,12 @@ export interface MonitorTables {
   /** Marks a pipeline file's monitor gone: not scheduled any more, its checks kept. */
   markGone(id: number): void;
   setNextDue(id: number, nextDue: string | null): void;
-  /** Claims a slot: records its check and moves the monitor's last slot, at once. A slot already claimed gives undefined. */
-  claim(monitorId: number, slot: string, options: { trigger: CheckRecord["trigger"]; status: CheckStatus; owner?: { host: string; pid: number }; leaseUntil?: string; error?: string; advance?: boolean }): CheckRecord | undefined;
+  /**
+   * Claims a slot: records its check and moves the monitor's last slot, at once. A slot already
+   * claimed gives undefined; so does, with `lastSlot`, a monitor whose last slot is no longer the
+   * one the decision read (another watcher claimed since) or that another is claiming this moment.
+   */
+  claim(monitorId: number, slot: string, options: ClaimOptions): CheckRecord | undefined;
   setCheckRun(checkId: number, runId: number): void;
   /**
    * Takes over an unfinished check left by a process that is gone (or whose lease ended), with its

@@ -67,6 +67,21 @@ describe.each(FACTORIES)("$name's leases", (factory) => {
     }
   });
 
+  test("a claim made on a stale read of the monitor's last slot is refused", async () => {
+    const store = (await factory.fresh())();
+    try {
+      const t = store.monitorTables(() => new Date(at(0)));
+      const m = t.upsert({ key: "file:c", source: "file", name: "c", file: "c.yaml", schedule: { every: "1h" } as never });
+      // Two watchers read "never checked" and each decided on a baseline slot of its own time.
+      expect(t.claim(m.id, at(0), { trigger: "schedule", status: "running", owner: A, lastSlot: null })).toMatchObject({ slot: at(0) });
+      expect(t.claim(m.id, at(1), { trigger: "schedule", status: "running", owner: B, lastSlot: null })).toBeUndefined();
+      expect(t.claim(m.id, at(2), { trigger: "schedule", status: "running", owner: B, lastSlot: at(0) })).toMatchObject({ slot: at(2) });
+      expect(t.checks(m.id).map((c) => c.slot)).toEqual([at(2), at(0)]);
+    } finally {
+      store.close();
+    }
+  });
+
   test("a queued notification whose holder's lease ended is taken by another; an unleased one by anyone", async () => {
     const store = (await factory.fresh())();
     try {

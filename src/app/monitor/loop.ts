@@ -20,6 +20,9 @@ export interface LoopEntry {
   refused?: string;
 }
 
+/** How soon a monitor another watcher was claiming is looked at again, in milliseconds. */
+const RECHECK_MS = 250;
+
 export type LogEvent = (event: string, fields?: Record<string, unknown>) => void;
 
 export interface LoopOptions {
@@ -186,26 +189,27 @@ export class MonitorLoop {
     }
     const slot = decision.slot.toISOString();
     if (decision.action === "skip-missed") {
-      tables.claim(monitor.id, slot, { trigger: "schedule", status: "skipped_missed", error: `${decision.missedSlots + 1} run(s) missed while not watching; missed: skip` });
-      log("check.skipped_missed", { monitor: monitor.name, slot, missed: decision.missedSlots + 1 });
+      const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "skipped_missed", error: `${decision.missedSlots + 1} run(s) missed while not watching; missed: skip`, lastSlot: monitor.lastSlot });
+      if (check) log("check.skipped_missed", { monitor: monitor.name, slot, missed: decision.missedSlots + 1 });
       return at.getTime();
     }
     // Its previous check still runs, here or in another live process on the same database.
     const busyElsewhere = () => unfinished.some((c) => c.monitorId === monitor.id && c.status === "running" && !(c.owner?.pid === SELF.pid && c.owner.host === SELF.host) && !this.leases.orphaned(c));
     if (this.running.has(monitor.id) || busyElsewhere()) {
-      const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "skipped_overlap", error: "the previous check was still running" });
+      const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "skipped_overlap", error: "the previous check was still running", lastSlot: monitor.lastSlot });
       if (check) log("check.skipped_overlap", { monitor: monitor.name, check: check.id, slot });
       return undefined;
     }
     if (this.running.size >= maxParallel || unfinished.some((c) => c.monitorId === monitor.id && this.leases.orphaned(c))) return "waiting";
     const refused = this.options.admit?.(entry);
     if (refused) {
-      const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "skipped_budget", error: refused });
+      const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "skipped_budget", error: refused, lastSlot: monitor.lastSlot });
       if (check) log("check.skipped_budget", { monitor: monitor.name, check: check.id, slot, error: refused });
       return undefined;
     }
-    const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "running", owner: SELF, leaseUntil: this.leases.next().until });
-    if (!check) return undefined;
+    const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "running", owner: SELF, leaseUntil: this.leases.next().until, lastSlot: monitor.lastSlot });
+    // Another watcher claimed it (or is claiming it): the next pass reads what it did.
+    if (!check) return this.options.now().getTime() + RECHECK_MS;
     if (decision.late) log("check.late", { monitor: monitor.name, slot, missed: decision.missedSlots });
     this.start({ ...entry, monitor }, check, false, decision.baseline);
     return undefined;

@@ -48,6 +48,11 @@ export const MONITOR_TABLES: OnThread<MonitorTables> = {
   },
   async claim(tx, monitorId, slot, options) {
     const done = options.status !== "running";
+    if (options.lastSlot !== undefined) {
+      // A monitor another watcher is claiming this moment is skipped, not waited for; one claimed since the decision read it is left.
+      const locked = await row(tx, "SELECT last_slot FROM monitors WHERE id = $1 FOR UPDATE SKIP LOCKED", [monitorId]);
+      if (!locked || (locked.last_slot ?? null) !== options.lastSlot) return undefined;
+    }
     const id = await value<number>(
       tx,
       `INSERT INTO monitor_checks (monitor_id, slot, trigger, status, started_at, finished_at, error, owner_host, owner_pid, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { CheckStatus, CheckSummary, Delivery, OutgoingNotification, ScheduleConfig } from "../../core/index.js";
-import type { CheckRecord, Lease, MonitorRecord, MonitorTables, NotificationRecord, QueuedNotification } from "../tables.js";
+import type { CheckRecord, ClaimOptions, Lease, MonitorRecord, MonitorTables, NotificationRecord, QueuedNotification } from "../tables.js";
 import { toCheck, toMonitor, toNotification, toQueued, type Row } from "../table-rows.js";
 import { snapshotBranch } from "./changes.js";
 
@@ -61,10 +61,11 @@ export class SqliteMonitorTables implements MonitorTables {
    * Claims a slot: records its check and moves the monitor's last slot, in one transaction. A
    * slot already claimed (by this process before a restart, or another) gives undefined.
    */
-  claim(monitorId: number, slot: string, options: { trigger: CheckRecord["trigger"]; status: CheckStatus; owner?: { host: string; pid: number }; leaseUntil?: string; error?: string; advance?: boolean }): CheckRecord | undefined {
+  claim(monitorId: number, slot: string, options: ClaimOptions): CheckRecord | undefined {
     const at = this.now().toISOString();
     const done = options.status !== "running";
     return this.db.transaction(() => {
+      if (options.lastSlot !== undefined && this.db.prepare("SELECT last_slot FROM monitors WHERE id = ?").pluck().get(monitorId) !== options.lastSlot) return undefined;
       const info = this.db
         .prepare("INSERT INTO monitor_checks (monitor_id, slot, trigger, status, started_at, finished_at, error, owner_host, owner_pid, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (monitor_id, slot) DO NOTHING")
         .run(monitorId, slot, options.trigger, options.status, at, done ? at : null, options.error ?? null, options.owner?.host ?? null, options.owner?.pid ?? null, done ? null : (options.leaseUntil ?? null));
