@@ -67,12 +67,13 @@ export const MONITOR_TABLES: OnThread<MonitorTables> = {
     await run(tx, "UPDATE monitor_checks SET run_id = $1 WHERE id = $2", [runId, checkId]);
   },
   async adoptCheck(tx, checkId, previous, lease) {
-    // Watchers taking the same check at once: the row's lock orders them, and the later one finds
-    // the owner changed and takes nothing.
+    // Watchers taking the same check at once: the one that locks the row first takes it; the others
+    // skip it (or, after its commit, find the owner changed) and take nothing. A row a stalled
+    // process holds locked is skipped too, not waited for.
     const taken = await changes(
       tx,
       `UPDATE monitor_checks SET status = 'running', owner_host = $1, owner_pid = $2, lease_until = $3
-       WHERE id = $4 AND status IN ('running', 'interrupted') AND owner_host IS NOT DISTINCT FROM $5::text AND owner_pid IS NOT DISTINCT FROM $6::integer`,
+       WHERE id IN (SELECT id FROM monitor_checks WHERE id = $4 AND status IN ('running', 'interrupted') AND owner_host IS NOT DISTINCT FROM $5::text AND owner_pid IS NOT DISTINCT FROM $6::integer FOR UPDATE SKIP LOCKED)`,
       [lease.owner.host, lease.owner.pid, lease.until, checkId, previous?.host ?? null, previous?.pid ?? null],
     );
     if (taken === 0) return undefined;
