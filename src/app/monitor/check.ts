@@ -1,6 +1,6 @@
 import type { CheckStatus, CheckSummary, Store } from "../../core/index.js";
 import { isScrapelineError } from "../../core/index.js";
-import type { CheckRecord, Lease, MonitorTables } from "../../store/index.js";
+import type { CheckRecord, Lease, MonitorTables, RunsStore } from "../../store/index.js";
 import { checkStatusOf } from "../notify/index.js";
 import { runSummary } from "../notify/index.js";
 import { checkOutbox, sendLeftOver } from "./outbox.js";
@@ -30,6 +30,8 @@ export interface CheckRunOptions {
   stop?: AbortSignal;
   abort?: AbortSignal;
   env?: Readonly<Record<string, string | undefined>>;
+  /** The store the run keeps its pages in, already open (a watcher's PostgreSQL store); else the run opens `db`. */
+  runStore?: RunsStore;
   /** A lease for the check's queued notifications, from now (without one, they are not held). */
   lease?: () => Lease;
 }
@@ -62,7 +64,7 @@ export async function runCheck(tables: MonitorTables, store: Store, check: Check
       tables.setCheckRun(check.id, event.runId);
     }
   };
-  const base = { db: options.db, onEvent: onEvent as never, ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}), ...(options.env ? { env: options.env } : {}), ...(options.text !== undefined ? { text: options.text } : {}) };
+  const base = { db: options.db, onEvent: onEvent as never, ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}), ...(options.env ? { env: options.env } : {}), ...(options.text !== undefined ? { text: options.text } : {}), ...(options.runStore ? { store: options.runStore } : {}) };
   // A run that finished before its process died (the check was left running): its outcome is
   // recorded without running again. Its notifications are not sent again (at most once).
   const finished = runId !== undefined ? store.getRun(runId) : undefined;

@@ -3,6 +3,7 @@ import type { CheckSummary, ScheduleConfig } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { decide } from "../../schedule/index.js";
 import type { CheckRecord, MonitorRecord, MonitorTables, RunsStore } from "../../store/index.js";
+import { isDatabaseUrl } from "../db-path.js";
 import { runCheck, type CheckOutcome } from "./check.js";
 import { leaseMs, Leases, SELF } from "./lease.js";
 import { Wakeup } from "./wakeup.js";
@@ -230,6 +231,8 @@ export class MonitorLoop {
       ...(options.stop ? { stop: options.stop } : {}),
       abort,
       lease: () => this.leases.next(),
+      // On PostgreSQL the checks share the loop's connection thread instead of each opening its own.
+      ...(isDatabaseUrl(options.db) ? { runStore: options.store } : {}),
       ...(options.env || entry.env ? { env: { ...(options.env ?? process.env), ...(entry.env ?? {}) } } : {}),
       ...(entry.refused !== undefined ? { refused: entry.refused } : {}),
     })

@@ -46,6 +46,8 @@ export interface RunFileOptions extends FixtureOptions, FromRunOptions {
   notifyOutbox?: NotificationOutbox;
   /** The pipeline file and the flags that finish the run with --resume (secrets left out), kept with it. */
   resumeWords?: readonly string[];
+  /** A store the caller keeps open (a watcher's PostgreSQL store, shared by its checks), used instead of opening `db`, and not closed. */
+  store?: RunsStore;
   /** Told which run's stored pages a run with `fromRun` converts, before it starts. */
   onFromRun?: (chosen: ChosenRun) => void;
 }
@@ -75,7 +77,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   // Runs started before the budget and per-host concurrency were left out were hashed without only concurrency.
   const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined }, withoutExpectations)).digest("hex");
 
-  const store = (options.fromRun !== undefined ? openExistingRunStore : openRunStore)(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
+  const store = options.store ?? (options.fromRun !== undefined ? openExistingRunStore : openRunStore)(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
   // Pages a run fetched are kept for a later --from-run in the SQLite store.
   const sqlite = store instanceof SqliteStore ? store : undefined;
   let engine: Engine | undefined;
@@ -136,7 +138,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     return { ok: true, pipeline, warnings: loaded.diagnostics, ...result, ...(notify ? { notify } : {}) };
   } finally {
     if (engine && !options.engine) await engine.close();
-    store.close();
+    if (!options.store) store.close();
   }
 }
 
