@@ -55,6 +55,16 @@ describe("scrapeline watch --once and scrapeline monitors", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no database at/);
   });
+
+  it("a lease length that is not a number of seconds is an error, and nothing runs", async () => {
+    const dir = workdir();
+    writeFileSync(join(dir, "a.yaml"), `version: 1\nname: a\nschedule: { every: 1h }\nsteps:\n  - id: page\n    scrape: { url: "${site.url}/page" }\n`);
+    const before = site.hits.get("/page") ?? 0;
+    const r = await runChild(["watch", join(dir, "a.yaml"), "--db", join(dir, "w.db"), "--once", "--allow-private-network"], { env: { SCRAPELINE_CHECK_LEASE_SECONDS: "1m" } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('SCRAPELINE_CHECK_LEASE_SECONDS must be a number of seconds from 1 to 86400, not "1m"');
+    expect(site.hits.get("/page") ?? 0).toBe(before);
+  });
 });
 
 describe("scrapeline run with notify", () => {
