@@ -119,8 +119,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     };
     // A process that ends while the run is still going (nothing left to wait for, process.exit)
     // leaves it interrupted, so that --resume finds it, never "running".
-    const onExit = () => closeUnfinished(store, runId, "interrupted", "the process exited before the run finished");
-    process.once("exit", onExit);
+    const forget = closeOnExit(() => closeUnfinished(store, runId, "interrupted", "the process exited before the run finished"));
     let result: RunResult;
     try {
       result = await runPlan(
@@ -131,7 +130,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
       closeUnfinished(store, runId, "failed", `internal error: ${error instanceof Error ? error.message : String(error)}`);
       throw error;
     } finally {
-      process.off("exit", onExit);
+      forget();
       if (runId !== undefined) keepWarnings(store, runId, warnings);
     }
     const notify = pipeline.notify ? await notifyRun(store, result.runId, pipeline.notify, { allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork, ...(options.notifyOutbox ? { outbox: options.notifyOutbox } : {}) }) : undefined;
@@ -154,6 +153,22 @@ function keepWarnings(store: RunsStore, runId: number, warnings: readonly RunWar
   } catch {
     // The run's own record is already final.
   }
+}
+
+/** What ends each of this process's unfinished runs when it exits: one exit listener for them all (a watcher runs many runs at once). */
+const closers = new Set<() => void>();
+
+function closeOnExit(close: () => void): () => void {
+  if (closers.size === 0) process.once("exit", closeAll);
+  closers.add(close);
+  return () => {
+    closers.delete(close);
+    if (closers.size === 0) process.off("exit", closeAll);
+  };
+}
+
+function closeAll(): void {
+  for (const close of closers) close();
 }
 
 /** Ends a run this process started and did not finish; a finished run is left as it is. */
