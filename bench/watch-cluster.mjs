@@ -10,7 +10,7 @@
 // it makes a database of its own and drops it after. Prints; asserts nothing. Build first.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -45,8 +45,14 @@ function startWatch(dir, db) {
     rest = parts.pop();
     lines.push(...parts);
   });
-  const exited = new Promise((r) => child.once("close", r));
-  return { child, lines, exited, count: (pattern) => lines.filter((l) => pattern.test(l)).length };
+  let peak = 0;
+  const sampler = setInterval(() => {
+    try {
+      peak = Math.max(peak, Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
+    } catch {}
+  }, 200);
+  const exited = new Promise((r) => child.once("close", r)).finally(() => clearInterval(sampler));
+  return { child, lines, exited, peak: () => peak };
 }
 
 async function freshDatabase(server) {
@@ -168,6 +174,7 @@ export async function run() {
         `its checks finished by the others: ${taken.filter((r) => r.status === "completed" && r.owner_pid !== victim.child.pid).length} of ${victimChecks.length}; ` +
         `checks lost ${lost}${done ? "" : ` (gave up after ${TIMEOUT_S} s)`}; all done ${lastDone.toFixed(1)} s after the kill; told twice ${twice}; not told ${notTold}`,
     );
+    console.log(`peak RSS per watcher: ${watchers.map((w) => `${w.peak().toFixed(0)} MB`).join(" / ")}`);
   } finally {
     for (const w of watchers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill("SIGTERM");
     await Promise.all(watchers.map((w) => w.exited));

@@ -6,8 +6,6 @@ import { runSummary } from "../notify/index.js";
 import { checkOutbox, sendLeftOver } from "./outbox.js";
 import type { RunFileResult } from "../run/index.js";
 
-export { SELF } from "./lease.js";
-
 /** What a check found in its run: the service's summary, pages counted even without change tracking. */
 export function checkSummary(store: Store, runId: number): CheckSummary {
   const summary = runSummary(store, runId, { on: [], rules: { addedOnly: false, keywords: [], ignore: [] } }).summary;
