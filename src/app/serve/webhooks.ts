@@ -76,6 +76,8 @@ export interface JobWebhookOptions {
   secret?: string;
   /** Where each message is recorded before it is sent and settled after (the outbox). */
   tables?: JobWebhookTables;
+  /** This server's token: the messages it records are its to send while it is alive. */
+  sender?: string;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -107,7 +109,7 @@ export class JobWebhooks {
       tell: (phase, data, error) => {
         if (!webhook.events.includes(phase)) return;
         const message = jobMessage(jobId, `${kind}.${phase}` as JobWebhookEvent, data, error);
-        const id = this.options.tables?.queue(jobId, channel, message) ?? -1;
+        const id = this.options.tables?.queue(jobId, channel, message, this.options.sender) ?? -1;
         chain = this.after(chain, channel, id, message);
       },
     };
@@ -115,11 +117,12 @@ export class JobWebhooks {
 
   /**
    * Sends what a server that stopped had recorded and not delivered, each job's messages in their
-   * order (one in flight when it stopped may arrive twice, with the same webhookId).
+   * order. Each message is claimed first, so one replica sends it; one in flight when its sender
+   * stopped may arrive twice, with the same webhookId.
    */
   resendLeftOver(): void {
     const byJob = new Map<string, PendingJobWebhook[]>();
-    for (const item of this.options.tables?.pending() ?? []) byJob.set(item.jobId, [...(byJob.get(item.jobId) ?? []), item]);
+    for (const item of this.options.tables?.claimPending(this.options.sender ?? "") ?? []) byJob.set(item.jobId, [...(byJob.get(item.jobId) ?? []), item]);
     for (const items of byJob.values()) {
       let chain: Promise<void> = Promise.resolve();
       for (const item of items) {
