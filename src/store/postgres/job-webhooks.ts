@@ -28,10 +28,11 @@ export const JOB_WEBHOOK_TABLES: OnThread<JobWebhookTables> = {
   },
   /**
    * Under the outbox's lock, so that a job's messages are claimed together (and sent in order) by
-   * one replica: a replica claiming at the same moment waits, then finds them held by a live one.
+   * one replica: a replica that finds the lock taken claims nothing this time, and at its next
+   * check finds them held by a live replica.
    */
   async claimPending(tx, sender) {
-    await run(tx, "SELECT pg_advisory_xact_lock($1)", [OUTBOX_LOCK]);
+    if ((await value<boolean>(tx, "SELECT pg_try_advisory_xact_lock($1)", [OUTBOX_LOCK])) !== true) return [];
     const claimed = await rows(
       tx,
       "UPDATE serve_job_webhooks SET sender = $1 WHERE settled_at IS NULL AND (sender IS NULL OR sender NOT IN (SELECT token FROM serve_servers)) RETURNING id, job_id, channel, message",

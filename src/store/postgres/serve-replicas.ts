@@ -4,7 +4,7 @@ import { currentOwner, ownerAlive } from "../owner.js";
 import type { ServeReplica, ServeTables } from "../tables.js";
 import { toJob, type Row } from "../table-rows.js";
 import type { OnThread } from "./on-thread.js";
-import { changes, rows, run, type Tx } from "./sql.js";
+import { changes, rows, run, value, type Tx } from "./sql.js";
 
 /** The lock replicas take to look for dead ones and take their jobs over, one at a time (any fixed number: "srv1" in ASCII). */
 const SERVERS_LOCK = 0x73727631;
@@ -49,11 +49,13 @@ export const SERVE_REPLICAS: OnThread<ReplicaTables> = {
   },
   /**
    * Under the replicas' lock: the dead replicas' rows go, and every unfinished job of a replica
-   * without a row becomes this replica's. A replica waiting for the lock finds them gone.
+   * without a row becomes this replica's. A replica that finds the lock taken takes nothing over
+   * this time; after it is released, it finds them gone.
    */
   async takeOverDead(tx, token, leaseMs) {
-    await run(tx, "SELECT pg_advisory_xact_lock($1)", [SERVERS_LOCK]);
     await beat(tx, token);
+    // Another replica taking over now (or one stopped while it did, until the database ends its transaction): its turn.
+    if ((await value<boolean>(tx, "SELECT pg_try_advisory_xact_lock($1)", [SERVERS_LOCK])) !== true) return [];
     const dead = await SERVE_REPLICAS.deadServers(tx, token, leaseMs);
     if (dead.length > 0) await run(tx, "DELETE FROM serve_servers WHERE token = ANY($1::text[])", [dead.map((d) => d.token)]);
     const taken = await rows(

@@ -1,0 +1,185 @@
+// serve replicas sharing a PostgreSQL database, as separate processes of the built CLI: a replica
+// killed (or frozen) while its crawl runs is found dead by another at its heartbeat check, which
+// settles the crawl; the team's concurrent-job limit and /crawl/active hold across replicas; a job
+// webhook's message left unsent is sent once when two replicas start at the same time.
+import { createServer, type Server } from "node:http";
+import { describe, expect, it } from "vitest";
+import { PostgresStore } from "../../src/store/index.js";
+import { FixtureSite, htmlPage } from "../helpers/site.js";
+import { freshDatabase, postgresMissing } from "../helpers/postgres.js";
+import { runChild, startCli } from "./child.js";
+
+const missing = postgresMissing();
+if (missing) console.warn(`PostgreSQL replica tests skipped: ${missing}`);
+
+const CLEAN_ENV = { NO_COLOR: "1", SCRAPELINE_DB: "", SCRAPELINE_DATABASE_URL: "" };
+
+/** Waits until `read` gives a value `done` accepts (the test's own timeout bounds it). */
+async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+interface Replica {
+  cli: ReturnType<typeof startCli>;
+  base: string;
+  /** The server program's pid (serve runs it as a process of its own). */
+  pid: number;
+}
+
+async function startReplica(db: string, env: NodeJS.ProcessEnv = {}): Promise<Replica> {
+  const cli = startCli(["serve", "--port", "0", "--db", db, "--allow-private-network"], { env: { ...CLEAN_ENV, ...env } });
+  const match = await until(() => /listening on (\S+) \(pid (\d+)\)/.exec(cli.stderrSoFar()), (m) => m !== null || cli.child.exitCode !== null);
+  if (!match) throw new Error(`serve did not start: ${cli.stderrSoFar()}`);
+  return { cli, base: match[1]!, pid: Number(match[2]) };
+}
+
+async function stopReplica(replica: Replica | undefined): Promise<void> {
+  if (!replica) return;
+  if (replica.cli.child.exitCode === null) replica.cli.child.kill("SIGTERM");
+  await replica.cli.done;
+}
+
+/** Kills the server program (not the CLI that started it), whether it is frozen or not. */
+function killServer(replica: Replica | undefined): void {
+  if (!replica) return;
+  try {
+    process.kill(replica.pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
+async function newTeam(db: string, ...settings: string[]): Promise<string> {
+  const created = await runChild(["keys", "create", "--team", "acme", "--db", db, ...settings], { env: CLEAN_ENV });
+  expect(created.code, created.stderr).toBe(0);
+  return created.stdout.trim().split("\n").find((line) => line.startsWith("fc-"))!;
+}
+
+function caller(key: string) {
+  return async (base: string, method: string, path: string, body?: unknown) => {
+    const response = await fetch(new URL(path, base), { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+}
+
+/** A site whose pages after the first are held until the test releases them: a crawl of it keeps running. */
+async function heldSite(): Promise<{ url: string; release: () => void; stop: () => Promise<void> }> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const site = new FixtureSite();
+  site.route("/", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Home", `<a href="/p/1">one</a> <a href="/p/2">two</a>`)));
+  for (const path of ["/p/1", "/p/2"]) {
+    site.route(path, async (_req, res) => {
+      await gate;
+      res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Page", "<p>page</p>"));
+    });
+  }
+  await site.start();
+  return { url: site.url, release, stop: () => (release(), site.stop()) };
+}
+
+describe.skipIf(missing !== undefined)("serve replicas on PostgreSQL", () => {
+  for (const [how, signal] of [["killed with -9", "SIGKILL"], ["frozen (its process still there, its heartbeat stopped)", "SIGSTOP"]] as const) {
+    it(`a replica ${how} while its crawl runs: another replica finds it dead at its heartbeat check and ends the crawl`, async () => {
+      const db = await freshDatabase();
+      const call = caller(await newTeam(db));
+      // A short lease: a replica whose heartbeat is 2 s old is dead.
+      const env = { SCRAPELINE_REPLICA_LEASE: "2s" };
+      const held = await heldSite();
+      let one: Replica | undefined;
+      let two: Replica | undefined;
+      try {
+        [one, two] = await Promise.all([startReplica(db, env), startReplica(db, env)]);
+        const crawl = await call(one.base, "POST", "/v2/crawl", { url: `${held.url}/`, limit: 10, sitemap: "skip" });
+        expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
+        const id = crawl.body.id as string;
+        await until(() => call(two!.base, "GET", `/v2/crawl/${id}`), (r) => r.status === 200 && r.body.completed >= 1);
+        process.kill(one.pid, signal);
+        const ended = await until(() => call(two!.base, "GET", `/v2/crawl/${id}`), (r) => r.body.status !== "scraping");
+        expect(ended.body.status).toBe("cancelled");
+        expect(ended.body.completed).toBeGreaterThanOrEqual(1);
+        const store = new PostgresStore(db);
+        try {
+          const job = store.serveTables().job(id)!;
+          expect(job.error).toContain(`the server stopped before the job finished (scrapeline serve pid ${one.pid} on `);
+          expect(job.error).toContain(`settled by pid ${two.pid} `);
+          expect(store.getRun(job.runId!)!.status).toBe("interrupted");
+        } finally {
+          store.close();
+        }
+      } finally {
+        killServer(one);
+        held.release();
+        await Promise.all([stopReplica(one), stopReplica(two)]);
+        await held.stop();
+      }
+    });
+  }
+
+  it("a team's concurrent-job limit and /crawl/active hold across replicas", async () => {
+    const db = await freshDatabase();
+    const call = caller(await newTeam(db, "--max-concurrent-jobs", "1"));
+    const held = await heldSite();
+    let one: Replica | undefined;
+    let two: Replica | undefined;
+    try {
+      [one, two] = await Promise.all([startReplica(db), startReplica(db)]);
+      const crawl = await call(one.base, "POST", "/v2/crawl", { url: `${held.url}/`, limit: 10, sitemap: "skip" });
+      expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
+      // The crawl runs on the first replica: the second lists it, and refuses the team a second job.
+      const active = await call(two.base, "GET", "/v2/crawl/active");
+      expect(active.body.crawls).toEqual([expect.objectContaining({ id: crawl.body.id, url: `${held.url}/`, options: expect.objectContaining({ limit: 10, sitemap: "skip" }) })]);
+      const second = await call(two.base, "POST", "/v2/batch/scrape", { urls: [`${held.url}/`] });
+      expect(second.status, JSON.stringify(second.body)).toBe(429);
+      expect(second.body.error).toMatch(/Concurrency limit exceeded: 1 job\(s\) running, at most 1/);
+      expect((await call(two.base, "GET", "/v2/concurrency-check")).body).toMatchObject({ concurrency: 1, maxConcurrency: 1 });
+      // Once it is cancelled (through the second replica), the second replica takes a job.
+      expect((await call(two.base, "DELETE", `/v2/crawl/${crawl.body.id}`)).status).toBe(200);
+      expect((await call(two.base, "GET", "/v2/crawl/active")).body.crawls).toEqual([]);
+      const third = await call(two.base, "POST", "/v2/crawl", { url: `${held.url}/`, limit: 1, sitemap: "skip" });
+      expect(third.status, JSON.stringify(third.body)).toBe(200);
+    } finally {
+      held.release();
+      await Promise.all([stopReplica(one), stopReplica(two)]);
+      await held.stop();
+    }
+  });
+
+  it("a job webhook's message left unsent is sent once when two replicas start at the same time", async () => {
+    const db = await freshDatabase();
+    await newTeam(db);
+    const received: Array<{ webhookId: string }> = [];
+    const receiver: Server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        received.push(JSON.parse(body) as { webhookId: string });
+        res.writeHead(200).end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    // What a replica that died had queued and not sent (its row is gone).
+    const store = new PostgresStore(db);
+    let one: Replica | undefined;
+    let two: Replica | undefined;
+    try {
+      const message = { event: "crawl.completed", json: {}, subject: "s", text: "t", service: { success: true, type: "crawl.completed", id: "job-1", webhookId: "wh-1", data: [] } };
+      store.jobWebhookTables().queue("job-1", { type: "webhook", url: hook, events: ["crawl.completed"], format: "service", id: "job-1" } as never, message as never, "a-replica-gone");
+      [one, two] = await Promise.all([startReplica(db), startReplica(db)]);
+      await until(() => store.jobWebhookTables().deliveries("job-1"), (d) => d.length > 0);
+      // Both replicas stop, each waiting for what it was sending: whatever either sent has arrived.
+      await Promise.all([stopReplica(one), stopReplica(two)]);
+      expect(store.jobWebhookTables().deliveries("job-1")).toEqual([expect.objectContaining({ event: "crawl.completed", sent: true, status: 200 })]);
+      expect(received.map((r) => r.webhookId)).toEqual(["wh-1"]);
+    } finally {
+      await Promise.all([stopReplica(one), stopReplica(two)]);
+      store.close();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+});
