@@ -153,12 +153,16 @@ describe.skipIf(missing !== undefined)("serve replicas on PostgreSQL", () => {
     const db = await freshDatabase();
     await newTeam(db);
     const received: Array<{ webhookId: string }> = [];
+    // The receiver answers once both replicas are up: until then the message stays unsettled, so a
+    // replica that sent whatever it found unsettled would send it too.
+    let bothUp!: () => void;
+    const up = new Promise<void>((resolve) => (bothUp = resolve));
     const receiver: Server = createServer((req, res) => {
       let body = "";
       req.on("data", (chunk: Buffer) => (body += chunk.toString()));
       req.on("end", () => {
         received.push(JSON.parse(body) as { webhookId: string });
-        res.writeHead(200).end("ok");
+        void up.then(() => res.writeHead(200).end("ok"));
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
@@ -171,12 +175,14 @@ describe.skipIf(missing !== undefined)("serve replicas on PostgreSQL", () => {
       const message = { event: "crawl.completed", json: {}, subject: "s", text: "t", service: { success: true, type: "crawl.completed", id: "job-1", webhookId: "wh-1", data: [] } };
       store.jobWebhookTables().queue("job-1", { type: "webhook", url: hook, events: ["crawl.completed"], format: "service", id: "job-1" } as never, message as never, "a-replica-gone");
       [one, two] = await Promise.all([startReplica(db), startReplica(db)]);
+      bothUp();
       await until(() => store.jobWebhookTables().deliveries("job-1"), (d) => d.length > 0);
       // Both replicas stop, each waiting for what it was sending: whatever either sent has arrived.
       await Promise.all([stopReplica(one), stopReplica(two)]);
       expect(store.jobWebhookTables().deliveries("job-1")).toEqual([expect.objectContaining({ event: "crawl.completed", sent: true, status: 200 })]);
       expect(received.map((r) => r.webhookId)).toEqual(["wh-1"]);
     } finally {
+      bothUp();
       await Promise.all([stopReplica(one), stopReplica(two)]);
       store.close();
       await new Promise((resolve) => receiver.close(resolve));
