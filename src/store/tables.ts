@@ -116,6 +116,11 @@ export interface ServeTables {
    * `token`'s. Another replica taking over at the same time finds nothing left.
    */
   takeOverDead(token: string, leaseMs: number): TakenOverJob[];
+  /** Records that the replica `token` holds a live browser session (PostgreSQL; one server on SQLite holds them all). */
+  holdBrowserSession(id: string, teamId: number, token: string): void;
+  dropBrowserSession(id: string): void;
+  /** The live replica holding a team's browser session, when one does. */
+  browserSessionHolder(id: string, teamId: number): ServeReplica | undefined;
   /** Credits the team's jobs (of the given kinds; all, monitors' checks too, when none are given) started in [since, until) have used so far. */
   creditsUsedSince(teamId: number, since: string, kinds?: readonly ServeJobKind[], until?: string): number;
   /** Credits the runs of the team's monitor checks started in [since, until) have used, deleted monitors' too. */

@@ -1,6 +1,7 @@
 // serve replicas sharing a PostgreSQL database, as separate processes of the built CLI: a replica
 // killed (or frozen) while its crawl runs is found dead by another at its heartbeat check, which
-// settles the crawl; the team's concurrent-job limit and /crawl/active hold across replicas; a job
+// settles the crawl; the team's concurrent-job limit and /crawl/active hold across replicas; a
+// browser session's calls sent to another replica are answered naming the one holding it; a job
 // webhook's message left unsent is sent once when two replicas start at the same time.
 import { createServer, type Server } from "node:http";
 import { describe, expect, it } from "vitest";
@@ -146,6 +147,28 @@ describe.skipIf(missing !== undefined)("serve replicas on PostgreSQL", () => {
       held.release();
       await Promise.all([stopReplica(one), stopReplica(two)]);
       await held.stop();
+    }
+  });
+
+  it("a browser session stays on the replica that opened it: another replica's answer names that replica", async () => {
+    const db = await freshDatabase();
+    const call = caller(await newTeam(db));
+    let one: Replica | undefined;
+    let two: Replica | undefined;
+    try {
+      [one, two] = await Promise.all([startReplica(db), startReplica(db)]);
+      const opened = await call(one.base, "POST", "/v2/browser", { ttl: 120 });
+      expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+      const id = opened.body.id as string;
+      const elsewhere = await call(two.base, "DELETE", `/v2/browser/${id}`);
+      expect(elsewhere.status).toBe(404);
+      expect(elsewhere.body.error).toContain(`browser session ${id} is held by another replica (scrapeline serve pid ${one.pid} on `);
+      expect((await call(two.base, "DELETE", "/v2/browser/no-such-session")).body.error).toContain("no browser session no-such-session");
+      expect((await call(one.base, "DELETE", `/v2/browser/${id}`)).status).toBe(200);
+      // Closed, it is held by no replica.
+      expect((await call(two.base, "DELETE", `/v2/browser/${id}`)).body.error).toContain(`no browser session ${id}`);
+    } finally {
+      await Promise.all([stopReplica(one), stopReplica(two)]);
     }
   });
 

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { ServeJob } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import type { RunsStore, ServeTables, TakenOverJob } from "../../store/index.js";
+import type { BrowserSessionHolders } from "./browser.js";
 
 /** How long a replica's heartbeat may be silent before the others take it for dead, unless SCRAPELINE_REPLICA_LEASE says. */
 export const DEFAULT_REPLICA_LEASE_MS = 60_000;
@@ -79,6 +80,18 @@ export class ReplicaLiveness {
     const run = job.runId === null ? undefined : this.options.store.getRun(job.runId);
     if (run?.status === "running") this.options.store.finishRun(run.id, "interrupted", error);
   }
+}
+
+/** The browser sessions' holders as the serve tables record them: this replica's, and the live replica holding another's. */
+export function browserSessionHolders(tables: ServeTables, token: string): BrowserSessionHolders {
+  return {
+    hold: (id, teamId) => tables.holdBrowserSession(id, teamId, token),
+    drop: (id) => tables.dropBrowserSession(id),
+    elsewhere: (id, teamId) => {
+      const holder = tables.browserSessionHolder(id, teamId);
+      return holder && holder.token !== token ? `scrapeline serve pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}` : undefined;
+    },
+  };
 }
 
 function reportCheckError(error: unknown): void {

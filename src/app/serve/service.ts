@@ -26,7 +26,7 @@ import { jobDocuments } from "./v1.js";
 import { failureOf, jobPipeline, serveEngine, teamTag, WEBHOOK_KIND } from "./job-shape.js";
 import { JobWebhooks, jobEnd, storedPage, takeWebhook, type JobNotifier, type JobWebhook } from "./webhooks.js";
 import type { ServeOptions } from "./options.js";
-import { ReplicaLiveness, replicaLeaseMs } from "./replicas.js";
+import { browserSessionHolders, ReplicaLiveness, replicaLeaseMs } from "./replicas.js";
 
 const BACKGROUND: readonly ServeJobKind[] = ["crawl", "batch", "extract", "agent"];
 
@@ -83,6 +83,7 @@ export class ServeService {
       maxPerTeam: options.maxBrowserSessions ?? 5,
       memoryMb: options.codeMemoryMb ?? 128,
       clock: this.clock,
+      holders: browserSessionHolders(this.tables, this.token),
     });
     this.monitors = new ServeMonitors({
       db: options.db,

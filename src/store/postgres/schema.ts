@@ -297,5 +297,12 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE serve_servers ADD COLUMN last_seen TIMESTAMPTZ NOT NULL DEFAULT now();
   ALTER TABLE serve_job_webhooks ADD COLUMN sender TEXT;
   CREATE INDEX serve_jobs_running ON serve_jobs (team_id, kind) WHERE status = 'scraping';
+  -- Live browser sessions and the replica holding each (the page is that replica's; the others name it).
+  CREATE TABLE serve_browser_sessions (
+    id         TEXT PRIMARY KEY,
+    team_id    INTEGER NOT NULL,
+    server     TEXT NOT NULL,
+    opened_at  TEXT NOT NULL
+  );
   `,
 ];

@@ -9,7 +9,7 @@ import { changes, rows, run, value, type Tx } from "./sql.js";
 /** The lock replicas take to look for dead ones and take their jobs over, one at a time (any fixed number: "srv1" in ASCII). */
 const SERVERS_LOCK = 0x73727631;
 
-type ReplicaTables = Pick<ServeTables, "claimServer" | "releaseServer" | "sharedByReplicas" | "heartbeat" | "deadServers" | "takeOverDead">;
+type ReplicaTables = Pick<ServeTables, "claimServer" | "releaseServer" | "sharedByReplicas" | "heartbeat" | "deadServers" | "takeOverDead" | "holdBrowserSession" | "dropBrowserSession" | "browserSessionHolder">;
 
 const toReplica = (r: Row): ServeReplica => ({
   token: r.token as string,
@@ -57,7 +57,11 @@ export const SERVE_REPLICAS: OnThread<ReplicaTables> = {
     // Another replica taking over now (or one stopped while it did, until the database ends its transaction): its turn.
     if ((await value<boolean>(tx, "SELECT pg_try_advisory_xact_lock($1)", [SERVERS_LOCK])) !== true) return [];
     const dead = await SERVE_REPLICAS.deadServers(tx, token, leaseMs);
-    if (dead.length > 0) await run(tx, "DELETE FROM serve_servers WHERE token = ANY($1::text[])", [dead.map((d) => d.token)]);
+    if (dead.length > 0) {
+      await run(tx, "DELETE FROM serve_servers WHERE token = ANY($1::text[])", [dead.map((d) => d.token)]);
+      // Their browser sessions died with them.
+      await run(tx, "DELETE FROM serve_browser_sessions WHERE server = ANY($1::text[])", [dead.map((d) => d.token)]);
+    }
     const taken = await rows(
       tx,
       `WITH left_over AS (SELECT id, server FROM serve_jobs WHERE status = 'scraping' AND (server IS NULL OR server NOT IN (SELECT token FROM serve_servers)) FOR UPDATE)
@@ -66,5 +70,15 @@ export const SERVE_REPLICAS: OnThread<ReplicaTables> = {
     );
     const byToken = new Map(dead.map((d) => [d.token, d]));
     return taken.sort((a, b) => Number(a.seq) - Number(b.seq)).map((r) => ({ job: toJob(r), from: byToken.get(r.server_was as string) }));
+  },
+  async holdBrowserSession(tx, id, teamId, token) {
+    await run(tx, "INSERT INTO serve_browser_sessions (id, team_id, server, opened_at) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO UPDATE SET team_id = excluded.team_id, server = excluded.server, opened_at = excluded.opened_at", [id, teamId, token, tx.now]);
+  },
+  async dropBrowserSession(tx, id) {
+    await run(tx, "DELETE FROM serve_browser_sessions WHERE id = $1", [id]);
+  },
+  async browserSessionHolder(tx, id, teamId) {
+    const found = await rows(tx, "SELECT s.token, s.pid, s.host, s.started_at, s.last_seen FROM serve_browser_sessions b JOIN serve_servers s ON s.token = b.server WHERE b.id = $1 AND b.team_id = $2", [id, teamId]);
+    return found[0] ? toReplica(found[0]) : undefined;
   },
 };

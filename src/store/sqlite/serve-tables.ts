@@ -188,6 +188,15 @@ export class SqliteServeTables implements ServeTables {
     return [];
   }
 
+  /** One server holds a SQLite database and its browser sessions: nothing to record. */
+  holdBrowserSession(_id: string, _teamId: number, _token: string): void {}
+
+  dropBrowserSession(_id: string): void {}
+
+  browserSessionHolder(_id: string, _teamId: number): ServeReplica | undefined {
+    return undefined;
+  }
+
   /** Jobs a stopped server left running: marked cancelled (their stored pages stay readable). */
   cancelUnfinishedJobs(): number {
     return this.db.prepare("UPDATE serve_jobs SET status = 'cancelled', finished_at = ?, error = 'the server stopped before the job finished' WHERE status = 'scraping'").run(this.stamp()).changes;
