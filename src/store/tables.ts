@@ -243,6 +243,8 @@ export interface JobWebhookTables {
   claimPending(sender: string): PendingJobWebhook[];
   /** How each settled message of a job went, in the order they were told. */
   deliveries(jobId: string): JobWebhookDelivery[];
+  /** The channel a job's messages were recorded with (its latest), without a signing secret. */
+  channel(jobId: string): NotifyChannel | undefined;
 }
 
 /** One page of a step: its URL, status code, credits, and the hash of its stored document. */

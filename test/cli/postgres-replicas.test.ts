@@ -67,6 +67,21 @@ function caller(key: string) {
   };
 }
 
+/** A webhook receiver on 127.0.0.1 keeping the messages it got, in order. */
+async function receiver(): Promise<{ url: string; received: Array<Record<string, any>>; close: () => Promise<void> }> {
+  const received: Array<Record<string, any>> = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    req.on("end", () => {
+      received.push(JSON.parse(body) as Record<string, any>);
+      res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
 /** A site whose pages after the first are held until the test releases them: a crawl of it keeps running. */
 async function heldSite(): Promise<{ url: string; release: () => void; stop: () => Promise<void> }> {
   let release!: () => void;
@@ -91,14 +106,19 @@ describe.skipIf(missing !== undefined)("serve replicas on PostgreSQL", () => {
       // A short lease: a replica whose heartbeat is 2 s old is dead.
       const env = { SCRAPELINE_REPLICA_LEASE: "2s" };
       const held = await heldSite();
+      const hook = await receiver();
       let one: Replica | undefined;
       let two: Replica | undefined;
       try {
         [one, two] = await Promise.all([startReplica(db, env), startReplica(db, env)]);
-        const crawl = await call(one.base, "POST", "/v2/crawl", { url: `${held.url}/`, limit: 10, sitemap: "skip" });
+        const webhook = { url: hook.url, events: ["started", "completed", "failed", "cancelled"] };
+        const crawl = await call(one.base, "POST", "/v2/crawl", { url: `${held.url}/`, limit: 10, sitemap: "skip", webhook });
         expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
         const id = crawl.body.id as string;
         await until(() => call(two!.base, "GET", `/v2/crawl/${id}`), (r) => r.status === 200 && r.body.completed >= 1);
+        // Its webhook has heard that it started (so the dead replica leaves no message half sent).
+        const watcher = new PostgresStore(db);
+        await until(() => watcher.jobWebhookTables().deliveries(id), (d) => d.length > 0).finally(() => watcher.close());
         process.kill(one.pid, signal);
         const ended = await until(() => call(two!.base, "GET", `/v2/crawl/${id}`), (r) => r.body.status !== "scraping");
         expect(ended.body.status).toBe("cancelled");
@@ -109,14 +129,20 @@ describe.skipIf(missing !== undefined)("serve replicas on PostgreSQL", () => {
           expect(job.error).toContain(`the server stopped before the job finished (scrapeline serve pid ${one.pid} on `);
           expect(job.error).toContain(`settled by pid ${two.pid} `);
           expect(store.getRun(job.runId!)!.status).toBe("interrupted");
+          // The replica that settled the crawl tells its webhook, after what the dead one had sent.
+          await until(() => store.jobWebhookTables().deliveries(id), (d) => d.some((x) => x.event === "crawl.cancelled"));
         } finally {
           store.close();
         }
+        await stopReplica(two);
+        expect(hook.received.map((m) => m.type)).toEqual(["crawl.started", "crawl.cancelled"]);
+        expect(hook.received[1]).toMatchObject({ id, success: true });
       } finally {
         killServer(one);
         held.release();
         await Promise.all([stopReplica(one), stopReplica(two)]);
         await held.stop();
+        await hook.close();
       }
     });
   }

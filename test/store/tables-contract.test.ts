@@ -132,6 +132,8 @@ describe.each(FACTORIES)("$name keeps serve's, monitors' and webhooks' tables", 
       hooks.settle(a, { sent: true, status: 200, attempts: 1 } as never);
       expect(hooks.pending().map((p) => p.id)).toEqual([b]);
       expect(hooks.deliveries("j1")).toEqual([{ event: "crawl.started", sent: true, status: 200, attempts: 1 }]);
+      expect(hooks.channel("j1")).toEqual({ type: "webhook", url: "https://hook" });
+      expect(hooks.channel("j2")).toBeUndefined();
     } finally {
       store.close();
     }

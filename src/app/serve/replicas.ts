@@ -32,6 +32,8 @@ export interface ReplicaLivenessOptions {
   resume?: (job: ServeJob) => boolean;
   /** Sends the job webhooks' messages no live replica holds (after a takeover, those the dead ones were sending). */
   resendWebhooks: () => void;
+  /** A job taken over has ended (its webhook hears how, after what the dead replica had not sent). */
+  onSettled?: (job: ServeJob) => void;
   /** A check that failed (the database unreachable): the next one tries again. */
   onError?: (error: unknown) => void;
 }
@@ -59,8 +61,8 @@ export class ReplicaLiveness {
   check(): TakenOverJob[] {
     try {
       const taken = this.options.tables.takeOverDead(this.options.token, this.options.leaseMs);
-      for (const item of taken) this.settle(item);
       this.options.resendWebhooks();
+      for (const item of taken) this.settle(item);
       return taken;
     } catch (error) {
       (this.options.onError ?? reportCheckError)(error);
@@ -79,6 +81,7 @@ export class ReplicaLiveness {
     this.options.tables.finishJob(job.id, "cancelled", { error });
     const run = job.runId === null ? undefined : this.options.store.getRun(job.runId);
     if (run?.status === "running") this.options.store.finishRun(run.id, "interrupted", error);
+    this.options.onSettled?.(job);
   }
 }
 

@@ -75,7 +75,11 @@ export class ServeService {
     const webhookSecret = (options.env ?? process.env).SCRAPELINE_WEBHOOK_SECRET;
     this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: this.store.jobWebhookTables(), sender: this.token, ...(webhookSecret ? { secret: webhookSecret } : {}) });
     const leaseMs = options.replicaLeaseMs ?? replicaLeaseMs(options.env ?? process.env);
-    this.liveness = new ReplicaLiveness({ tables: this.tables, store: this.store, token: this.token, leaseMs, resendWebhooks: () => this.webhooks.resendLeftOver() });
+    this.liveness = new ReplicaLiveness({
+      tables: this.tables, store: this.store, token: this.token, leaseMs, resendWebhooks: () => this.webhooks.resendLeftOver(),
+      // A job taken over from a dead replica tells its webhook how it ended.
+      onSettled: (job) => job.kind in WEBHOOK_KIND && this.webhooks.tellTakenOver(job.id, WEBHOOK_KIND[job.kind as keyof typeof WEBHOOK_KIND], ...jobEnd(this.store, this.tables.job(job.id) ?? job)),
+    });
     this.liveness.start();
     this.browser = new BrowserSessions({
       openPage: (start) => this.engine.openLivePage(start),

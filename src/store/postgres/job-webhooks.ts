@@ -40,6 +40,10 @@ export const JOB_WEBHOOK_TABLES: OnThread<JobWebhookTables> = {
     );
     return claimed.sort((a, b) => (a.id as number) - (b.id as number)).map(toPending);
   },
+  async channel(tx, jobId) {
+    const raw = await value<string>(tx, "SELECT channel FROM serve_job_webhooks WHERE job_id = $1 ORDER BY id DESC LIMIT 1", [jobId]);
+    return raw ? (JSON.parse(raw) as NotifyChannel) : undefined;
+  },
   async deliveries(tx, jobId) {
     return (await rows(tx, "SELECT event, sent, status, attempts, error FROM serve_job_webhooks WHERE job_id = $1 AND settled_at IS NOT NULL ORDER BY id", [jobId])).map((r) => ({
       event: r.event as string,

@@ -43,6 +43,11 @@ export class SqliteJobWebhookTables implements JobWebhookTables {
     return this.pending();
   }
 
+  channel(jobId: string): NotifyChannel | undefined {
+    const raw = this.db.prepare("SELECT channel FROM serve_job_webhooks WHERE job_id = ? ORDER BY id DESC LIMIT 1").pluck().get(jobId) as string | undefined;
+    return raw ? (JSON.parse(raw) as NotifyChannel) : undefined;
+  }
+
   /** How each settled message of a job went, in the order they were told. */
   deliveries(jobId: string): JobWebhookDelivery[] {
     return (this.db.prepare("SELECT event, sent, status, attempts, error FROM serve_job_webhooks WHERE job_id = ? AND settled_at IS NOT NULL ORDER BY id").all(jobId) as Row[]).map((r) => ({
