@@ -2,7 +2,7 @@
 import { DEFAULT_THREAT_POLICY, REQUEST_WINDOW_MS, type ServeTables } from "../tables.js";
 import { toJob, toTeam } from "../table-rows.js";
 import type { OnThread } from "./on-thread.js";
-import { SERVE_REPLICAS } from "./serve-replicas.js";
+import { SERVE_REPLICAS } from "./replicas.js";
 import { changes, row, rows, run, value, type Tx } from "./sql.js";
 
 /** The lock a team's new job takes while the team's running jobs are counted (any fixed number: "jobs" in ASCII), with the team's id. */
