@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Delivery, JobWebhookEvent, NotificationSender, NotifyChannel, NotifyConfig, OutgoingNotification } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { createNotificationSender } from "../../engines/local/index.js";
-import type { JobWebhookTables, PendingJobWebhook, RunsStore } from "../../store/index.js";
+import type { JobWebhookTables, RunsStore } from "../../store/index.js";
 import type { Document, ServeJob } from "../../core/index.js";
 import { inlineAssets } from "../common/index.js";
 import { sendQueued } from "../notify/index.js";
@@ -140,9 +140,7 @@ export class JobWebhooks {
    * stopped may arrive twice, with the same webhookId.
    */
   resendLeftOver(): void {
-    const byJob = new Map<string, PendingJobWebhook[]>();
-    for (const item of this.options.tables?.claimPending(this.options.sender ?? "") ?? []) byJob.set(item.jobId, [...(byJob.get(item.jobId) ?? []), item]);
-    for (const items of byJob.values()) for (const item of items) this.after(item.jobId, this.signed(item.channel), item.id, item.message);
+    for (const item of this.options.tables?.claimPending(this.options.sender ?? "") ?? []) this.after(item.jobId, this.signed(item.channel), item.id, item.message);
   }
 
   /** Sends a message once the job's one before it is settled, and settles it in the outbox. */
