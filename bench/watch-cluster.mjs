@@ -36,7 +36,7 @@ async function until(test, limitMs = TIMEOUT_S * 1000) {
 }
 
 function startWatch(dir, db) {
-  const env = { ...process.env, SCRAPELINE_CHECK_LEASE_SECONDS: String(LEASE_S) };
+  const env = { ...process.env, SCRAPELINE_CHECK_LEASE: `${LEASE_S}s` };
   const child = spawn(process.execPath, [CLI, "watch", dir, "--db", db, "--max-parallel", String(PARALLEL), "--allow-private-network"], { stdio: ["ignore", "pipe", "inherit"], env });
   const lines = [];
   let rest = "";

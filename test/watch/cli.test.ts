@@ -56,13 +56,13 @@ describe("scrapeline watch --once and scrapeline monitors", () => {
     expect(missing.stderr).toMatch(/no database at/);
   });
 
-  it("a lease length that is not a number of seconds is an error, and nothing runs", async () => {
+  it("a lease length that is not a duration is an error, and nothing runs", async () => {
     const dir = workdir();
     writeFileSync(join(dir, "a.yaml"), `version: 1\nname: a\nschedule: { every: 1h }\nsteps:\n  - id: page\n    scrape: { url: "${site.url}/page" }\n`);
     const before = site.hits.get("/page") ?? 0;
-    const r = await runChild(["watch", join(dir, "a.yaml"), "--db", join(dir, "w.db"), "--once", "--allow-private-network"], { env: { SCRAPELINE_CHECK_LEASE_SECONDS: "1m" } });
+    const r = await runChild(["watch", join(dir, "a.yaml"), "--db", join(dir, "w.db"), "--once", "--allow-private-network"], { env: { SCRAPELINE_CHECK_LEASE: "a minute" } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('SCRAPELINE_CHECK_LEASE_SECONDS must be a number of seconds from 1 to 86400, not "1m"');
+    expect(r.stderr).toContain('SCRAPELINE_CHECK_LEASE is "a minute": give how long a watcher holds a check without renewing it, such as 60s, 2m or 1500ms (at least 1s)');
     expect(site.hits.get("/page") ?? 0).toBe(before);
   });
 });

@@ -56,7 +56,7 @@ describe.skipIf(missing !== undefined)("watchers sharing one PostgreSQL database
     }
     const db = await freshDatabase();
     const args = [dir, "--db", db, "--max-parallel", "1", "--allow-private-network"];
-    const env = { SCRAPELINE_CHECK_LEASE_SECONDS: "3" };
+    const env = { SCRAPELINE_CHECK_LEASE: "3s" };
     const [killed, stalled, kept] = [new WatchChild(args, env), new WatchChild(args, env), new WatchChild(args, env)] as const;
     const watchers = [killed, stalled, kept];
     const client = new pg.Client({ connectionString: db });
