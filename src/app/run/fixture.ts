@@ -25,9 +25,11 @@ export interface FixtureTraffic {
 }
 
 /**
- * A replay opens no socket, so what spares a site is lifted: the per-host limit becomes the run's
- * concurrency and a crawl waits no delay between pages (its own or robots.txt's). Applied to the
- * pipeline once the run's plan and hashes are made, so the run is kept as the file says.
+ * A replay on the local engine opens no socket, so what spares a site is lifted: the per-host
+ * limit becomes the run's concurrency and a crawl waits no delay between pages (its own or
+ * robots.txt's). Applied to the pipeline once the run's plan and hashes are made, so the run is
+ * kept as the file says. Not on the firecrawl engine: the delay is part of the requests its
+ * recorded answers are keyed by.
  */
 export function replayPace(pipeline: Pipeline): void {
   pipeline.perHostConcurrency = pipeline.concurrency;

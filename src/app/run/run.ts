@@ -73,7 +73,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined, perHostConcurrency: undefined, budget: undefined, keepPages: undefined }, withoutExpectations)).digest("hex");
   // Runs started before the budget and per-host concurrency were left out were hashed without only concurrency.
   const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined }, withoutExpectations)).digest("hex");
-  if (options.replay !== undefined && !options.engine) replayPace(pipeline);
+  if (options.replay !== undefined && local) replayPace(pipeline);
 
   const store = (options.fromRun !== undefined ? openExistingRunStore : openRunStore)(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
   let engine: Engine | undefined;
