@@ -15,6 +15,21 @@ export interface ServeOwner {
   startedAt: string;
 }
 
+/** A serve replica of a PostgreSQL database, as its row says: who it is and when it last said it was alive. */
+export interface ServeReplica {
+  token: string;
+  pid: number;
+  host: string;
+  startedAt: string;
+  lastSeen: string;
+}
+
+/** A job taken over from a replica found dead: the job, and the replica that ran it (undefined: a row with no replica, left by an older server). */
+export interface TakenOverJob {
+  job: ServeJob;
+  from: ServeReplica | undefined;
+}
+
 /** A team's one-minute window of work-starting requests, as a request found it. */
 export interface RequestWindow {
   /** When the window started (ms since the epoch). */
@@ -48,7 +63,13 @@ export interface ServeTables {
   keys(): ApiKeyRecord[];
   /** Revokes the keys of these ids; returns how many were revoked. */
   revokeKeys(ids: number[]): number;
-  createJob(job: { id: string; teamId: number; kind: ServeJobKind; url: string | null; total: number | null }): void;
+  /**
+   * Records a job, running. With `within`, only while the team's running jobs of those kinds (on
+   * every replica) are fewer than `max`, checked and recorded at once: false, and nothing recorded, otherwise.
+   */
+  createJob(job: { id: string; teamId: number; kind: ServeJobKind; url: string | null; total: number | null }, within?: { kinds: readonly ServeJobKind[]; max: number }): boolean;
+  /** A team's jobs of the given kinds still running, on every replica sharing the database, oldest first. */
+  runningJobs(teamId: number, kinds: readonly ServeJobKind[]): ServeJob[];
   setJobRun(id: string, runId: number): void;
   finishJob(id: string, status: ServeJobStatus, fields?: { total?: number; error?: string }): void;
   /** The URLs of a finished job's pages, in the order they were stored. */
@@ -77,6 +98,29 @@ export interface ServeTables {
   cancelledElsewhere(id: string): boolean;
   /** Gives the claim up, when `token` still holds it. */
   releaseServer(token: string): void;
+  /** Whether other serve replicas may share the database (PostgreSQL); then they keep each other alive with heartbeats. */
+  sharedByReplicas(): boolean;
+  /**
+   * A replica's heartbeat: its row's last_seen becomes now. A replica that others took for dead
+   * (and whose jobs they took over) gets its row back: false then.
+   */
+  heartbeat(token: string): boolean;
+  /**
+   * Replicas other than `token` that are dead: their heartbeat is older than `leaseMs`, or they
+   * are on this host and their process is gone.
+   */
+  deadServers(token: string, leaseMs: number): ServeReplica[];
+  /**
+   * Takes over what dead replicas left, for the replica `token`, once: in one transaction (one
+   * replica at a time) their rows go and their unfinished jobs (and those of no replica) become
+   * `token`'s. Another replica taking over at the same time finds nothing left.
+   */
+  takeOverDead(token: string, leaseMs: number): TakenOverJob[];
+  /** Records that the replica `token` holds a live browser session (PostgreSQL; one server on SQLite holds them all). */
+  holdBrowserSession(id: string, teamId: number, token: string): void;
+  dropBrowserSession(id: string): void;
+  /** The live replica holding a team's browser session, when one does. */
+  browserSessionHolder(id: string, teamId: number): ServeReplica | undefined;
   /** Credits the team's jobs (of the given kinds; all, monitors' checks too, when none are given) started in [since, until) have used so far. */
   creditsUsedSince(teamId: number, since: string, kinds?: readonly ServeJobKind[], until?: string): number;
   /** Credits the runs of the team's monitor checks started in [since, until) have used, deleted monitors' too. */
@@ -112,6 +156,14 @@ export interface CheckRecord {
   summary: CheckSummary | null;
   error: string | null;
   owner: { host: string; pid: number } | null;
+  /** Until when its owner holds it unless the owner renews the lease (null: checks from before leases, and finished ones). */
+  leaseUntil: string | null;
+}
+
+/** A watcher's hold on the checks and queued notifications it works on: who holds them, and until when unless renewed. */
+export interface Lease {
+  owner: { host: string; pid: number };
+  until: string;
 }
 
 export interface NotificationRecord extends Delivery {
@@ -127,6 +179,18 @@ export interface QueuedNotification {
   message: OutgoingNotification;
 }
 
+export interface ClaimOptions {
+  trigger: CheckRecord["trigger"];
+  status: CheckStatus;
+  owner?: { host: string; pid: number };
+  leaseUntil?: string;
+  error?: string;
+  /** Moves the monitor's last slot (default true). */
+  advance?: boolean;
+  /** The monitor's last slot as the decision to claim read it: the claim is made only while it still is. */
+  lastSlot?: string | null;
+}
+
 /** Monitors, their checks (one per schedule slot), the notifications they sent, and the outbox of those about to be sent. */
 export interface MonitorTables {
   /** Creates the monitor of `key`, or updates its name, file, schedule and definition; its state stays. */
@@ -139,12 +203,23 @@ export interface MonitorTables {
   /** Marks a pipeline file's monitor gone: not scheduled any more, its checks kept. */
   markGone(id: number): void;
   setNextDue(id: number, nextDue: string | null): void;
-  /** Claims a slot: records its check and moves the monitor's last slot, at once. A slot already claimed gives undefined. */
-  claim(monitorId: number, slot: string, options: { trigger: CheckRecord["trigger"]; status: CheckStatus; owner?: { host: string; pid: number }; error?: string; advance?: boolean }): CheckRecord | undefined;
+  /**
+   * Claims a slot: records its check and moves the monitor's last slot, at once. A slot already
+   * claimed gives undefined; so does, with `lastSlot`, a monitor whose last slot is no longer the
+   * one the decision read (another watcher claimed since) or that another is claiming this moment.
+   */
+  claim(monitorId: number, slot: string, options: ClaimOptions): CheckRecord | undefined;
   setCheckRun(checkId: number, runId: number): void;
-  /** Takes over a check left by a process that is gone. */
-  adoptCheck(checkId: number, owner: { host: string; pid: number }): void;
-  finishCheck(checkId: number, status: CheckStatus, result: { summary?: CheckSummary; error?: string }): void;
+  /**
+   * Takes over an unfinished check left by a process that is gone (or whose lease ended), with its
+   * queued notifications, when `previous` (its owner as read) still owns it: of several watchers
+   * taking it at once, one gets it. Returns the check as taken, or undefined when another took it.
+   */
+  adoptCheck(checkId: number, previous: CheckRecord["owner"], lease: Lease): CheckRecord | undefined;
+  /** Moves on the lease of the running checks and queued notifications its owner holds; returns the ids of the checks it still holds. */
+  renewLeases(lease: Lease): number[];
+  /** Records how a check ended; with `owner`, only while that owner holds it (a check taken over is the taker's to finish). */
+  finishCheck(checkId: number, status: CheckStatus, result: { summary?: CheckSummary; error?: string }, owner?: { host: string; pid: number }): void;
   check(id: number): CheckRecord | undefined;
   checks(monitorId: number, options?: { limit?: number }): CheckRecord[];
   latestCheck(monitorId: number): CheckRecord | undefined;
@@ -152,11 +227,15 @@ export interface MonitorTables {
   unfinishedChecks(): CheckRecord[];
   addNotifications(checkId: number, deliveries: readonly Delivery[]): void;
   /** Records notifications about to be sent (the check's outbox), before the first is sent; returns their ids. */
-  queueNotifications(checkId: number, items: ReadonlyArray<{ channelIndex: number; channel: { type: string }; message: OutgoingNotification }>): number[];
-  /** A queued notification was delivered or failed: it leaves the outbox and is recorded, at once. */
-  settleNotification(outboxId: number, delivery: Delivery): void;
+  queueNotifications(checkId: number, items: ReadonlyArray<{ channelIndex: number; channel: { type: string }; message: OutgoingNotification }>, lease?: Lease): number[];
+  /** A queued notification was delivered or failed: it leaves the outbox and is recorded, at once. False when it had already been settled. */
+  settleNotification(outboxId: number, delivery: Delivery): boolean;
   /** Notifications of a check queued and not yet settled (their process died while sending them). */
   pendingNotifications(checkId: number): QueuedNotification[];
+  /** Takes a check's queued notifications that nobody holds, whose holder's lease ended, or that `lease`'s owner holds already, for `lease`. */
+  claimNotifications(checkId: number, lease: Lease): QueuedNotification[];
+  /** Whether `lease`'s owner still holds a queued notification (moving its lease on): one taken over or settled is not to be sent. */
+  holdsNotification(outboxId: number, lease: Lease): boolean;
   /** Whether any notification of a check was ever queued or recorded. */
   hasNotifications(checkId: number): boolean;
   notifications(checkId: number): NotificationRecord[];
@@ -186,12 +265,21 @@ export interface JobWebhookDelivery {
 
 /** What serve's jobs send their request's webhook: recorded before it is sent, settled with its delivery. */
 export interface JobWebhookTables {
-  queue(jobId: string, channel: NotifyChannel, message: OutgoingNotification): number;
+  /** Records a message about to be sent by the replica `sender` (its serve token), which holds it while it is alive. */
+  queue(jobId: string, channel: NotifyChannel, message: OutgoingNotification, sender?: string): number;
   settle(id: number, delivery: Delivery): void;
   /** Messages never settled, oldest first. */
   pending(): PendingJobWebhook[];
+  /**
+   * Claims for the replica `sender` the messages never settled whose sender is gone (no live
+   * replica holds them), oldest first: each is claimed by one replica. On SQLite one server holds
+   * the database: every unsettled message.
+   */
+  claimPending(sender: string): PendingJobWebhook[];
   /** How each settled message of a job went, in the order they were told. */
   deliveries(jobId: string): JobWebhookDelivery[];
+  /** The channel a job's messages were recorded with (its latest), without a signing secret. */
+  channel(jobId: string): NotifyChannel | undefined;
 }
 
 /** One page of a step: its URL, status code, credits, and the hash of its stored document. */
@@ -250,73 +338,4 @@ export interface StoreTables {
   jobWebhookTables(): JobWebhookTables;
   uiReads(): UiReads;
   fetchedPages(): FetchedPages;
-}
-
-/** A page a shared crawl accepted: its dedup key, its URL, how many links from a seed, and whether it is fetched for its links only. */
-export interface FrontierPage {
-  key: string;
-  url: string;
-  depth: number;
-  linksOnly: boolean;
-}
-
-/** What a claim found of its crawl besides the pages it took. */
-export interface FrontierClaim {
-  pages: FrontierPage[];
-  /** `running`, or why no page is handed out any more: the job was cancelled or ended. */
-  state: "running" | "stopped";
-  /** Pages the crawl accepted (at most its limit; linksOnly pages not counted). */
-  found: number;
-  /** Pages not done yet, queued or claimed by a process (maybe one that is gone, until its lease ends): counted when none was claimed, else at least those claimed. */
-  open: number;
-}
-
-/** A shared crawl some process may work on. */
-export interface SharedCrawl {
-  jobId: string;
-  runId: number;
-  stepId: string;
-  /** Whether its leader's lease has ended (its process is gone): another process may finish it. */
-  leaderGone: boolean;
-}
-
-/**
- * The frontier of crawls that several processes work on (`scrapeline worker`), and per-host
- * politeness counted across them. PostgreSQL only: claims are taken with FOR UPDATE SKIP LOCKED,
- * and leases end by the database's clock, so a process killed mid-page loses its claims to the
- * others. SQLite is one process's database (run and serve keep a crawl's frontier in memory) and
- * does not implement these.
- */
-export interface CrawlFrontierTables {
-  /** Records a shared crawl of a job led by `holder`. */
-  openCrawl(crawl: { jobId: string; runId: number; stepId: string; limit: number; holder: string; leaseMs: number }): void;
-  /**
-   * Adds pages not in the crawl yet (by key), in order, while it has accepted fewer than its limit
-   * (counted under a lock on the crawl, so processes adding at once never pass it).
-   *
-   * addPages, finishPages and releaseHost are sent without waiting for their answer (a page's
-   * calls would otherwise keep its process waiting on the database between pages): calls made after
-   * them see them, and a failure of one is thrown by the store's next call.
-   */
-  addPages(jobId: string, pages: readonly FrontierPage[]): void;
-  /** Claims up to `max` pages, first accepted first: queued ones, or claimed ones whose lease ended. None once the job is cancelled or ended. */
-  claim(jobId: string, holder: string, max: number, leaseMs: number): FrontierClaim;
-  /** Marks pages done (fetched, stored or failed for good). */
-  finishPages(jobId: string, holder: string, keys: readonly string[]): void;
-  /** Gives claimed pages back to the queue (a process stopping before it fetched them). */
-  releasePages(jobId: string, holder: string, keys: readonly string[]): void;
-  /** Extends the leases of everything `holder` holds: its claimed pages, host slots and the crawls it leads. */
-  heartbeat(holder: string, leaseMs: number): void;
-  /** Crawls still running whose job is running too. */
-  runningCrawls(): SharedCrawl[];
-  /** Ends a crawl (its leader finished it, or `takeOver`: its leader is gone and this process finishes it). False when it had ended already, or its leader is alive. */
-  endCrawl(jobId: string, options?: { takeOver?: boolean }): boolean;
-  /**
-   * Takes a request slot for `host` when fewer than `limit` are in flight across processes and
-   * its next allowed time has come (then moved `intervalMs` on); otherwise says how long to wait.
-   */
-  takeHost(host: string, holder: string, limit: number, intervalMs: number, leaseMs: number): { slot: number } | { waitMs: number };
-  releaseHost(slot: number): void;
-  /** No request to `host` starts before `untilMs` from now (a 429's or 503's Retry-After). */
-  pauseHost(host: string, forMs: number): void;
 }

@@ -21,8 +21,8 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function start(args: string[]): Started {
-  const child = spawn(process.execPath, [join(ROOT, "dist/cli/main.js"), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1", SCRAPELINE_DB: "", SCRAPELINE_DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
+function start(args: string[], env: NodeJS.ProcessEnv = {}): Started {
+  const child = spawn(process.execPath, [join(ROOT, "dist/cli/main.js"), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1", SCRAPELINE_DB: "", SCRAPELINE_DATABASE_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stdout!.resume();
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
@@ -127,8 +127,8 @@ async function query<T extends pg.QueryResultRow>(db: string, text: string, para
 describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several processes", () => {
   const processes: Started[] = [];
   const sites: FixtureSite[] = [];
-  const run = (args: string[]) => {
-    const started = start(args);
+  const run = (args: string[], env?: NodeJS.ProcessEnv) => {
+    const started = start(args, env);
     processes.push(started);
     return started;
   };
@@ -261,7 +261,8 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
 
   it.skipIf(!existsSync("/proc/self/task"))("a replica killed with -9 mid-crawl: another replica carries its crawl on and finishes it, every page once", async () => {
     const orphaned = await site();
-    const leader = run(["serve", "--port", "0", "--db", db, "--allow-private-network", "--lease-seconds", "1"]);
+    // Its claims on the crawl last as long as its replica lease.
+    const leader = run(["serve", "--port", "0", "--db", db, "--allow-private-network"], { SCRAPELINE_REPLICA_LEASE: "1s" });
     const crawl = await client(await listening(leader), key)("POST", "/v2/crawl", { url: `${orphaned.url}/`, limit: 200, sitemap: "skip" });
     expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
     // The leader holds pages (the leaves wait at the site) when its server is killed.

@@ -17,7 +17,6 @@ interface ServeArgs {
   "allow-code-execution": boolean;
   "max-browser-sessions"?: number;
   "code-memory-mb"?: number;
-  "lease-seconds"?: number;
 }
 
 /** The heap a code run may have, in MB: enough for Node to start, and no more than a machine can spare for one run. */
@@ -41,7 +40,6 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
         .option("max-connections-per-client", integerOption("max-connections-per-client", "open connections one client address may hold (default 64; behind a reverse proxy the proxy is one client)", { min: 1 }))
         .option("allow-code-execution", { type: "boolean", default: false, describe: "run JavaScript sent to /v2/browser/{id}/execute and /v2/scrape/{id}/interact (remote code execution by design: each run in its own limited process)" })
         .option("max-browser-sessions", integerOption("max-browser-sessions", "live browser sessions per team (default 5)", { min: 1 }))
-        .option("lease-seconds", integerOption("lease-seconds", "on PostgreSQL: how long this replica's claims on shared crawls last unless renewed; after a crash, workers and other replicas take its crawls over after this (default 30)", { min: 1, max: 3600 }))
         .option("code-memory-mb", integerOption("code-memory-mb", `heap limit of each code run's process, in MB (${CODE_MEMORY_MB.min}–${CODE_MEMORY_MB.max}, default 128; with --allow-code-execution)`, CODE_MEMORY_MB))
         .check((argv) => {
           // A limit on code runs that are off says the operator expects them on: refused, not ignored.
@@ -63,7 +61,6 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
         ...(args["allow-code-execution"] ? { allowCodeExecution: true } : {}),
         ...(args["max-browser-sessions"] ? { maxBrowserSessions: args["max-browser-sessions"] } : {}),
         ...(args["code-memory-mb"] ? { codeMemoryMb: args["code-memory-mb"] } : {}),
-        ...(args["lease-seconds"] ? { leaseMs: args["lease-seconds"] * 1000 } : {}),
       };
       const code = await runProgram(SERVER_PROGRAM, settings, io, "the server");
       setExit(code === 0 ? EXIT.ok : code);

@@ -1,5 +1,5 @@
 // Shared crawls' frontier and per-host politeness on PostgreSQL (the thread's side; ../tables.ts says what each does).
-import type { CrawlFrontierTables, FrontierPage } from "../tables.js";
+import type { CrawlFrontierTables, FrontierPage } from "../crawl-frontier.js";
 import type { OnThread } from "./on-thread.js";
 import { saveFailure } from "./runs.js";
 import { column, row, rows, run } from "./sql.js";
@@ -92,6 +92,9 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
     await run(tx, `UPDATE crawl_frontier SET lease_until = ${NOW_MS} + $2 WHERE claimed_by = $1 AND state = 'claimed'`, [holder, leaseMs]);
     await run(tx, `UPDATE crawl_host_slots SET lease_until = ${NOW_MS} + $2 WHERE holder = $1`, [holder, leaseMs]);
     await run(tx, `UPDATE crawl_jobs SET leader_until = ${NOW_MS} + $2 WHERE leader = $1 AND state = 'running'`, [holder, leaseMs]);
+  },
+  async isShared(tx, jobId) {
+    return (await rows(tx, "SELECT 1 FROM crawl_jobs WHERE job_id = $1", [jobId])).length > 0;
   },
   async runningCrawls(tx) {
     const found = await rows(

@@ -5,7 +5,8 @@ import { SealedSessions, type SealedSessionRow } from "../session-vault.js";
 import { PostgresBridge } from "./bridge.js";
 import type { OperationName } from "./operations.js";
 import type { PageEntry } from "./pages.js";
-import type { CrawlFrontierTables, JobWebhookTables, MonitorTables, ServeTables, StoreTables, UiReads } from "../tables.js";
+import type { CrawlFrontierTables } from "../crawl-frontier.js";
+import type { JobWebhookTables, MonitorTables, ServeTables, StoreTables, UiReads } from "../tables.js";
 import { callingSide } from "./on-thread.js";
 import { SERVE_TABLES } from "./serve-tables.js";
 import { MONITOR_TABLES } from "./monitor-tables.js";
@@ -218,7 +219,7 @@ export class PostgresStore implements Store, StoreTables {
     return {
       ...tables,
       claimServer: (token) => ((claimed = token), tables.claimServer(token)),
-      createJob: (job) => this.call("serve.createJob", job, claimed),
+      createJob: (job, within) => this.call("serve.createJob", job, within, claimed),
     };
   }
   monitorTables(now: () => Date = this.now): MonitorTables {

@@ -291,6 +291,31 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN from_run INTEGER REFERENCES runs (id);
   `,
   `
+  -- Replicas' heartbeats (on the database's clock, so hosts' clocks do not matter): a replica whose
+  -- last_seen is older than the lease is dead, and a live one takes over its jobs. A job webhook's
+  -- message is held by the replica sending it (sender) while that replica is alive.
+  ALTER TABLE serve_servers ADD COLUMN last_seen TIMESTAMPTZ NOT NULL DEFAULT now();
+  ALTER TABLE serve_job_webhooks ADD COLUMN sender TEXT;
+  CREATE INDEX serve_jobs_running ON serve_jobs (team_id, kind) WHERE status = 'scraping';
+  -- Live browser sessions and the replica holding each (the page is that replica's; the others name it).
+  CREATE TABLE serve_browser_sessions (
+    id         TEXT PRIMARY KEY,
+    team_id    INTEGER NOT NULL,
+    server     TEXT NOT NULL,
+    opened_at  TEXT NOT NULL
+  );
+  `,
+  `
+  -- Leases of watchers sharing the database: until when a running check's owner holds it (renewed
+  -- while it runs; once it has passed, another watcher takes the check over), and who holds a
+  -- queued notification and until when.
+  ALTER TABLE monitor_checks ADD COLUMN lease_until TEXT;
+  ALTER TABLE monitor_outbox ADD COLUMN holder_host TEXT;
+  ALTER TABLE monitor_outbox ADD COLUMN holder_pid INTEGER;
+  ALTER TABLE monitor_outbox ADD COLUMN lease_until TEXT;
+  CREATE INDEX monitor_checks_by_owner ON monitor_checks (owner_host, owner_pid) WHERE status = 'running';
+  `,
+  `
   -- Crawls that several processes work on (scrapeline worker): the job, its run and step, how many
   -- pages it may accept and has accepted, and the process that leads it (it finishes the job) with
   -- the time its lease ends. Times of leases are the database's clock, in ms since the epoch.
