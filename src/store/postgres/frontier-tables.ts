@@ -1,18 +1,10 @@
 // Shared crawls' frontier and per-host politeness on PostgreSQL (the thread's side; ../tables.ts says what each does).
 import type { CrawlFrontierTables, FrontierPage } from "../crawl-frontier.js";
 import type { OnThread } from "./on-thread.js";
-import { saveFailure } from "./runs.js";
 import { column, row, rows, run } from "./sql.js";
 
 /** The database's clock in ms since the epoch: leases of processes on several machines end by one clock. */
 const NOW_MS = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint";
-
-/**
- * Claims of one page whose leases ended (each process that took it was gone before it finished)
- * after which the page is given up, recorded as a failure of the crawl, rather than handed to the
- * next process: a page that brings down every process that fetches it does not go round for ever.
- */
-export const MAX_PAGE_CLAIMS = 3;
 
 /** How long a process whose host slot is taken waits before it asks again, in ms. */
 const BUSY_HOST_WAIT_MS = 25;
@@ -56,16 +48,6 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
     // Counted only when no page is claimed (whether the crawl is over): a claim that takes pages does not scan the queue.
     const open = async () => Number((await row(tx, "SELECT COUNT(*) AS n FROM crawl_frontier WHERE job_id = $1 AND state IN ('queued', 'claimed')", [jobId]))!.n);
     if (!crawl || crawl.state !== "running" || crawl.status !== "scraping") return { pages: [], state: "stopped", found: (crawl?.found as number) ?? 0, open: crawl ? await open() : 0 };
-    const givenUp = await rows(
-      tx,
-      `UPDATE crawl_frontier SET state = 'done', claimed_by = NULL, lease_until = NULL
-       WHERE job_id = $1 AND state = 'claimed' AND lease_until < ${NOW_MS} AND attempts >= $2 RETURNING url`,
-      [jobId, MAX_PAGE_CLAIMS],
-    );
-    for (const lost of givenUp) {
-      const error = `given up after ${MAX_PAGE_CLAIMS} processes took it and stopped before finishing it (killed, or out of memory)`;
-      await saveFailure(tx, { runId: crawl.run_id as number, stepId: crawl.step_id as string, url: lost.url as string, kind: "internal", error });
-    }
     const claimed = await rows(
       tx,
       `UPDATE crawl_frontier f SET state = 'claimed', claimed_by = $2, lease_until = ${NOW_MS} + $4, attempts = f.attempts + 1
@@ -83,10 +65,9 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
     if (keys.length === 0) return;
     await run(tx, "UPDATE crawl_frontier SET state = 'done', claimed_by = NULL, lease_until = NULL WHERE job_id = $1 AND url_key = ANY($2) AND (claimed_by = $3 OR state = 'queued')", [jobId, keys, holder]);
   },
-  /** A page given back was not lost with its process: its claim does not count towards MAX_PAGE_CLAIMS. */
   async releasePages(tx, jobId, holder, keys) {
     if (keys.length === 0) return;
-    await run(tx, "UPDATE crawl_frontier SET state = 'queued', claimed_by = NULL, lease_until = NULL, attempts = attempts - 1 WHERE job_id = $1 AND url_key = ANY($2) AND claimed_by = $3 AND state = 'claimed'", [jobId, keys, holder]);
+    await run(tx, "UPDATE crawl_frontier SET state = 'queued', claimed_by = NULL, lease_until = NULL WHERE job_id = $1 AND url_key = ANY($2) AND claimed_by = $3 AND state = 'claimed'", [jobId, keys, holder]);
   },
   async heartbeat(tx, holder, leaseMs) {
     await run(tx, `UPDATE crawl_frontier SET lease_until = ${NOW_MS} + $2 WHERE claimed_by = $1 AND state = 'claimed'`, [holder, leaseMs]);

@@ -2,7 +2,6 @@
 // processes' connections) on one database.
 import { describe, expect, it } from "vitest";
 import { PostgresStore, type FrontierPage } from "../../../src/store/index.js";
-import { MAX_PAGE_CLAIMS } from "../../../src/store/postgres/frontier-tables.js";
 import { freshDatabase, postgresMissing } from "../../helpers/postgres.js";
 
 const missing = postgresMissing();
@@ -67,26 +66,6 @@ describe.skipIf(missing !== undefined)("the shared crawl frontier on PostgreSQL"
       b.finishPages("job", "b", ["//e.com/2", "//e.com/3", "//e.com/4"]);
       b.runningCrawls();
       expect(a.claim("job", "a", 10, 60_000)).toMatchObject({ pages: [], open: 0 });
-    } finally {
-      close();
-    }
-  });
-
-  it("gives a page up, recorded as a failure, once its leases ended MAX_PAGE_CLAIMS times", async () => {
-    const { one, two, close } = await crawl(100);
-    try {
-      const a = one.crawlFrontierTables();
-      a.addPages("job", [page(1), page(2)]);
-      a.finishPages("job", "a", a.claim("job", "a", 1, 60_000).pages.map((p) => p.key));
-      // Page 2 taken by a process after another with a 1 ms lease, MAX_PAGE_CLAIMS times: each one "dies" with it.
-      for (let claims = 0; claims < MAX_PAGE_CLAIMS; ) {
-        if (two.crawlFrontierTables().claim("job", `gone-${claims}`, 1, 1).pages.length > 0) claims++;
-      }
-      let after = a.claim("job", "a", 1, 60_000);
-      while (after.open > 0) after = a.claim("job", "a", 1, 60_000);
-      expect(after.pages).toEqual([]);
-      const runId = one.serveTables().job("job")!.runId!;
-      expect(one.failures(runId)).toEqual([expect.objectContaining({ url: "https://e.com/2", kind: "internal", error: expect.stringContaining(`given up after ${MAX_PAGE_CLAIMS}`) })]);
     } finally {
       close();
     }
