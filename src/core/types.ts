@@ -218,6 +218,8 @@ export interface Pipeline {
   retry: RetryPolicy;
   budget: { maxCredits?: number };
   allowPrivateNetwork: boolean;
+  /** false: its runs keep no raw pages (`keepPages: false`), so none can be converted again with --from-run. */
+  keepPages?: false;
   changeTracking: ChangeComparison;
   notify?: NotifyConfig;
   /** When the pipeline runs by itself under `scrapeline watch`. */

@@ -44,6 +44,7 @@ export function normalizePipeline(file: string, data: Obj, report: Reporter): Pi
   if (isObj(data.notify)) pipeline.notify = normalizeNotify(data.notify);
   if (isObj(data.schedule)) pipeline.schedule = normalizeSchedule(data.schedule);
   if (typeof data.description === "string") pipeline.description = data.description;
+  if (data.keepPages === false) pipeline.keepPages = false;
   if (isObj(data.expect)) pipeline.expect = normalizeExpectations(data.expect, ["expect"], report);
   if (isObj(data.sessions) && Object.keys(data.sessions).length > 0) pipeline.sessions = normalizeSessions(data.sessions);
   return pipeline;

@@ -6,7 +6,7 @@ export { SECRET_KEY_ENV, TextSealer } from "./secret-box.js";
 export { DEFAULT_THREAT_POLICY, REQUEST_WINDOW_MS } from "./tables.js";
 export type { ServeTables, NewTeam, ServeOwner, MonitorTables, CheckRecord, MonitorRecord, NotificationRecord, QueuedNotification, RequestWindow } from "./tables.js";
 export type { JobWebhookTables, JobWebhookDelivery, PendingJobWebhook, UiReads, ChangeCounts, ReadScope, RunListRow, StepEntry, StoreTables } from "./tables.js";
-export { FetchedPageTable, type FetchedAnswer, type Described as FetchedDescription } from "./sqlite/index.js";
+export type { FetchedAnswer, FetchedDescription, FetchedPages } from "./fetched-answer.js";
 export { PostgresStore, type PostgresStoreOptions } from "./postgres/index.js";
 
 /** A store of runs, pages and change histories, on either database. */

@@ -4,6 +4,7 @@ import type {
   ApiKeyRecord, ChangeTrackingResult, CheckStatus, CheckSummary, Delivery, Document, NotifyChannel, OutgoingNotification,
   RunRecord, ScheduleConfig, ServeJob, ServeJobKind, ServeJobStatus, SnapshotRecord, Team, ThreatPolicy,
 } from "../core/index.js";
+import type { FetchedPages } from "./fetched-answer.js";
 
 export const DEFAULT_THREAT_POLICY: ThreatPolicy = { enabled: false, enforced: false, overridesAllowed: true };
 
@@ -248,4 +249,5 @@ export interface StoreTables {
   monitorTables(now?: () => Date): MonitorTables;
   jobWebhookTables(): JobWebhookTables;
   uiReads(): UiReads;
+  fetchedPages(): FetchedPages;
 }

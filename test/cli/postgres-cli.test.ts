@@ -153,6 +153,32 @@ describe.skipIf(missing !== undefined)("scrapeline on PostgreSQL", () => {
     }
   });
 
+  it("converts the pages a run kept again with --from-run, with the site gone, into the same documents", async () => {
+    const fresh = await freshDatabase();
+    const gone = await startSite({ port: 0 });
+    const live = await cli(["run", "pipelines/demo.yaml", "--allow-private-network", "--db", fresh, "--var", `SCRAPELINE_DEMO_URL=${gone.url}`]);
+    await gone.close();
+    expect(live.code, live.stderr).toBe(0);
+    const again = await cli(["run", "pipelines/demo.yaml", "--allow-private-network", "--db", fresh, "--var", `SCRAPELINE_DEMO_URL=${gone.url}`, "--from-run", "latest"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain("converting the pages run 1 stored");
+    const show = await cli(["show", "2", "--db", fresh]);
+    expect(show.stdout).toContain("made from the pages run 1 stored");
+    const documents: string[] = [];
+    for (const id of ["1", "2"]) {
+      const exported = await cli(["export", "--db", fresh, "--run", id, "--format", "jsonl"]);
+      expect(exported.code, exported.stderr).toBe(0);
+      documents.push(exported.stdout.replace(/"scrapeId":"[^"]+"/g, '"scrapeId":"…"'));
+    }
+    // The same pages a second time: tracked as unchanged since the first.
+    expect(documents[1]).toContain('"changeStatus":"same"');
+    expect(documents[1]).not.toContain('"changeStatus":"new"');
+    for (const [i, text] of documents.entries()) documents[i] = text.replace(/,"changeTracking":\{[^}]*\}/g, "");
+    expect(documents[0]!.trim().split("\n").length).toBeGreaterThan(6);
+    expect(documents[1]).toBe(documents[0]);
+    for (const output of outputs) expect(output).not.toContain(password);
+  });
+
   it("exports the same documents and reports the same changes as the SQLite store after the same run", async () => {
     const fresh = await freshDatabase();
     const file = join(workdir(), "same.db");

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
-import { FetchedPageTable, SqliteStore } from "../../src/store/index.js";
+import { SqliteStore } from "../../src/store/index.js";
 import { cliChild, finish, pipeline, readDocuments, readStepResult, workdir } from "./helpers.js";
 
 const site = new FixtureSite();
@@ -95,7 +95,7 @@ describe("run --from-run", () => {
   it("keeps no cookie the site set", () => {
     const store = new SqliteStore(db);
     try {
-      const table = new FetchedPageTable(store.db);
+      const table = store.fetchedPages();
       const answers = [...table.index(1).values()].map((described) => table.answer(described));
       expect(answers.length).toBeGreaterThanOrEqual(4);
       for (const answer of answers) {
@@ -181,6 +181,23 @@ describe("run --from-run", () => {
     expect(changed.code, changed.err).toBe(0);
     expect(totalHits()).toBe(hits);
     expect(prices(2)).toEqual(["kettle 25", "toaster 40"]);
+  });
+
+  it("keeps no raw page for a pipeline that says keepPages: false, and --from-run of its run is refused saying why", async () => {
+    const other = workdir();
+    const text = yaml().replace("retry:", "keepPages: false\nretry:");
+    const live = await cli(other, text);
+    expect(live.code, live.err).toBe(0);
+    expect(readDocuments(join(other, "shop.db"), 1, "price")[0]!.document.json).toEqual({ price: 30 });
+    const store = new SqliteStore(join(other, "shop.db"));
+    try {
+      expect(store.fetchedPages().keptAny(1)).toBe(false);
+    } finally {
+      store.close();
+    }
+    const refused = await cli(other, text, "--from-run", "1");
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("--from-run: run 1 kept no fetched pages (it fetched nothing, its pipeline says keepPages: false");
   });
 
   it("needs no network: with the site gone, the pages are converted all the same", async () => {

@@ -2,7 +2,7 @@ import type { Pipeline, RunRecord, Store } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import type { EngineTaps } from "../../engines/local/index.js";
 import { keepingBrowser, keepingGate, safeUrl, storedPagesTaps, type FetchedPageSink, type FetchedPageSource, type KeptAnswer } from "../../engines/replay/index.js";
-import { FetchedPageTable, type FetchedDescription as Described, type SqliteStore } from "../../store/index.js";
+import type { FetchedDescription as Described, FetchedPages, RunsStore } from "../../store/index.js";
 
 /** A run made from the pages an earlier run stored (run --from-run). */
 export interface FromRunOptions {
@@ -23,8 +23,8 @@ export interface ChosenRun {
  * local engine does), and it is this pipeline's (another pipeline's run is used with a warning:
  * converting a site's pages with a new recipe is the point).
  */
-export function chooseFromRun(store: SqliteStore, pipeline: Pipeline, fromRun: number | "latest"): ChosenRun {
-  const pages = new FetchedPageTable(store.db);
+export function chooseFromRun(store: RunsStore, pipeline: Pipeline, fromRun: number | "latest"): ChosenRun {
+  const pages = store.fetchedPages();
   // A run that took every page from the page cache kept none itself, but the runs that fetched them did;
   // a run on the service kept nothing (the service fetched its pages, and its cache is its own).
   const usable = (run: RunRecord) => run.engine === "local" && (pages.keptAny(run.id) || cachedPageUrls(store, run.id).size > 0);
@@ -39,7 +39,7 @@ export function chooseFromRun(store: SqliteStore, pipeline: Pipeline, fromRun: n
     throw new ScrapelineError("invalid-input", `--from-run: run ${fromRun} not found; runs: ${ids.length > 0 ? `${ids.join(", ")}${ids.length === 10 ? ", …" : ""}` : "none"}`);
   }
   if (!usable(run)) {
-    const why = run.engine !== "local" ? `it ran on the ${run.engine} engine, which fetches pages itself` : "it fetched nothing, or was made before runs kept their pages";
+    const why = run.engine !== "local" ? `it ran on the ${run.engine} engine, which fetches pages itself` : "it fetched nothing, its pipeline says keepPages: false, or it was made before runs kept their pages";
     throw new ScrapelineError("invalid-input", `--from-run: run ${run.id} kept no fetched pages (${why})`);
   }
   const warning = run.pipelineName === pipeline.name ? undefined : `run ${run.id} is of pipeline "${run.pipelineName}", not "${pipeline.name}": its pages are used all the same`;
@@ -51,8 +51,8 @@ export function chooseFromRun(store: SqliteStore, pipeline: Pipeline, fromRun: n
  * asked). A page the run took from the page cache was fetched by an earlier run: it is answered
  * from the newest earlier run that kept it.
  */
-export function storedPages(store: SqliteStore, runId: number): FetchedPageSource {
-  const table = new FetchedPageTable(store.db);
+export function storedPages(store: RunsStore, runId: number): FetchedPageSource {
+  const table = store.fetchedPages();
   const index = table.index(runId);
   // Read once a page is missing: it means reading every document of the run.
   let cached: Set<string> | undefined;
@@ -80,7 +80,7 @@ export function storedPages(store: SqliteStore, runId: number): FetchedPageSourc
 }
 
 /** The URLs of the pages a run took from the page cache, as request keys name them. */
-function cachedPageUrls(store: SqliteStore, runId: number): Set<string> {
+function cachedPageUrls(store: RunsStore, runId: number): Set<string> {
   const urls = new Set<string>();
   for (const page of store.documents(runId)) if (page.document.metadata.cacheState === "hit") urls.add(safeUrl(page.url));
   return urls;
@@ -89,10 +89,11 @@ function cachedPageUrls(store: SqliteStore, runId: number): Set<string> {
 /** Where a run keeps what its gate was answered: the run's id is known once the runner has made it. */
 export class RunPageKeeper implements FetchedPageSink {
   runId: number | undefined;
-  constructor(private readonly store: SqliteStore) {}
+  /** Keeps nothing without `pages` (the pipeline says `keepPages: false`). */
+  constructor(private readonly pages: FetchedPages | undefined) {}
 
   keep(key: string, answer: KeptAnswer): void {
-    if (this.runId !== undefined) this.store.keepFetched(this.runId, key, answer);
+    if (this.runId !== undefined) this.pages?.keep(this.runId, key, answer);
   }
 }
 
@@ -117,7 +118,7 @@ export function runTaps(keeper: FetchedPageSink, fixture: EngineTaps | undefined
  * converted from what was stored) nor keeps its pages (they were fetched when the earlier run ran,
  * not now).
  */
-export function withoutPageCache(store: SqliteStore): Store {
+export function withoutPageCache(store: RunsStore): Store {
   const overrides: Partial<Store> = {
     cacheGet: () => undefined,
     cacheHolds: () => false,

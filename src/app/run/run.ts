@@ -19,7 +19,6 @@ import { runAgent } from "../../agent/index.js";
 import { fixtureTraffic, type FixtureOptions, type FixtureTraffic } from "./fixture.js";
 import { expectationJudge } from "../../expect/index.js";
 import { chooseFromRun, RunPageKeeper, runTaps, storedPages, withoutPageCache, type ChosenRun, type FromRunOptions } from "./from-run.js";
-import { FetchedPageTable } from "../../store/index.js";
 import type { EngineTaps } from "../../engines/local/index.js";
 
 export interface RunFileOptions extends FixtureOptions, FromRunOptions {
@@ -71,21 +70,20 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   // What a run fetches and stores; its pace and its budget may change between a stop and --resume.
   // Expectations judge what was stored without changing it, and where a step is written changes
   // nothing it fetches: a run resumes after either is edited.
-  const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined, perHostConcurrency: undefined, budget: undefined }, withoutExpectations)).digest("hex");
+  const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined, perHostConcurrency: undefined, budget: undefined, keepPages: undefined }, withoutExpectations)).digest("hex");
   // Runs started before the budget and per-host concurrency were left out were hashed without only concurrency.
   const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined }, withoutExpectations)).digest("hex");
 
   const store = (options.fromRun !== undefined ? openExistingRunStore : openRunStore)(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
-  // Pages a run fetched are kept for a later --from-run in the SQLite store.
-  const sqlite = store instanceof SqliteStore ? store : undefined;
   let engine: Engine | undefined;
   try {
-    const chosen = options.fromRun !== undefined && sqlite ? chooseFromRun(sqlite, pipeline, options.fromRun) : undefined;
+    const chosen = options.fromRun !== undefined ? chooseFromRun(store, pipeline, options.fromRun) : undefined;
     if (chosen) options.onFromRun?.(chosen);
     // Every run on the local engine keeps what its gate was answered, for a later --from-run.
-    const keeper = sqlite ? new RunPageKeeper(sqlite) : undefined;
-    const from = chosen && sqlite ? { source: storedPages(sqlite, chosen.run.id), fetchMissing: Boolean(options.fetchMissing) } : undefined;
-    engine = options.engine ?? createEngine(pipeline, options, traffic, local && keeper ? runTaps(keeper, traffic?.taps, from) : traffic?.taps);
+    const pages = store.fetchedPages();
+    const keeper = new RunPageKeeper(pipeline.keepPages === false ? undefined : pages);
+    const from = chosen ? { source: storedPages(store, chosen.run.id), fetchMissing: Boolean(options.fetchMissing) } : undefined;
+    engine = options.engine ?? createEngine(pipeline, options, traffic, local ? runTaps(keeper, traffic?.taps, from) : traffic?.taps);
     // A run made from stored pages finishes from the same run's pages.
     const resumeWords = options.resumeWords && chosen && !options.resumeWords.includes("--from-run") ? [...options.resumeWords, "--from-run", String(chosen.run.id), ...(options.fetchMissing ? ["--fetch-missing"] : [])] : options.resumeWords;
     const resume = options.resume === undefined || options.resume === false ? undefined : findResumable(store, pipeline, [pipelineHash, earlierHash], options.resume);
@@ -105,8 +103,8 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     const onEvent: EventSink = (event) => {
       if (event.type === "run-started") {
         runId = event.runId;
-        if (keeper) keeper.runId = event.runId;
-        if (chosen && sqlite) new FetchedPageTable(sqlite.db).markFromRun(event.runId, chosen.run.id);
+        keeper.runId = event.runId;
+        if (chosen) pages.markFromRun(event.runId, chosen.run.id);
       }
       if (event.type === "step-warning") {
         told.add(`${event.stepId}\n${event.message}`);
@@ -122,7 +120,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     let result: RunResult;
     try {
       result = await runPlan(
-        { engine, store: chosen && sqlite ? withoutPageCache(sqlite) : store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, expectations: expectationJudge, ...(pipeline.sessions ? { sessions: sessionVault(store, env[SECRET_KEY_ENV]) } : {}) },
+        { engine, store: chosen ? withoutPageCache(store) : store, credits: serviceCreditRules, changes: new StoreChangeTracker(store, pipeline.changeTracking), agent: runAgent, expectations: expectationJudge, ...(pipeline.sessions ? { sessions: sessionVault(store, env[SECRET_KEY_ENV]) } : {}) },
         { plan, planJson, pipelineHash, ...(resume ? { resume } : {}), ...(resumeWords ? { resumeWords } : {}), onEvent, ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}) },
       );
     } catch (error) {
@@ -166,7 +164,6 @@ function closeUnfinished(store: RunsStore, runId: number | undefined, status: "f
 
 /** `--from-run` with what makes no sense beside it, refused before any work. */
 function refuseFromRunMistakes(options: RunFileOptions, engineKind: string): void {
-  if (isDatabaseUrl(options.db)) throw new ScrapelineError("invalid-input", "--from-run converts the pages a run kept, which only a SQLite database keeps so far: give --db a file");
   if (options.record !== undefined) throw new ScrapelineError("invalid-input", "--from-run and --record cannot be used together: record the live run instead (a run made from stored pages keeps them again all the same)");
   if (engineKind !== "local") throw new ScrapelineError("invalid-input", `--from-run converts stored pages on the local engine; this run uses ${engineKind}`);
 }

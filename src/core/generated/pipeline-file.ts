@@ -266,6 +266,10 @@ budget?: {
 maxCredits?: number
 }
 /**
+ * Keep the raw pages each run fetches on the local engine (once per content, shared by every run that saw them), so that run --from-run can convert them again without the network. false keeps none: a smaller database, and no --from-run from its runs. Leave it out to keep them.
+ */
+keepPages?: boolean
+/**
  * Let the local engine fetch loopback and private network addresses.
  */
 allowPrivateNetwork?: boolean

@@ -3,13 +3,13 @@ import { run, row, value, type Tx } from "./sql.js";
 
 /**
  * Stores a blob once, by content (sha256 of the uncompressed bytes, as in SQLite), compressed
- * with brotli unless told not to; returns its hash. Two processes storing the same blob at once
+ * with brotli (at `quality`, or the default) unless told not to; returns its hash. Two processes storing the same blob at once
  * both succeed.
  */
-export async function putBlob(tx: Tx, bytes: Buffer, compression: "br" | "none" = "br"): Promise<string> {
+export async function putBlob(tx: Tx, bytes: Buffer, compression: "br" | "none" = "br", quality?: number): Promise<string> {
   const hash = blobHash(bytes);
   if (await hasBlob(tx, hash)) return hash;
-  await run(tx, "INSERT INTO blobs (hash, size, compression, data) VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING", [hash, bytes.length, compression, compression === "br" ? compress(bytes) : bytes]);
+  await run(tx, "INSERT INTO blobs (hash, size, compression, data) VALUES ($1, $2, $3, $4) ON CONFLICT (hash) DO NOTHING", [hash, bytes.length, compression, compression === "br" ? compress(bytes, quality) : bytes]);
   return hash;
 }
 

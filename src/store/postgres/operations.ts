@@ -11,7 +11,8 @@ import { SERVE_TABLES } from "./serve-tables.js";
 import { MONITOR_TABLES } from "./monitor-tables.js";
 import { JOB_WEBHOOK_TABLES } from "./job-webhooks.js";
 import { UI_READS } from "./ui-reads.js";
-import type { ExpectationVerdict, StepStatus } from "../../core/index.js";
+import { compactFetched, FETCHED_PAGES } from "./fetched-pages.js";
+import type { ExpectationVerdict, RunStatus, StepStatus } from "../../core/index.js";
 import type { Document } from "../../core/index.js";
 
 export const OPERATIONS = {
@@ -20,7 +21,10 @@ export const OPERATIONS = {
   getRun: runs.getRun,
   listRuns: runs.listRuns,
   latestUnfinishedRun: runs.latestUnfinishedRun,
-  finishRun: runs.finishRun,
+  finishRun: async (tx: Tx, id: number, status: RunStatus, error?: string, expectations?: ExpectationVerdict) => {
+    await runs.finishRun(tx, id, status, error, expectations);
+    await compactFetched(tx, id);
+  },
   reopenRun: runs.reopenRun,
   startStep: runs.startStep,
   finishStep: async (tx: Tx, runId: number, stepId: string, status: StepStatus, error?: string, expectations?: ExpectationVerdict) => {
@@ -59,6 +63,7 @@ export const OPERATIONS = {
   ...named("monitors", MONITOR_TABLES),
   ...named("webhooks", JOB_WEBHOOK_TABLES),
   ...named("ui", UI_READS),
+  ...named("fetched", FETCHED_PAGES),
 };
 
 export type OperationName = keyof typeof OPERATIONS;
@@ -67,4 +72,5 @@ export type OperationName = keyof typeof OPERATIONS;
 export const READS: ReadonlySet<OperationName> = new Set<OperationName>([
   "runPlan", "getRun", "listRuns", "latestUnfinishedRun", "getSteps", "stepIds", "stepState", "stepResult", "failures", "previousStepRun",
   "warnings", "pageList", "readPage", "pageChanges", "latestSnapshot", "snapshots", "snapshotUrls", "snapshotMarkdown", "cacheGet", "cacheHolds", "blob", "sessionGet",
+  "fetched.index", "fetched.answer", "fetched.keptAny",
 ]);

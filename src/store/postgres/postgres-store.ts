@@ -11,6 +11,8 @@ import { SERVE_TABLES } from "./serve-tables.js";
 import { MONITOR_TABLES } from "./monitor-tables.js";
 import { JOB_WEBHOOK_TABLES } from "./job-webhooks.js";
 import { UI_READS } from "./ui-reads.js";
+import { FETCHED_PAGES } from "./fetched-pages.js";
+import type { FetchedAnswer, FetchedPages } from "../fetched-answer.js";
 
 export interface PostgresStoreOptions {
   now?: () => Date;
@@ -47,7 +49,18 @@ export class PostgresStore implements Store, StoreTables {
   }
 
   private call<T>(op: OperationName, ...args: unknown[]): T {
+    this.reportUnreported();
     return this.bridge.call(op, args, this.stamp()) as T;
+  }
+
+  /** The failure of a call sent without waiting that nobody awaits (a kept answer): thrown by the next call. */
+  private unreported: Error | undefined;
+
+  private reportUnreported(): void {
+    const error = this.unreported;
+    if (!error) return;
+    this.unreported = undefined;
+    throw error;
   }
 
   createRun(run: NewRun): RunRecord {
@@ -215,6 +228,23 @@ export class PostgresStore implements Store, StoreTables {
   }
   uiReads(): UiReads {
     return callingSide<UiReads>("ui", UI_READS, (op, args) => this.call(op as OperationName, ...args));
+  }
+
+  /**
+   * The raw pages runs kept for `run --from-run`. A kept answer is sent with the run's pages and
+   * saved in their commits; its failure is thrown by the store's next call.
+   */
+  fetchedPages(): FetchedPages {
+    const tables = callingSide<FetchedPages>("fetched", FETCHED_PAGES, (op, args) => this.call(op as OperationName, ...args));
+    return {
+      ...tables,
+      keep: (runId: number, key: string, answer: FetchedAnswer) =>
+        void this.bridge.send("fetched.keep", [runId, key, answer], this.stamp()).catch((error: Error) => (this.unreported ??= error)),
+      answer: (described) => {
+        const answer = tables.answer(described);
+        return "error" in answer ? answer : { ...answer, body: asBuffer(answer.body) };
+      },
+    };
   }
 
   close(): void {

@@ -278,4 +278,16 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     count    INTEGER NOT NULL
   );
   `,
+  `
+  -- The raw answers of the local engine's fetch gate in a run, for run --from-run (../sqlite/migrations.ts
+  -- says what each holds): one row per request while the run goes, folded into the run's manifest when it ends.
+  CREATE TABLE fetched_pages (
+    run_id    INTEGER NOT NULL REFERENCES runs (id),
+    key       TEXT NOT NULL,
+    response  TEXT NOT NULL,
+    PRIMARY KEY (run_id, key)
+  );
+  ALTER TABLE runs ADD COLUMN fetched TEXT REFERENCES blobs (hash);
+  ALTER TABLE runs ADD COLUMN from_run INTEGER REFERENCES runs (id);
+  `,
 ];

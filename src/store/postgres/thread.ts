@@ -6,6 +6,7 @@
 import { workerData } from "node:worker_threads";
 import pg from "pg";
 import type { CacheWrite, SnapshotWrite, StoredDocument } from "../../core/index.js";
+import type { FetchedAnswer } from "../fetched-answer.js";
 import { migrate } from "./migrate.js";
 import { OPERATIONS, READS, type OperationName } from "./operations.js";
 import type { BridgeData, BridgeMessage, BridgeReply } from "./bridge.js";
@@ -25,6 +26,9 @@ process.on("exit", () => {
 
 /** Pages saved in one transaction at most (each in a savepoint of its own). */
 const PAGES_PER_COMMIT = 32;
+
+/** Calls sent with a run's pages, saved in their commits: pages and the raw answers kept for --from-run. */
+const SAVED_WITH_PAGES: ReadonlySet<string> = new Set(["saveDocument", "fetched.keep"]);
 
 /** Calls received and not answered yet, in order; one worker loop makes them. */
 const queue: BridgeMessage[] = [];
@@ -51,7 +55,7 @@ async function work(): Promise<void> {
   try {
     while (queue.length > 0) {
       let pages = 0;
-      while (pages < queue.length && pages < PAGES_PER_COMMIT && queue[pages]!.op === "saveDocument") pages++;
+      while (pages < queue.length && pages < PAGES_PER_COMMIT && SAVED_WITH_PAGES.has(queue[pages]!.op)) pages++;
       if (pages > 1) {
         for (const reply of await savePages(queue.splice(0, pages))) answer(reply);
       } else {
@@ -73,8 +77,14 @@ async function savePages(messages: BridgeMessage[]): Promise<BridgeReply[]> {
     for (const message of messages) {
       await client.query("SAVEPOINT page");
       try {
-        const [record, snapshot, cache] = message.args as [StoredDocument, SnapshotWrite?, CacheWrite?];
-        await OPERATIONS.saveDocument({ client, now: message.now }, record, snapshot, cache);
+        const tx = { client, now: message.now };
+        if (message.op === "saveDocument") {
+          const [record, snapshot, cache] = message.args as [StoredDocument, SnapshotWrite?, CacheWrite?];
+          await OPERATIONS.saveDocument(tx, record, snapshot, cache);
+        } else {
+          const [runId, key, answer] = message.args as [number, string, FetchedAnswer];
+          await OPERATIONS["fetched.keep"](tx, runId, key, answer);
+        }
         await client.query("RELEASE SAVEPOINT page");
         out.push({ seq: message.seq, value: undefined });
       } catch (error) {

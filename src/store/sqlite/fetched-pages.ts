@@ -1,24 +1,6 @@
 import type Database from "better-sqlite3";
+import { fetchedManifest, RAW_BODY_QUALITY, type FetchedAnswer, type FetchedDescription as Described, type FetchedPages } from "../fetched-answer.js";
 import { getBlob, putBlob } from "./blobs.js";
-
-/** What the fetch gate answered a run, as kept: a response (its body a blob of its own) or a failure. */
-export type FetchedAnswer =
-  | { url: string; status: number; headers: Record<string, string>; redirects: string[]; body: Buffer }
-  | { error: { kind: string; message: string; status?: number } };
-
-/** An answer as its row and the run's manifest hold it: the body named by its blob. */
-export type Described = { url: string; status: number; headers: Record<string, string>; redirects: string[]; body: string } | { error: { kind: string; message: string; status?: number } };
-
-/**
- * Brotli quality of raw bodies: a body is compressed once per content (an unchanged page of a later
- * run is found by its hash), and raw HTML is most of what keeping pages costs, so it is packed
- * harder than documents are. Every page a run fetches goes through it, so it is also most of what
- * a crawl's writer thread spends. On the 65 real pages of the shared corpus (12.4 MB, one core):
- * quality 1 packs 5.85× at 430 MB/s, 2 6.33× at 278 MB/s, 5 7.35× at 96 MB/s; on 30 KB generated
- * article pages 2 takes 0.18 ms a page, 5 0.50 ms. Quality 2 keeps bodies 16 % larger than 5 for a
- * third of the CPU.
- */
-export const RAW_BODY_QUALITY = 2;
 
 /** Keeps one answer of a run, in the caller's transaction. A page answered once is not forgotten for a later failure. */
 export function keepFetched(db: Database.Database, runId: number, key: string, answer: FetchedAnswer): void {
@@ -52,8 +34,7 @@ export function readFetched(db: Database.Database, described: Described): Fetche
 export function compactFetched(db: Database.Database, runId: number): void {
   const rows = db.prepare("SELECT 1 FROM fetched_pages WHERE run_id = ? LIMIT 1").get(runId);
   if (rows === undefined) return;
-  const entries = [...fetchedIndex(db, runId)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  db.prepare("UPDATE runs SET fetched = ? WHERE id = ?").run(putBlob(db, Buffer.from(JSON.stringify(entries))), runId);
+  db.prepare("UPDATE runs SET fetched = ? WHERE id = ?").run(putBlob(db, fetchedManifest(fetchedIndex(db, runId))), runId);
   db.prepare("DELETE FROM fetched_pages WHERE run_id = ?").run(runId);
 }
 
@@ -63,9 +44,12 @@ export function keptAny(db: Database.Database, runId: number): boolean {
   return Boolean(manifest) || db.prepare("SELECT 1 FROM fetched_pages WHERE run_id = ? LIMIT 1").get(runId) !== undefined;
 }
 
-/** The pages runs kept, as `run --from-run` reads them, and the run a run was made from. */
-export class FetchedPageTable {
-  constructor(private readonly db: Database.Database) {}
+/** The pages runs kept in a SQLite database; answers are kept through `keep` (the store's writer once it has one). */
+export class FetchedPageTable implements FetchedPages {
+  constructor(
+    private readonly db: Database.Database,
+    readonly keep: (runId: number, key: string, answer: FetchedAnswer) => void,
+  ) {}
 
   /** The answers a run kept, by request key, their bodies not read yet (see `answer`). */
   index(runId: number): Map<string, Described> {

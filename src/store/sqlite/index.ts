@@ -6,4 +6,3 @@ export { SqliteUiReads } from "./ui-reads.js";
 export { SessionTable } from "./sessions.js";
 export { SqliteMonitorTables } from "./monitors.js";
 export { SqliteJobWebhookTables } from "./job-webhooks.js";
-export { FetchedPageTable, type FetchedAnswer, type Described } from "./fetched-pages.js";

@@ -12,7 +12,8 @@ import { PendingKeys, Writer } from "./writer.js";
 import { SqliteChangeRecords } from "./change-records.js";
 import { SqliteDocumentRecords } from "./document-records.js";
 import { SqliteRunRecords } from "./run-records.js";
-import { keepFetched, type FetchedAnswer } from "./fetched-pages.js";
+import { FetchedPageTable, keepFetched } from "./fetched-pages.js";
+import type { FetchedAnswer, FetchedPages } from "../fetched-answer.js";
 import type { JobWebhookTables, MonitorTables, ServeTables, StoreTables, UiReads } from "../tables.js";
 import { SqliteServeTables } from "./serve-tables.js";
 import { SqliteMonitorTables } from "./monitors.js";
@@ -305,6 +306,10 @@ export class SqliteStore implements Store, StoreTables {
   }
   uiReads(): UiReads {
     return new SqliteUiReads(this.db);
+  }
+  /** The raw pages runs kept for `run --from-run`; answers are kept through the writer once there is one. */
+  fetchedPages(): FetchedPages {
+    return new FetchedPageTable(this.db, (runId, key, answer) => this.keepFetched(runId, key, answer));
   }
 
   close(): void {

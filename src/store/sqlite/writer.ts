@@ -1,7 +1,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import type { SnapshotWrite, StoredDocument } from "../../core/index.js";
 import type { CacheMessage } from "../cache-entry.js";
-import type { FetchedAnswer } from "./fetched-pages.js";
+import type { FetchedAnswer } from "../fetched-answer.js";
 
 /** A write the writer thread makes: the store's method of that name, with these arguments. */
 export type WriterCall =

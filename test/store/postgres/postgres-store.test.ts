@@ -103,6 +103,36 @@ describe.skipIf(missing !== undefined)("PostgresStore", () => {
     }
   });
 
+  it("adds a version of a page after one another process adds at the same moment, instead of failing on its number", async () => {
+    const url = await freshDatabase();
+    const store = new PostgresStore(url);
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      const run = store.createRun({ pipelineName: "p", pipelineFile: "p.yaml", pipelineHash: "h", planJson: "{}", engine: "local" });
+      store.startStep(run.id, "s", "scrape");
+      const page = "https://e.com/price";
+      const snapshot = (markdown: string) => ({ url: page, tag: null, fingerprint: markdown, normalizerKey: "n", markdown, statusCode: 200 });
+      await store.saveDocument({ runId: run.id, stepId: "s", url: page, fetchedAt: "t", creditsUsed: 1, document: doc(page, "v1") }, snapshot("v1"));
+      // Another process adds version 2 and has not committed yet when this store adds its own.
+      await other.query("BEGIN");
+      await other.query("INSERT INTO snapshots (url, branch, tag, version, fingerprint, normalizer_key, blob_hash, status_code, first_seen_at, last_seen_at) SELECT url, branch, tag, 2, 'v2', 'n', blob_hash, 200, 't', 't' FROM snapshots WHERE version = 1");
+      const saved = store.saveDocument({ runId: run.id, stepId: "s", url: page, fetchedAt: "t", creditsUsed: 1, document: doc(page, "v3") }, snapshot("v3"));
+      // The store's insert waits for the other transaction's row.
+      for (;;) {
+        const waiting = await query<{ n: number }>(url, "SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO snapshots%'");
+        if (waiting[0]!.n > 0) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await other.query("COMMIT");
+      await saved;
+      expect(store.snapshots(page, null).map((s) => [s.version, s.fingerprint])).toEqual([[1, "v1"], [2, "v2"], [3, "v3"]]);
+    } finally {
+      await other.end();
+      store.close();
+    }
+  });
+
   it("refuses a database from a newer version", async () => {
     const url = await freshDatabase();
     new PostgresStore(url).close();
