@@ -15,6 +15,21 @@ export interface ServeOwner {
   startedAt: string;
 }
 
+/** A serve replica of a PostgreSQL database, as its row says: who it is and when it last said it was alive. */
+export interface ServeReplica {
+  token: string;
+  pid: number;
+  host: string;
+  startedAt: string;
+  lastSeen: string;
+}
+
+/** A job taken over from a replica found dead: the job, and the replica that ran it (undefined: a row with no replica, left by an older server). */
+export interface TakenOverJob {
+  job: ServeJob;
+  from: ServeReplica | undefined;
+}
+
 /** A team's one-minute window of work-starting requests, as a request found it. */
 export interface RequestWindow {
   /** When the window started (ms since the epoch). */
@@ -48,7 +63,13 @@ export interface ServeTables {
   keys(): ApiKeyRecord[];
   /** Revokes the keys of these ids; returns how many were revoked. */
   revokeKeys(ids: number[]): number;
-  createJob(job: { id: string; teamId: number; kind: ServeJobKind; url: string | null; total: number | null }): void;
+  /**
+   * Records a job, running. With `within`, only while the team's running jobs of those kinds (on
+   * every replica) are fewer than `max`, checked and recorded at once: false, and nothing recorded, otherwise.
+   */
+  createJob(job: { id: string; teamId: number; kind: ServeJobKind; url: string | null; total: number | null }, within?: { kinds: readonly ServeJobKind[]; max: number }): boolean;
+  /** A team's jobs of the given kinds still running, on every replica sharing the database, oldest first. */
+  runningJobs(teamId: number, kinds: readonly ServeJobKind[]): ServeJob[];
   setJobRun(id: string, runId: number): void;
   finishJob(id: string, status: ServeJobStatus, fields?: { total?: number; error?: string }): void;
   /** The URLs of a finished job's pages, in the order they were stored. */
@@ -77,6 +98,29 @@ export interface ServeTables {
   cancelledElsewhere(id: string): boolean;
   /** Gives the claim up, when `token` still holds it. */
   releaseServer(token: string): void;
+  /** Whether other serve replicas may share the database (PostgreSQL); then they keep each other alive with heartbeats. */
+  sharedByReplicas(): boolean;
+  /**
+   * A replica's heartbeat: its row's last_seen becomes now. A replica that others took for dead
+   * (and whose jobs they took over) gets its row back: false then.
+   */
+  heartbeat(token: string): boolean;
+  /**
+   * Replicas other than `token` that are dead: their heartbeat is older than `leaseMs`, or they
+   * are on this host and their process is gone.
+   */
+  deadServers(token: string, leaseMs: number): ServeReplica[];
+  /**
+   * Takes over what dead replicas left, for the replica `token`, once: in one transaction (one
+   * replica at a time) their rows go and their unfinished jobs (and those of no replica) become
+   * `token`'s. Another replica taking over at the same time finds nothing left.
+   */
+  takeOverDead(token: string, leaseMs: number): TakenOverJob[];
+  /** Records that the replica `token` holds a live browser session (PostgreSQL; one server on SQLite holds them all). */
+  holdBrowserSession(id: string, teamId: number, token: string): void;
+  dropBrowserSession(id: string): void;
+  /** The live replica holding a team's browser session, when one does. */
+  browserSessionHolder(id: string, teamId: number): ServeReplica | undefined;
   /** Credits the team's jobs (of the given kinds; all, monitors' checks too, when none are given) started in [since, until) have used so far. */
   creditsUsedSince(teamId: number, since: string, kinds?: readonly ServeJobKind[], until?: string): number;
   /** Credits the runs of the team's monitor checks started in [since, until) have used, deleted monitors' too. */
@@ -186,12 +230,21 @@ export interface JobWebhookDelivery {
 
 /** What serve's jobs send their request's webhook: recorded before it is sent, settled with its delivery. */
 export interface JobWebhookTables {
-  queue(jobId: string, channel: NotifyChannel, message: OutgoingNotification): number;
+  /** Records a message about to be sent by the replica `sender` (its serve token), which holds it while it is alive. */
+  queue(jobId: string, channel: NotifyChannel, message: OutgoingNotification, sender?: string): number;
   settle(id: number, delivery: Delivery): void;
   /** Messages never settled, oldest first. */
   pending(): PendingJobWebhook[];
+  /**
+   * Claims for the replica `sender` the messages never settled whose sender is gone (no live
+   * replica holds them), oldest first: each is claimed by one replica. On SQLite one server holds
+   * the database: every unsettled message.
+   */
+  claimPending(sender: string): PendingJobWebhook[];
   /** How each settled message of a job went, in the order they were told. */
   deliveries(jobId: string): JobWebhookDelivery[];
+  /** The channel a job's messages were recorded with (its latest), without a signing secret. */
+  channel(jobId: string): NotifyChannel | undefined;
 }
 
 /** One page of a step: its URL, status code, credits, and the hash of its stored document. */

@@ -132,6 +132,8 @@ describe.each(FACTORIES)("$name keeps serve's, monitors' and webhooks' tables", 
       hooks.settle(a, { sent: true, status: 200, attempts: 1 } as never);
       expect(hooks.pending().map((p) => p.id)).toEqual([b]);
       expect(hooks.deliveries("j1")).toEqual([{ event: "crawl.started", sent: true, status: 200, attempts: 1 }]);
+      expect(hooks.channel("j1")).toEqual({ type: "webhook", url: "https://hook" });
+      expect(hooks.channel("j2")).toBeUndefined();
     } finally {
       store.close();
     }
@@ -192,12 +194,115 @@ describe.each(FACTORIES)("$name's serve claim", (factory) => {
       first.createJob({ id: "left", teamId: t.id, kind: "crawl", url: null, total: null });
       first.releaseServer("server-1");
       second.releaseServer("server-2");
-      // With every server gone, the next one to start cancels what they left.
-      expect(open().serveTables().claimServer("server-3")).toBeUndefined();
-      expect(second.job("left")).toMatchObject({ status: "cancelled", error: "the server stopped before the job finished" });
+      // With every server gone, the next one to start cancels what they left (on PostgreSQL, through its takeover).
+      const third = open().serveTables();
+      expect(third.claimServer("server-3")).toBeUndefined();
+      if (one instanceof SqliteStore) {
+        expect(second.job("left")).toMatchObject({ status: "cancelled", error: "the server stopped before the job finished" });
+      } else {
+        expect(second.job("left")!.status).toBe("scraping");
+        expect(third.takeOverDead("server-3", 60_000).map((t) => [t.job.id, t.from])).toEqual([["left", undefined]]);
+        expect(third.takeOverDead("server-3", 60_000)).toEqual([]);
+      }
     } finally {
       one.close();
       two.close();
     }
   });
 });
+
+describe.each(FACTORIES)("$name's replicas", (factory) => {
+  const test = it.skipIf(factory.missing !== undefined);
+
+  test("a team's running jobs are counted on every replica, and a job over the limit is not recorded", async () => {
+    const open = await factory.fresh();
+    const one = open();
+    const two = open();
+    try {
+      const [a, b] = [one.serveTables(), two.serveTables()];
+      a.claimServer("a");
+      b.claimServer("b");
+      const t = a.createTeam(team);
+      const within = { kinds: ["crawl", "batch"] as const, max: 1 };
+      expect(a.createJob({ id: "first", teamId: t.id, kind: "crawl", url: null, total: null }, within)).toBe(true);
+      // A job without a limit (a scrape) is recorded whatever runs.
+      expect(a.createJob({ id: "scrape", teamId: t.id, kind: "scrape", url: null, total: 1 })).toBe(true);
+      expect(b.runningJobs(t.id, ["crawl", "batch"]).map((j) => j.id)).toEqual(["first"]);
+      expect(b.createJob({ id: "second", teamId: t.id, kind: "batch", url: null, total: 2 }, within)).toBe(false);
+      expect(b.job("second")).toBeUndefined();
+      a.finishJob("first", "completed");
+      expect(b.createJob({ id: "second", teamId: t.id, kind: "batch", url: null, total: 2 }, within)).toBe(true);
+      expect(a.runningJobs(t.id, ["crawl", "batch"]).map((j) => j.id)).toEqual(["second"]);
+    } finally {
+      one.close();
+      two.close();
+    }
+  });
+
+  test("a replica whose heartbeat is older than the lease is dead, and its jobs are taken over once", async () => {
+    const open = await factory.fresh();
+    const [one, two, three] = [open(), open(), open()];
+    try {
+      const [a, b, c] = [one.serveTables(), two.serveTables(), three.serveTables()];
+      for (const [tables, token] of [[a, "a"], [b, "b"], [c, "c"]] as const) tables.claimServer(token);
+      const t = a.createTeam(team);
+      a.createJob({ id: "of-a", teamId: t.id, kind: "crawl", url: null, total: null });
+      b.createJob({ id: "of-b", teamId: t.id, kind: "crawl", url: null, total: null });
+      expect(b.deadServers("b", 60_000)).toEqual([]);
+      expect(b.takeOverDead("b", 60_000)).toEqual([]);
+      if (one instanceof SqliteStore) {
+        // One server holds a SQLite database: nothing is shared, nothing taken over.
+        expect(a.sharedByReplicas()).toBe(false);
+        expect(b.takeOverDead("b", 1)).toEqual([]);
+        return;
+      }
+      expect(a.sharedByReplicas()).toBe(true);
+      // b and c beat; a has not since it started: with a lease shorter than that, a is dead.
+      const LEASE = 300;
+      await until(() => (b.heartbeat("b"), c.heartbeat("c"), b.deadServers("b", LEASE).some((r) => r.token === "a")));
+      // b takes a's job over (its own stays its own) ...
+      const taken = b.takeOverDead("b", LEASE);
+      expect(taken.map((x) => [x.job.id, x.from?.token])).toContainEqual(["of-a", "a"]);
+      expect(taken.map((x) => x.job.id)).not.toContain("of-b");
+      // ... once: c, taking over after it, finds nothing left (b is alive, a's row is gone).
+      expect(c.takeOverDead("c", 60_000)).toEqual([]);
+      expect(c.deadServers("c", 60_000)).toEqual([]);
+      // a was alive after all: its heartbeat gives its row back, and says it had lost it.
+      expect(a.heartbeat("a")).toBe(false);
+      expect(a.heartbeat("a")).toBe(true);
+    } finally {
+      for (const store of [one, two, three]) store.close();
+    }
+  });
+
+  test("job webhooks' messages left unsent are claimed by one replica; a live sender keeps its own", async () => {
+    const open = await factory.fresh();
+    const [one, two] = [open(), open()];
+    try {
+      one.serveTables().claimServer("a");
+      two.serveTables().claimServer("b");
+      const channel = { type: "webhook", url: "https://hook" } as never;
+      const [ha, hb] = [one.jobWebhookTables(), two.jobWebhookTables()];
+      const held = ha.queue("j1", channel, { event: "crawl.started" } as never, "a");
+      const orphan = ha.queue("j2", channel, { event: "crawl.page" } as never, "gone");
+      if (one instanceof SqliteStore) {
+        expect(hb.claimPending("b").map((p) => p.id)).toEqual([held, orphan]);
+        return;
+      }
+      expect(hb.claimPending("b").map((p) => p.id)).toEqual([orphan]);
+      expect(ha.claimPending("a")).toEqual([]);
+      one.serveTables().releaseServer("a");
+      expect(hb.claimPending("b").map((p) => p.id)).toEqual([held]);
+      expect(hb.claimPending("b")).toEqual([]);
+    } finally {
+      one.close();
+      two.close();
+    }
+  });
+});
+
+/** Waits until `done` holds (the test's own timeout bounds it). */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+

@@ -102,6 +102,31 @@ describe("the writer thread", () => {
     store.close();
   });
 
+  it("commits the rest of a batch when the database refuses one page of it, and keeps nothing of that page", async () => {
+    const path = freshPath();
+    const { store, runId } = started(path, 0);
+    const blobs = () => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return db.prepare("SELECT COUNT(*) FROM blobs").pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    const blobsBefore = blobs();
+    // The first goes at once; the others wait for its answer and go together, as one batch.
+    const first = store.saveDocument(record(runId, "https://e.com/0"));
+    const before = store.saveDocument(record(runId, "https://e.com/1"));
+    const refused = store.saveDocument(record(runId + 100, "https://e.com/orphan"));
+    const after = store.saveDocument(record(runId, "https://e.com/2"));
+    await expect(refused).rejects.toThrow(/FOREIGN KEY/);
+    await Promise.all([first, before, after]);
+    expect(committedUrls(path)).toEqual(["https://e.com/0", "https://e.com/1", "https://e.com/2"]);
+    // The refused page's blob went with it.
+    expect(blobs()).toBe(blobsBefore + 3);
+    store.close();
+  });
+
   it("reports a refused step state at the next call that waits", () => {
     const path = freshPath();
     const { store, runId } = started(path, 0);

@@ -25,6 +25,18 @@ export interface FixtureTraffic {
 }
 
 /**
+ * A replay on the local engine opens no socket, so what spares a site is lifted: the per-host
+ * limit becomes the run's concurrency and a crawl waits no delay between pages (its own or
+ * robots.txt's). Applied to the pipeline once the run's plan and hashes are made, so the run is
+ * kept as the file says. Not on the firecrawl engine: the delay is part of the requests its
+ * recorded answers are keyed by.
+ */
+export function replayPace(pipeline: Pipeline): void {
+  pipeline.perHostConcurrency = pipeline.concurrency;
+  for (const step of pipeline.steps) if (step.kind === "crawl") step.body.delay = 0;
+}
+
+/**
  * The traffic of a run with --record or --replay: the local engine's pages, model and searches,
  * or the firecrawl engine's answers from the service. A replay answers as the recorded model when
  * the environment names none, so an extraction with a model replays without a key.

@@ -16,7 +16,7 @@ import { notifyRun, type NotificationOutbox, type NotifyOutcome } from "../notif
 import { openExistingRunStore, openRunStore, RUN_WRITER_AFTER } from "../common/index.js";
 import { isDatabaseUrl } from "../db-path.js";
 import { runAgent } from "../../agent/index.js";
-import { fixtureTraffic, type FixtureOptions, type FixtureTraffic } from "./fixture.js";
+import { fixtureTraffic, replayPace, type FixtureOptions, type FixtureTraffic } from "./fixture.js";
 import { expectationJudge } from "../../expect/index.js";
 import { chooseFromRun, RunPageKeeper, runTaps, storedPages, withoutPageCache, type ChosenRun, type FromRunOptions } from "./from-run.js";
 import type { EngineTaps } from "../../engines/local/index.js";
@@ -73,6 +73,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const pipelineHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined, perHostConcurrency: undefined, budget: undefined, keepPages: undefined }, withoutExpectations)).digest("hex");
   // Runs started before the budget and per-host concurrency were left out were hashed without only concurrency.
   const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined }, withoutExpectations)).digest("hex");
+  if (options.replay !== undefined && local) replayPace(pipeline);
 
   const store = (options.fromRun !== undefined ? openExistingRunStore : openRunStore)(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
   let engine: Engine | undefined;

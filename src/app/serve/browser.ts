@@ -13,6 +13,16 @@ export interface BrowserSessionsOptions {
   /** The heap limit of each code run, in MB. */
   memoryMb: number;
   clock: () => number;
+  /** Where sessions are recorded for replicas sharing the database: another replica's session is named, not just not found. */
+  holders?: BrowserSessionHolders;
+}
+
+/** The record of which replica holds each live session. */
+export interface BrowserSessionHolders {
+  hold(id: string, teamId: number): void;
+  drop(id: string): void;
+  /** The replica holding the team's session `id`, in words (`scrapeline serve pid N on host`), when another one does. */
+  elsewhere(id: string, teamId: number): string | undefined;
 }
 
 interface Live {
@@ -52,6 +62,7 @@ export class BrowserSessions {
     const now = this.options.clock();
     const live: Live = { id, teamId: team.id, page, createdAt: now, expiresAt: now + call.ttlMs, activityTtlMs: call.activityTtlMs, lastActivity: now, timer: undefined, queue: Promise.resolve() };
     this.live.set(id, live);
+    this.options.holders?.hold(id, team.id);
     this.schedule(live);
     return { id, expiresAt: new Date(live.expiresAt).toISOString() };
   }
@@ -112,8 +123,10 @@ export class BrowserSessions {
 
   private find(team: Team, id: string): Live {
     const live = this.live.get(id);
-    if (!live || live.teamId !== team.id) throw new ScrapelineError("not-found", `no browser session ${id}`);
-    return live;
+    if (live && live.teamId === team.id) return live;
+    const elsewhere = live ? undefined : this.options.holders?.elsewhere(id, team.id);
+    if (elsewhere) throw new ScrapelineError("not-found", `browser session ${id} is held by another replica (${elsewhere}): a session stays on the replica that opened it; send its calls there`);
+    throw new ScrapelineError("not-found", `no browser session ${id}`);
   }
 
   /** Closes the session at the first of its ttl and its inactivity limit. */
@@ -127,6 +140,7 @@ export class BrowserSessions {
   private async end(live: Live): Promise<void> {
     if (this.live.get(live.id) !== live) return;
     this.live.delete(live.id);
+    this.options.holders?.drop(live.id);
     if (live.timer) clearTimeout(live.timer);
     await live.page.close();
   }

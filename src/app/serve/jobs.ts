@@ -8,6 +8,7 @@ import type { ServeTables, RunsStore } from "../../store/index.js";
 import { inlineAssets } from "../common/index.js";
 import { StoreChangeTracker } from "../common/index.js";
 import { withoutHeaderValues } from "./request-credentials.js";
+import { concurrencyRefused } from "./limits.js";
 import { runAgent } from "../../agent/index.js";
 
 /** A job in progress in this process. */
@@ -50,24 +51,27 @@ export class JobRunner {
     private readonly engine: Engine,
   ) {}
 
-  /** The team's crawls running now, with the options they run with (GET /v2/crawl/active). */
+  /**
+   * The team's crawls running now, on every replica sharing the database, with the options they
+   * run with (GET /v2/crawl/active): this replica's as it runs them, others' as their runs
+   * recorded them (without header values).
+   */
   activeCrawls(teamId: number): Array<{ id: string; url: string | null; createdAt: string; options: Record<string, unknown> }> {
-    const out = [];
-    for (const job of this.running.values()) {
-      if (job.teamId !== teamId || job.kind !== "crawl") continue;
-      const row = this.tables.job(job.id);
-      if (!row || row.status !== "scraping") continue;
-      const { url: _url, ...options } = (job.request ?? {}) as Record<string, unknown>;
-      out.push({ id: job.id, url: row.url, createdAt: row.createdAt, options });
-    }
-    return out;
+    return this.tables.runningJobs(teamId, ["crawl"]).map((row) => {
+      const { url: _url, ...options } = (this.running.get(row.id)?.request ?? this.recordedRequest(row)) as Record<string, unknown>;
+      return { id: row.id, url: row.url, createdAt: row.createdAt, options };
+    });
   }
 
-  /** Jobs of a team running now, of the given kinds. */
+  /** Jobs of a team running now, of the given kinds, on every replica sharing the database. */
   activeJobs(teamId: number, kinds: readonly ServeJobKind[]): number {
-    let n = 0;
-    for (const job of this.running.values()) if (job.teamId === teamId && kinds.includes(job.kind)) n++;
-    return n;
+    return this.tables.runningJobs(teamId, kinds).length;
+  }
+
+  /** The request a job's run recorded (its one step's body). */
+  private recordedRequest(job: ServeJob): unknown {
+    const plan = job.runId === null ? undefined : this.store.runPlan(job.runId);
+    return plan ? (JSON.parse(plan) as { steps?: Array<{ body?: unknown }> }).steps?.[0]?.body ?? {} : {};
   }
 
   /**
@@ -78,11 +82,12 @@ export class JobRunner {
     teamId: number,
     kind: ServeJobKind,
     pipeline: Pipeline,
-    info: { url: string | null; total: number | null; store?: Store; storedAs?: (url: string) => string },
+    info: { url: string | null; total: number | null; store?: Store; storedAs?: (url: string) => string; within?: { kinds: readonly ServeJobKind[]; max: number } },
     onPage?: (url: string) => void,
   ): { id: string; finished: Promise<JobOutcome> } {
     const id = randomUUID();
-    this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total });
+    // The team's limit of running jobs is checked as the job is recorded: replicas starting jobs at once take turns.
+    if (!this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total }, info.within)) throw concurrencyRefused(this.activeJobs(teamId, info.within!.kinds), info.within!.max);
     const stop = new AbortController();
     const step = pipeline.steps[0]!;
     const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(step.kind === "crawl" ? { limit: step.body.limit, request: step.body } : {}) };

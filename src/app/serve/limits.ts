@@ -28,5 +28,10 @@ export class RateLimiter {
 /** Refuses a new job when the team already runs as many as it may. */
 export function checkConcurrency(team: Team, running: number): void {
   if (running < team.maxConcurrentJobs) return;
-  throw new ScrapelineError("rate-limited", `Concurrency limit exceeded: ${running} job(s) running, at most ${team.maxConcurrentJobs} for this team. Please retry after 5s, when a job has finished`, { status: 429, retryAfterMs: 5000 });
+  throw concurrencyRefused(running, team.maxConcurrentJobs);
+}
+
+/** The answer to a job over the team's concurrent-job limit (429). */
+export function concurrencyRefused(running: number, max: number): ScrapelineError {
+  return new ScrapelineError("rate-limited", `Concurrency limit exceeded: ${running} job(s) running, at most ${max} for this team. Please retry after 5s, when a job has finished`, { status: 429, retryAfterMs: 5000 });
 }

@@ -25,27 +25,8 @@ import { ServeMonitors } from "./monitors.js";
 import { jobDocuments } from "./v1.js";
 import { failureOf, jobPipeline, serveEngine, teamTag, WEBHOOK_KIND } from "./job-shape.js";
 import { JobWebhooks, jobEnd, storedPage, takeWebhook, type JobNotifier, type JobWebhook } from "./webhooks.js";
-
-export interface ServeOptions {
-  db: string;
-  /** Let fetches reach loopback and private addresses (off by default: the SSRF guard). */
-  allowPrivateNetwork?: boolean;
-  /** A `domain score` file: the web-risk list of threat protection's mode normal. */
-  riskList?: string;
-  /** Pages in flight per job. */
-  concurrency?: number;
-  /** Where the extraction model is configured (SCRAPELINE_LLM_*; default process.env). */
-  env?: Readonly<Record<string, string | undefined>>;
-  clock?: () => number;
-  /** Run code sent to /v2/browser/{id}/execute and /v2/scrape/{id}/interact (off by default: it is remote code execution). */
-  allowCodeExecution?: boolean;
-  /** Live browser sessions per team (default 5). */
-  maxBrowserSessions?: number;
-  /** Heap limit of each code run, in MB (default 128). */
-  codeMemoryMb?: number;
-}
-
-
+import type { ServeOptions } from "./options.js";
+import { browserSessionHolders, ReplicaLiveness, replicaLeaseMs } from "./replicas.js";
 
 const BACKGROUND: readonly ServeJobKind[] = ["crawl", "batch", "extract", "agent"];
 
@@ -72,6 +53,8 @@ export class ServeService {
   readonly monitors: ServeMonitors;
   /** What crawl, batch scrape and extract jobs tell their request's webhook. */
   private readonly webhooks: JobWebhooks;
+  /** The heartbeat of this replica, and the takeover of what dead replicas left. */
+  private readonly liveness: ReplicaLiveness;
 
   constructor(private readonly options: ServeOptions) {
     this.clock = options.clock ?? Date.now;
@@ -90,14 +73,21 @@ export class ServeService {
     this.jobs = new JobRunner(this.store, this.tables, this.engine);
     this.limiter = new RateLimiter(this.tables, this.clock);
     const webhookSecret = (options.env ?? process.env).SCRAPELINE_WEBHOOK_SECRET;
-    this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: this.store.jobWebhookTables(), ...(webhookSecret ? { secret: webhookSecret } : {}) });
-    this.webhooks.resendLeftOver();
+    this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: this.store.jobWebhookTables(), sender: this.token, ...(webhookSecret ? { secret: webhookSecret } : {}) });
+    const leaseMs = options.replicaLeaseMs ?? replicaLeaseMs(options.env ?? process.env);
+    this.liveness = new ReplicaLiveness({
+      tables: this.tables, store: this.store, token: this.token, leaseMs, resendWebhooks: () => this.webhooks.resendLeftOver(),
+      // A job taken over from a dead replica tells its webhook how it ended.
+      onSettled: (job) => job.kind in WEBHOOK_KIND && this.webhooks.tellTakenOver(job.id, WEBHOOK_KIND[job.kind as keyof typeof WEBHOOK_KIND], ...jobEnd(this.store, this.tables.job(job.id) ?? job)),
+    });
+    this.liveness.start();
     this.browser = new BrowserSessions({
       openPage: (start) => this.engine.openLivePage(start),
       allowCodeExecution: Boolean(options.allowCodeExecution),
       maxPerTeam: options.maxBrowserSessions ?? 5,
       memoryMb: options.codeMemoryMb ?? 128,
       clock: this.clock,
+      holders: browserSessionHolders(this.tables, this.token),
     });
     this.monitors = new ServeMonitors({
       db: options.db,
@@ -205,7 +195,7 @@ export class ServeService {
     const request = { ...call.request, scrapeOptions: this.guard(team, call.request.scrapeOptions, call.request.scrapeOptions.threatProtection, [call.request.url]) };
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
     const pipeline = jobPipeline(this.options, team, "crawl", call.pipeline, { ...call.pipeline.steps[0]!, kind: "crawl", body: request } as Step, call.maxConcurrency);
-    const job = this.startWithWebhook(team, "crawl", pipeline, { url: request.url, total: null }, webhook);
+    const job = this.startWithWebhook(team, "crawl", pipeline, { url: request.url, total: null, within: this.jobSlots(team) }, webhook);
     return { id: job.id, ...(call.warning ? { warning: call.warning } : {}) };
   }
 
@@ -216,7 +206,7 @@ export class ServeService {
     const options = this.guard(team, call.options, call.options.threatProtection, call.urls);
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
     const pipeline = jobPipeline(this.options, team, "batch", call.pipeline, { ...call.pipeline.steps[0]!, kind: "scrape", body: { urls: call.urls, ...options } } as Step, call.maxConcurrency);
-    const job = this.startWithWebhook(team, "batch", pipeline, { url: null, total: call.urls.length }, webhook);
+    const job = this.startWithWebhook(team, "batch", pipeline, { url: null, total: call.urls.length, within: this.jobSlots(team) }, webhook);
     return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}), ...(call.warning ? { warning: call.warning } : {}) };
   }
 
@@ -232,7 +222,7 @@ export class ServeService {
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
     const { threatProtection: _override, ...request } = call.request;
     const pipeline = jobPipeline(this.options, team, "extract", call.pipeline, { ...call.pipeline.steps[0]!, kind: "extract", body: { ...request, scrapeOptions } } as Step);
-    const job = this.startWithWebhook(team, "extract", pipeline, { url: call.urls[0] ?? null, total: null }, webhook);
+    const job = this.startWithWebhook(team, "extract", pipeline, { url: call.urls[0] ?? null, total: null, within: this.jobSlots(team) }, webhook);
     return { id: job.id, ...(call.invalidURLs ? { invalidURLs: call.invalidURLs } : {}), ...(call.warning ? { warning: call.warning } : {}) };
   }
 
@@ -253,7 +243,7 @@ export class ServeService {
     const scrapeOptions = guarded?.threatProtection ? { ...guarded, maxAge: 0 } : guarded;
     checkConcurrency(team, this.jobs.activeJobs(team.id, BACKGROUND));
     const pipeline = jobPipeline(this.options, team, "agent", call.pipeline, { ...call.pipeline.steps[0]!, kind: "agent", body: { ...call.request, ...(scrapeOptions ? { scrapeOptions } : {}) } } as Step);
-    const job = this.jobs.start(team.id, "agent", pipeline, { url: call.request.urls?.[0] ?? null, total: null });
+    const job = this.jobs.start(team.id, "agent", pipeline, { url: call.request.urls?.[0] ?? null, total: null, within: this.jobSlots(team) });
     this.track(job.finished).catch(() => {});
     return { id: job.id, ...(call.warning ? { warning: call.warning } : {}) };
   }
@@ -334,6 +324,7 @@ export class ServeService {
     this.closing = true;
     await Promise.allSettled([...this.inFlight]);
     await this.monitors.close();
+    this.liveness.stop();
     await this.jobs.stopAll();
     await this.webhooks.close();
     await this.browser.closeAll();
@@ -346,7 +337,7 @@ export class ServeService {
    * Starts a crawl, batch scrape or extract job; with a webhook, the job tells it when it starts,
    * each page it stores (crawl, batch scrape) and how it ended, in that order.
    */
-  private startWithWebhook(team: Team, kind: "crawl" | "batch" | "extract", pipeline: Pipeline, info: { url: string | null; total: number | null }, webhook: JobWebhook | undefined): { id: string } {
+  private startWithWebhook(team: Team, kind: "crawl" | "batch" | "extract", pipeline: Pipeline, info: Parameters<JobRunner["start"]>[3], webhook: JobWebhook | undefined): { id: string } {
     let notifier: JobNotifier | undefined;
     let runId = 0;
     const onPage = webhook && kind !== "extract" ? (url: string) => notifier?.tell("page", jobDocuments(job.id, storedPage(this.store, runId, url))) : undefined;
@@ -367,6 +358,11 @@ export class ServeService {
       (error: unknown) => told.tell("failed", [], error instanceof Error ? error.message : String(error)),
     );
     return job;
+  }
+
+  /** The team's limit of background jobs running at once, on every replica. */
+  private jobSlots(team: Team): { kinds: readonly ServeJobKind[]; max: number } {
+    return { kinds: BACKGROUND, max: team.maxConcurrentJobs };
   }
 
   private async track<T>(promise: Promise<T>): Promise<T> {
@@ -392,6 +388,4 @@ export class ServeService {
     else delete scoped.threatProtection;
     return scoped as T;
   }
-
-
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Delivery, JobWebhookEvent, NotificationSender, NotifyChannel, NotifyConfig, OutgoingNotification } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { createNotificationSender } from "../../engines/local/index.js";
-import type { JobWebhookTables, PendingJobWebhook, RunsStore } from "../../store/index.js";
+import type { JobWebhookTables, RunsStore } from "../../store/index.js";
 import type { Document, ServeJob } from "../../core/index.js";
 import { inlineAssets } from "../common/index.js";
 import { sendQueued } from "../notify/index.js";
@@ -76,6 +76,8 @@ export interface JobWebhookOptions {
   secret?: string;
   /** Where each message is recorded before it is sent and settled after (the outbox). */
   tables?: JobWebhookTables;
+  /** This server's token: the messages it records are its to send while it is alive. */
+  sender?: string;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -87,6 +89,8 @@ export interface JobWebhookOptions {
 export class JobWebhooks {
   private sender: NotificationSender | undefined;
   private readonly pending = new Set<Promise<void>>();
+  /** Each job's last message told, so the next waits behind it (whether this server told it or took it over). */
+  private readonly chains = new Map<string, Promise<void>>();
 
   constructor(private readonly options: JobWebhookOptions) {}
 
@@ -102,35 +106,46 @@ export class JobWebhooks {
       ...(webhook.metadata ? { metadata: webhook.metadata } : {}),
       ...(webhook.headers ? { headers: webhook.headers } : {}),
     };
-    let chain: Promise<void> = Promise.resolve();
     return {
       tell: (phase, data, error) => {
-        if (!webhook.events.includes(phase)) return;
-        const message = jobMessage(jobId, `${kind}.${phase}` as JobWebhookEvent, data, error);
-        const id = this.options.tables?.queue(jobId, channel, message) ?? -1;
-        chain = this.after(chain, channel, id, message);
+        if (webhook.events.includes(phase)) this.tellOn(jobId, channel, `${kind}.${phase}` as JobWebhookEvent, data, error);
       },
     };
   }
 
   /**
-   * Sends what a server that stopped had recorded and not delivered, each job's messages in their
-   * order (one in flight when it stopped may arrive twice, with the same webhookId).
+   * Tells the webhook of a job that another server started (and that was taken over from it) how
+   * it ended, on the channel its messages were recorded with, when its events include that one.
    */
-  resendLeftOver(): void {
-    const byJob = new Map<string, PendingJobWebhook[]>();
-    for (const item of this.options.tables?.pending() ?? []) byJob.set(item.jobId, [...(byJob.get(item.jobId) ?? []), item]);
-    for (const items of byJob.values()) {
-      let chain: Promise<void> = Promise.resolve();
-      for (const item of items) {
-        const channel = { ...item.channel, ...(this.options.secret ? { secret: this.options.secret } : {}) } as NotifyChannel;
-        chain = this.after(chain, channel, item.id, item.message);
-      }
-    }
+  tellTakenOver(jobId: string, kind: WebhookJobKind, phase: JobPhase, data: unknown, error?: string): void {
+    const stored = this.options.tables?.channel(jobId);
+    const type = `${kind}.${phase}` as JobWebhookEvent;
+    if (!stored || (stored.type === "webhook" && stored.events && !stored.events.includes(type))) return;
+    this.tellOn(jobId, this.signed(stored), type, data, error);
   }
 
-  /** Sends a message once the one before it is settled, and settles it in the outbox. */
-  private after(previous: Promise<void>, channel: NotifyChannel, id: number, message: OutgoingNotification): Promise<void> {
+  private tellOn(jobId: string, channel: NotifyChannel, type: JobWebhookEvent, data: unknown, error: string | undefined): void {
+    const message = jobMessage(jobId, type, data, error);
+    const id = this.options.tables?.queue(jobId, channel, message, this.options.sender) ?? -1;
+    this.after(jobId, channel, id, message);
+  }
+
+  private signed(channel: NotifyChannel): NotifyChannel {
+    return { ...channel, ...(this.options.secret ? { secret: this.options.secret } : {}) } as NotifyChannel;
+  }
+
+  /**
+   * Sends what a server that stopped had recorded and not delivered, each job's messages in their
+   * order. Each message is claimed first, so one replica sends it; one in flight when its sender
+   * stopped may arrive twice, with the same webhookId.
+   */
+  resendLeftOver(): void {
+    for (const item of this.options.tables?.claimPending(this.options.sender ?? "") ?? []) this.after(item.jobId, this.signed(item.channel), item.id, item.message);
+  }
+
+  /** Sends a message once the job's one before it is settled, and settles it in the outbox. */
+  private after(jobId: string, channel: NotifyChannel, id: number, message: OutgoingNotification): void {
+    const previous = this.chains.get(jobId) ?? Promise.resolve();
     const config: NotifyConfig = { channels: [channel], on: [], rules: { addedOnly: false, keywords: [], ignore: [] } };
     const tables = this.options.tables;
     const outbox = tables ? { queue: () => [], settle: (outboxId: number, delivery: Delivery) => tables.settle(outboxId, delivery) } : undefined;
@@ -138,8 +153,11 @@ export class JobWebhooks {
       await sendQueued(config, [{ id, channelIndex: 0, message }], { allowPrivateNetwork: this.options.allowPrivateNetwork, sender: this.senderNow(), ...(outbox ? { outbox } : {}), ...(this.options.sleep ? { sleep: this.options.sleep } : {}) });
     });
     this.pending.add(next);
-    void next.finally(() => this.pending.delete(next));
-    return next;
+    this.chains.set(jobId, next);
+    void next.finally(() => {
+      this.pending.delete(next);
+      if (this.chains.get(jobId) === next) this.chains.delete(jobId);
+    });
   }
 
   /** Waits for every message told so far to be delivered or given up, then closes the sender. */

@@ -217,7 +217,7 @@ export class PostgresStore implements Store, StoreTables {
     return {
       ...tables,
       claimServer: (token) => ((claimed = token), tables.claimServer(token)),
-      createJob: (job) => this.call("serve.createJob", job, claimed),
+      createJob: (job, within) => this.call("serve.createJob", job, within, claimed),
     };
   }
   monitorTables(now: () => Date = this.now): MonitorTables {

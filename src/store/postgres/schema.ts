@@ -290,4 +290,19 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN fetched TEXT REFERENCES blobs (hash);
   ALTER TABLE runs ADD COLUMN from_run INTEGER REFERENCES runs (id);
   `,
+  `
+  -- Replicas' heartbeats (on the database's clock, so hosts' clocks do not matter): a replica whose
+  -- last_seen is older than the lease is dead, and a live one takes over its jobs. A job webhook's
+  -- message is held by the replica sending it (sender) while that replica is alive.
+  ALTER TABLE serve_servers ADD COLUMN last_seen TIMESTAMPTZ NOT NULL DEFAULT now();
+  ALTER TABLE serve_job_webhooks ADD COLUMN sender TEXT;
+  CREATE INDEX serve_jobs_running ON serve_jobs (team_id, kind) WHERE status = 'scraping';
+  -- Live browser sessions and the replica holding each (the page is that replica's; the others name it).
+  CREATE TABLE serve_browser_sessions (
+    id         TEXT PRIMARY KEY,
+    team_id    INTEGER NOT NULL,
+    server     TEXT NOT NULL,
+    opened_at  TEXT NOT NULL
+  );
+  `,
 ];

@@ -1,19 +1,20 @@
 // serve's teams, keys, jobs, usage and replicas on PostgreSQL (the thread's side; ../tables.ts says what each does).
-import { currentOwner, ownerAlive } from "../owner.js";
 import { DEFAULT_THREAT_POLICY, REQUEST_WINDOW_MS, type ServeTables } from "../tables.js";
 import { toJob, toTeam } from "../table-rows.js";
 import type { OnThread } from "./on-thread.js";
+import { SERVE_REPLICAS } from "./replicas.js";
 import { changes, row, rows, run, value, type Tx } from "./sql.js";
 
-/** The lock a starting replica takes while it looks for replicas gone (any fixed number: "srv1" in ASCII). */
-const SERVERS_LOCK = 0x73727631;
+/** The lock a team's new job takes while the team's running jobs are counted (any fixed number: "jobs" in ASCII), with the team's id. */
+const TEAM_JOBS_LOCK = 0x6a6f6273;
 
 /** Credits of a run: its own and its pages' not yet compacted. */
 const RUN_CREDITS = "r.credits_used + (SELECT COALESCE(SUM(d.credits_used), 0) FROM documents d WHERE d.run_id = r.id)";
 
 const placeholders = (from: number, count: number) => Array.from({ length: count }, (_, i) => `$${from + i}`).join(", ");
 
-export const SERVE_TABLES: OnThread<ServeTables> & { createJob(tx: Tx, job: Parameters<ServeTables["createJob"]>[0], server?: string): Promise<void> } = {
+export const SERVE_TABLES: OnThread<ServeTables> & { createJob(tx: Tx, job: Parameters<ServeTables["createJob"]>[0], within?: Parameters<ServeTables["createJob"]>[1], server?: string): Promise<boolean> } = {
+  ...SERVE_REPLICAS,
   async createTeam(tx, team) {
     const found = await row(
       tx,
@@ -54,8 +55,17 @@ export const SERVE_TABLES: OnThread<ServeTables> & { createJob(tx: Tx, job: Para
   async revokeKeys(tx, ids) {
     return changes(tx, "UPDATE serve_keys SET revoked_at = $1 WHERE id = ANY($2::int[]) AND revoked_at IS NULL", [tx.now, ids]);
   },
-  async createJob(tx, job, server?: string) {
+  /** A limited job counts the team's running jobs under the team's lock, so replicas starting jobs at once take turns. */
+  async createJob(tx, job, within, server?: string) {
+    if (within) {
+      await run(tx, "SELECT pg_advisory_xact_lock($1, $2)", [TEAM_JOBS_LOCK, job.teamId]);
+      if ((await SERVE_TABLES.runningJobs(tx, job.teamId, within.kinds)).length >= within.max) return false;
+    }
     await run(tx, "INSERT INTO serve_jobs (id, team_id, kind, status, url, total, created_at, server) VALUES ($1, $2, $3, 'scraping', $4, $5, $6, $7)", [job.id, job.teamId, job.kind, job.url, job.total, tx.now, server ?? null]);
+    return true;
+  },
+  async runningJobs(tx, teamId, kinds) {
+    return (await rows(tx, "SELECT * FROM serve_jobs WHERE team_id = $1 AND status = 'scraping' AND kind = ANY($2::text[]) ORDER BY seq", [teamId, kinds])).map(toJob);
   },
   async setJobRun(tx, id, runId) {
     await run(tx, "UPDATE serve_jobs SET run_id = $1 WHERE id = $2", [runId, id]);
@@ -84,32 +94,6 @@ export const SERVE_TABLES: OnThread<ServeTables> & { createJob(tx: Tx, job: Para
   async lastSuccess(tx, teamId, since) {
     return (await value<string | null>(tx, "SELECT MAX(finished_at) FROM serve_jobs WHERE team_id = $1 AND status = 'completed' AND finished_at >= $2", [teamId, since])) ?? undefined;
   },
-  /**
-   * On PostgreSQL several replicas serve one database: each claim adds the replica's row and
-   * never refuses. Replicas of this host whose process is gone lose their rows, and the jobs left
-   * running by a replica without a row end cancelled. A replica on another host is taken for
-   * alive until it gives its claim up.
-   */
-  async claimServer(tx, token) {
-    await run(tx, "SELECT pg_advisory_xact_lock($1)", [SERVERS_LOCK]);
-    const self = currentOwner();
-    for (const other of await rows(tx, "SELECT token, pid, host, started FROM serve_servers WHERE token <> $1", [token])) {
-      if (ownerAlive({ host: other.host as string, pid: other.pid as number, started: (other.started as string | null) ?? null }) === false) {
-        await run(tx, "DELETE FROM serve_servers WHERE token = $1", [other.token]);
-      }
-    }
-    await run(
-      tx,
-      "INSERT INTO serve_servers (token, pid, host, started, started_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (token) DO UPDATE SET pid = excluded.pid, host = excluded.host, started = excluded.started",
-      [token, self.pid, self.host, self.started, tx.now],
-    );
-    await run(
-      tx,
-      "UPDATE serve_jobs SET status = 'cancelled', finished_at = $1, error = 'the server stopped before the job finished' WHERE status = 'scraping' AND (server IS NULL OR server NOT IN (SELECT token FROM serve_servers))",
-      [tx.now],
-    );
-    return undefined;
-  },
   /** The window's row is locked by the upsert, so replicas counting at once take turns. */
   async takeRequest(tx, teamId, limit, nowMs) {
     const found = (await row(
@@ -127,9 +111,6 @@ export const SERVE_TABLES: OnThread<ServeTables> & { createJob(tx: Tx, job: Para
   },
   async cancelledElsewhere(tx, id) {
     return (await value<string>(tx, "SELECT status FROM serve_jobs WHERE id = $1", [id])) === "cancelled";
-  },
-  async releaseServer(tx, token) {
-    await run(tx, "DELETE FROM serve_servers WHERE token = $1", [token]);
   },
   async creditsUsedSince(tx, teamId, since, kinds, until) {
     const params: unknown[] = [teamId, since];

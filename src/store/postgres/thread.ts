@@ -13,7 +13,8 @@ import type { BridgeData, BridgeMessage, BridgeReply } from "./bridge.js";
 
 const { url, port, replies } = workerData as BridgeData;
 // One connection: calls are made one at a time. The pool reconnects after a connection is lost.
-const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 30_000, application_name: "scrapeline" } as pg.PoolConfig);
+// A process stopped in the middle of a transaction (frozen, or cut off) has it ended by the server after a minute, so its locks do not hold other processes forever.
+const pool = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 30_000, application_name: "scrapeline", idle_in_transaction_session_timeout: 60_000 } as pg.PoolConfig);
 // An idle connection's error (the server restarted) is not a call's: the next call gets a new connection.
 pool.on("error", () => undefined);
 

@@ -15,7 +15,8 @@ export class SqliteJobWebhookTables implements JobWebhookTables {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  queue(jobId: string, channel: NotifyChannel, message: OutgoingNotification): number {
+  /** One server holds the database: who sends is not recorded. */
+  queue(jobId: string, channel: NotifyChannel, message: OutgoingNotification, _sender?: string): number {
     const { secret: _secret, ...stored } = channel as NotifyChannel & { secret?: string };
     const insert = this.db.prepare("INSERT INTO serve_job_webhooks (job_id, channel, event, message, queued_at) VALUES (?, ?, ?, ?, ?)");
     return Number(insert.run(jobId, JSON.stringify(stored), message.event, JSON.stringify(message), this.now().toISOString()).lastInsertRowid);
@@ -35,6 +36,16 @@ export class SqliteJobWebhookTables implements JobWebhookTables {
       channel: JSON.parse(r.channel as string) as NotifyChannel,
       message: JSON.parse(r.message as string) as OutgoingNotification,
     }));
+  }
+
+  /** One server holds the database: every message never settled is its to send. */
+  claimPending(_sender: string): PendingJobWebhook[] {
+    return this.pending();
+  }
+
+  channel(jobId: string): NotifyChannel | undefined {
+    const raw = this.db.prepare("SELECT channel FROM serve_job_webhooks WHERE job_id = ? ORDER BY id DESC LIMIT 1").pluck().get(jobId) as string | undefined;
+    return raw ? (JSON.parse(raw) as NotifyChannel) : undefined;
   }
 
   /** How each settled message of a job went, in the order they were told. */

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { currentOwner, ownerAlive } from "../owner.js";
 import type { ApiKeyRecord, ServeJob, ServeJobKind, ServeJobStatus, Team } from "../../core/index.js";
-import { DEFAULT_THREAT_POLICY, REQUEST_WINDOW_MS, type NewTeam, type RequestWindow, type ServeOwner, type ServeTables } from "../tables.js";
+import { DEFAULT_THREAT_POLICY, REQUEST_WINDOW_MS, type NewTeam, type RequestWindow, type ServeOwner, type ServeReplica, type ServeTables, type TakenOverJob } from "../tables.js";
 import { toJob, toTeam, type Row } from "../table-rows.js";
 
 /**
@@ -72,8 +72,18 @@ export class SqliteServeTables implements ServeTables {
     return this.db.transaction(() => ids.reduce((n, id) => n + revoke.run(this.stamp(), id).changes, 0))();
   }
 
-  createJob(job: { id: string; teamId: number; kind: ServeJobKind; url: string | null; total: number | null }): void {
-    this.db.prepare("INSERT INTO serve_jobs (id, team_id, kind, status, url, total, created_at) VALUES (?, ?, ?, 'scraping', ?, ?, ?)").run(job.id, job.teamId, job.kind, job.url, job.total, this.stamp());
+  createJob(job: { id: string; teamId: number; kind: ServeJobKind; url: string | null; total: number | null }, within?: { kinds: readonly ServeJobKind[]; max: number }): boolean {
+    return this.db.transaction(() => {
+      if (within && this.runningJobs(job.teamId, within.kinds).length >= within.max) return false;
+      this.db.prepare("INSERT INTO serve_jobs (id, team_id, kind, status, url, total, created_at) VALUES (?, ?, ?, 'scraping', ?, ?, ?)").run(job.id, job.teamId, job.kind, job.url, job.total, this.stamp());
+      return true;
+    })();
+  }
+
+  runningJobs(teamId: number, kinds: readonly ServeJobKind[]): ServeJob[] {
+    if (kinds.length === 0) return [];
+    const rows = this.db.prepare(`SELECT * FROM serve_jobs WHERE team_id = ? AND status = 'scraping' AND kind IN (${kinds.map(() => "?").join(", ")}) ORDER BY created_at, rowid`).all(teamId, ...kinds) as Row[];
+    return rows.map(toJob);
   }
 
   setJobRun(id: string, runId: number): void {
@@ -158,6 +168,33 @@ export class SqliteServeTables implements ServeTables {
   /** Gives the database up, when `token` still owns it. */
   releaseServer(token: string): void {
     this.db.prepare("DELETE FROM serve_owner WHERE id = 1 AND token = ?").run(claimOf(token));
+  }
+
+  /** One server holds a SQLite database: no replicas, no heartbeats. */
+  sharedByReplicas(): boolean {
+    return false;
+  }
+
+  heartbeat(_token: string): boolean {
+    return true;
+  }
+
+  deadServers(_token: string, _leaseMs: number): ServeReplica[] {
+    return [];
+  }
+
+  /** A SQLite database's one server cancels what a stopped server left when it claims the database. */
+  takeOverDead(_token: string, _leaseMs: number): TakenOverJob[] {
+    return [];
+  }
+
+  /** One server holds a SQLite database and its browser sessions: nothing to record. */
+  holdBrowserSession(_id: string, _teamId: number, _token: string): void {}
+
+  dropBrowserSession(_id: string): void {}
+
+  browserSessionHolder(_id: string, _teamId: number): ServeReplica | undefined {
+    return undefined;
   }
 
   /** Jobs a stopped server left running: marked cancelled (their stored pages stay readable). */

@@ -1,6 +1,7 @@
 /**
  * The writer thread (see writer.ts): its own connection to the database, making the calls it is
- * sent one at a time, in order, and answering each batch of them with one message.
+ * sent one at a time, in order, each batch of them in one transaction, and answering each batch
+ * with one message once it is committed.
  */
 import { readlinkSync } from "node:fs";
 import { getPriority, setPriority } from "node:os";
@@ -30,15 +31,40 @@ const { path, busyTimeoutMs, port, replies } = workerData as WriterData;
 let now = new Date();
 const store = new SqliteStore(path, { busyTimeoutMs, now: () => now });
 
+/**
+ * A batch's calls in one transaction: the store's own transactions nest as savepoints, so a call
+ * that fails leaves the others, and the batch's pages share one commit (a replayed crawl wrote a
+ * third fewer pages to the WAL). Its answer is posted after the commit, so a page reported
+ * committed is.
+ */
+const inOneTransaction = store.db.transaction((calls: WriterMessage[]) => calls.map(make));
+
 port.on("message", (calls: WriterMessage[]) => {
-  const answers: WriterReply[] = [];
-  for (const call of calls) answers.push(make(call));
-  port.postMessage(answers);
+  port.postMessage(answer(calls));
   Atomics.add(replies, 0, 1);
   Atomics.notify(replies, 0);
 });
 
-/** Makes one call, in its own transaction as the store would; answers with its failure, if any. */
+function answer(calls: WriterMessage[]): WriterReply[] {
+  const closing = calls.findIndex((call) => call.op === "close");
+  const writes = closing < 0 ? calls : calls.slice(0, closing);
+  let answers: WriterReply[];
+  try {
+    answers = writes.length > 1 ? inOneTransaction.immediate(writes) : writes.map(make);
+  } catch (error) {
+    // The batch's transaction could not begin or commit: none of its calls is committed.
+    answers = writes.map((call) => ({ seq: call.seq, error: failure(error) }));
+  }
+  if (closing >= 0) answers.push(...calls.slice(closing).map(make));
+  return answers;
+}
+
+function failure(error: unknown): { message: string; code?: string } {
+  const { message, code } = error as { message: string; code?: string };
+  return { message, ...(code ? { code } : {}) };
+}
+
+/** Makes one call (in a savepoint of its batch's transaction, or in its own transaction when alone); answers with its failure, if any. */
 function make(call: WriterMessage): WriterReply {
   now = new Date(call.now);
   try {
@@ -50,7 +76,6 @@ function make(call: WriterMessage): WriterReply {
     else store.close();
     return { seq: call.seq };
   } catch (error) {
-    const { message, code } = error as { message: string; code?: string };
-    return { seq: call.seq, error: { message, ...(code ? { code } : {}) } };
+    return { seq: call.seq, error: failure(error) };
   }
 }

@@ -37,12 +37,12 @@ const STALLED_MS = 120_000;
 
 /**
  * A thread with its own connection to the database that commits pages while the calling thread
- * fetches and parses the next ones. Calls are committed in the order they were sent, each in its
- * own transaction (as the store would have), so a killed process loses only pages whose commit
- * had not been reported yet. `send` resolves when its call is committed; `drain` blocks until
- * every call sent is, so a read made after it sees them all. Calls made while the thread is busy
- * wait and go together when it answers: waking the thread for each page cost the sending thread
- * more than copying the page.
+ * fetches and parses the next ones. Calls are committed in the order they were sent, those sent
+ * together in one transaction (each in a savepoint of its own, so one that fails leaves the
+ * others), so a killed process loses only pages whose commit had not been reported yet. `send`
+ * resolves when its call is committed; `drain` blocks until every call sent is, so a read made
+ * after it sees them all. Calls made while the thread is busy wait and go together when it
+ * answers: waking the thread for each page cost the sending thread more than copying the page.
  */
 export class Writer {
   private readonly worker: Worker;
