@@ -15,6 +15,7 @@ const BENCHES = {
   serve: () => import("./serve.mjs"),
   ui: () => import("./ui.mjs"),
   watch: () => import("./watch.mjs"),
+  "watch-cluster": () => import("./watch-cluster.mjs"),
   parse: () => import("./parse.mjs"),
   "parse-bounds": () => import("./parse-bounds.mjs"),
   replay: () => import("./replay.mjs"),

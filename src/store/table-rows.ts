@@ -1,7 +1,7 @@
 // serve's and monitors' records as read from their rows, the same on both stores (integers that a
 // database hands back as text, PostgreSQL's sums and counts, are read with Number).
-import type { CheckStatus, CheckSummary, Delivery, ScheduleConfig, ServeJob, ServeJobKind, ServeJobStatus, Team, ThreatPolicy } from "../core/index.js";
-import { DEFAULT_THREAT_POLICY, type CheckRecord, type MonitorRecord, type NotificationRecord } from "./tables.js";
+import type { CheckStatus, CheckSummary, Delivery, OutgoingNotification, ScheduleConfig, ServeJob, ServeJobKind, ServeJobStatus, Team, ThreatPolicy } from "../core/index.js";
+import { DEFAULT_THREAT_POLICY, type CheckRecord, type MonitorRecord, type NotificationRecord, type QueuedNotification } from "./tables.js";
 import type { Row } from "./rows.js";
 
 export type { Row };
@@ -63,8 +63,11 @@ export const toCheck = (r: Row): CheckRecord => ({
   summary: r.summary ? (JSON.parse(r.summary as string) as CheckSummary) : null,
   error: (r.error as string | null) ?? null,
   owner: r.owner_pid ? { host: r.owner_host as string, pid: r.owner_pid as number } : null,
+  leaseUntil: (r.lease_until as string | null) ?? null,
 });
 
+
+export const toQueued = (r: Row): QueuedNotification => ({ id: r.id as number, channelIndex: r.channel_index as number, message: JSON.parse(r.message as string) as OutgoingNotification });
 
 export const toNotification = (r: Row): NotificationRecord => ({
   id: r.id as number,

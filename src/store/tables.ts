@@ -156,6 +156,14 @@ export interface CheckRecord {
   summary: CheckSummary | null;
   error: string | null;
   owner: { host: string; pid: number } | null;
+  /** Until when its owner holds it unless the owner renews the lease (null: checks from before leases, and finished ones). */
+  leaseUntil: string | null;
+}
+
+/** A watcher's hold on the checks and queued notifications it works on: who holds them, and until when unless renewed. */
+export interface Lease {
+  owner: { host: string; pid: number };
+  until: string;
 }
 
 export interface NotificationRecord extends Delivery {
@@ -171,6 +179,18 @@ export interface QueuedNotification {
   message: OutgoingNotification;
 }
 
+export interface ClaimOptions {
+  trigger: CheckRecord["trigger"];
+  status: CheckStatus;
+  owner?: { host: string; pid: number };
+  leaseUntil?: string;
+  error?: string;
+  /** Moves the monitor's last slot (default true). */
+  advance?: boolean;
+  /** The monitor's last slot as the decision to claim read it: the claim is made only while it still is. */
+  lastSlot?: string | null;
+}
+
 /** Monitors, their checks (one per schedule slot), the notifications they sent, and the outbox of those about to be sent. */
 export interface MonitorTables {
   /** Creates the monitor of `key`, or updates its name, file, schedule and definition; its state stays. */
@@ -183,12 +203,23 @@ export interface MonitorTables {
   /** Marks a pipeline file's monitor gone: not scheduled any more, its checks kept. */
   markGone(id: number): void;
   setNextDue(id: number, nextDue: string | null): void;
-  /** Claims a slot: records its check and moves the monitor's last slot, at once. A slot already claimed gives undefined. */
-  claim(monitorId: number, slot: string, options: { trigger: CheckRecord["trigger"]; status: CheckStatus; owner?: { host: string; pid: number }; error?: string; advance?: boolean }): CheckRecord | undefined;
+  /**
+   * Claims a slot: records its check and moves the monitor's last slot, at once. A slot already
+   * claimed gives undefined; so does, with `lastSlot`, a monitor whose last slot is no longer the
+   * one the decision read (another watcher claimed since) or that another is claiming this moment.
+   */
+  claim(monitorId: number, slot: string, options: ClaimOptions): CheckRecord | undefined;
   setCheckRun(checkId: number, runId: number): void;
-  /** Takes over a check left by a process that is gone. */
-  adoptCheck(checkId: number, owner: { host: string; pid: number }): void;
-  finishCheck(checkId: number, status: CheckStatus, result: { summary?: CheckSummary; error?: string }): void;
+  /**
+   * Takes over an unfinished check left by a process that is gone (or whose lease ended), with its
+   * queued notifications, when `previous` (its owner as read) still owns it: of several watchers
+   * taking it at once, one gets it. Returns the check as taken, or undefined when another took it.
+   */
+  adoptCheck(checkId: number, previous: CheckRecord["owner"], lease: Lease): CheckRecord | undefined;
+  /** Moves on the lease of the running checks and queued notifications its owner holds; returns the ids of the checks it still holds. */
+  renewLeases(lease: Lease): number[];
+  /** Records how a check ended; with `owner`, only while that owner holds it (a check taken over is the taker's to finish). */
+  finishCheck(checkId: number, status: CheckStatus, result: { summary?: CheckSummary; error?: string }, owner?: { host: string; pid: number }): void;
   check(id: number): CheckRecord | undefined;
   checks(monitorId: number, options?: { limit?: number }): CheckRecord[];
   latestCheck(monitorId: number): CheckRecord | undefined;
@@ -196,11 +227,15 @@ export interface MonitorTables {
   unfinishedChecks(): CheckRecord[];
   addNotifications(checkId: number, deliveries: readonly Delivery[]): void;
   /** Records notifications about to be sent (the check's outbox), before the first is sent; returns their ids. */
-  queueNotifications(checkId: number, items: ReadonlyArray<{ channelIndex: number; channel: { type: string }; message: OutgoingNotification }>): number[];
-  /** A queued notification was delivered or failed: it leaves the outbox and is recorded, at once. */
-  settleNotification(outboxId: number, delivery: Delivery): void;
+  queueNotifications(checkId: number, items: ReadonlyArray<{ channelIndex: number; channel: { type: string }; message: OutgoingNotification }>, lease?: Lease): number[];
+  /** A queued notification was delivered or failed: it leaves the outbox and is recorded, at once. False when it had already been settled. */
+  settleNotification(outboxId: number, delivery: Delivery): boolean;
   /** Notifications of a check queued and not yet settled (their process died while sending them). */
   pendingNotifications(checkId: number): QueuedNotification[];
+  /** Takes a check's queued notifications that nobody holds, whose holder's lease ended, or that `lease`'s owner holds already, for `lease`. */
+  claimNotifications(checkId: number, lease: Lease): QueuedNotification[];
+  /** Whether `lease`'s owner still holds a queued notification (moving its lease on): one taken over or settled is not to be sent. */
+  holdsNotification(outboxId: number, lease: Lease): boolean;
   /** Whether any notification of a check was ever queued or recorded. */
   hasNotifications(checkId: number): boolean;
   notifications(checkId: number): NotificationRecord[];

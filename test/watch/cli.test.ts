@@ -55,6 +55,36 @@ describe("scrapeline watch --once and scrapeline monitors", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no database at/);
   });
+
+  it("a lease length that is not a duration is an error, and nothing runs", async () => {
+    const dir = workdir();
+    writeFileSync(join(dir, "a.yaml"), `version: 1\nname: a\nschedule: { every: 1h }\nsteps:\n  - id: page\n    scrape: { url: "${site.url}/page" }\n`);
+    const before = site.hits.get("/page") ?? 0;
+    const r = await runChild(["watch", join(dir, "a.yaml"), "--db", join(dir, "w.db"), "--once", "--allow-private-network"], { env: { SCRAPELINE_CHECK_LEASE: "a minute" } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('SCRAPELINE_CHECK_LEASE is "a minute": give how long a watcher holds a check without renewing it, such as 60s, 2m or 1500ms (at least 1s)');
+    expect(site.hits.get("/page") ?? 0).toBe(before);
+  });
+});
+
+describe("scrapeline watch with many checks at once", () => {
+  it("runs 12 checks at once under --max-parallel 12 without a warning on stderr", async () => {
+    const dir = workdir();
+    const waiting: Array<() => void> = [];
+    site.route("/slow", async (_req, res) => {
+      // Every request waits until all 12 checks are in flight at once.
+      await new Promise<void>((go) => {
+        waiting.push(go);
+        if (waiting.length === 12) for (const w of waiting) w();
+      });
+      res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Slow", "<p>slow</p>"));
+    });
+    for (let i = 0; i < 12; i++) writeFileSync(join(dir, `p${i}.yaml`), `version: 1\nname: p${i}\nschedule: { every: 1h }\nsteps:\n  - id: page\n    scrape: { url: "${site.url}/slow?p=${i}" }\n`);
+    const r = await runChild(["watch", dir, "--db", join(dir, "w.db"), "--once", "--max-parallel", "12", "--allow-private-network"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.match(/check\.completed/g)).toHaveLength(12);
+    expect(r.stderr).toBe("");
+  });
 });
 
 describe("scrapeline run with notify", () => {

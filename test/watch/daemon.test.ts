@@ -37,8 +37,9 @@ const hook = createServer((req, res) => {
 });
 
 beforeAll(async () => {
-  site.route("/page", async (_req, res) => {
-    if (hold) await hold;
+  site.route("/page", async (_req, res, hits) => {
+    // The second check's page (the page's second hit) waits while `hold` is set.
+    if (hold && hits === 2) await hold;
     res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Prices", `<p>widget costs ${version}</p>`));
   });
   await site.start();
@@ -66,12 +67,13 @@ describe("scrapeline watch (a real child process)", () => {
     );
     const args = [join(dir, "pipelines"), "--db", db, "--allow-private-network"];
 
+    // The check after the first hangs on the page (held from before the first starts, as the next
+    // slot may come due within milliseconds of the first check); the process is killed in the middle of it.
+    hold = new Promise<void>((r) => (release = r));
     const first = new WatchChild(args);
     const [done] = await first.lines(/check\.completed monitor=prices/);
     expect(done).toMatch(/pages=1 changed=0 new=1/);
 
-    // The next check hangs on the page; the process is killed in the middle of it.
-    hold = new Promise<void>((r) => (release = r));
     const started = (await first.lines(/check\.started monitor=prices/, 2))[1]!;
     // The first check fetched the page once; the second is in it once the page has a second hit.
     while ((site.hits.get("/page") ?? 0) < 2) await new Promise((r) => setTimeout(r, 20));

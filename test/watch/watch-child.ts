@@ -6,8 +6,8 @@ export class WatchChild {
   err = "";
   readonly child: ChildProcess;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  constructor(args: string[]) {
-    this.child = spawn(process.execPath, [`${process.cwd()}/dist/cli/main.js`, "watch", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  constructor(args: string[], env: NodeJS.ProcessEnv = {}) {
+    this.child = spawn(process.execPath, [`${process.cwd()}/dist/cli/main.js`, "watch", ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
     this.child.stdout!.on("data", (d: Buffer) => void (this.out += d.toString()));
     this.child.stderr!.on("data", (d: Buffer) => void (this.err += d.toString()));
     this.exited = new Promise((resolve) => this.child.once("close", (code, signal) => resolve({ code, signal })));

@@ -1,14 +1,10 @@
-import { hostname } from "node:os";
 import type { CheckStatus, CheckSummary, Store } from "../../core/index.js";
 import { isScrapelineError } from "../../core/index.js";
-import type { CheckRecord, MonitorTables } from "../../store/index.js";
+import type { CheckRecord, Lease, MonitorTables, RunsStore } from "../../store/index.js";
 import { checkStatusOf } from "../notify/index.js";
 import { runSummary } from "../notify/index.js";
 import { checkOutbox, sendLeftOver } from "./outbox.js";
 import type { RunFileResult } from "../run/index.js";
-
-/** This process, as the owner of the checks it runs. */
-export const SELF = { host: hostname(), pid: process.pid };
 
 /** What a check found in its run: the service's summary, pages counted even without change tracking. */
 export function checkSummary(store: Store, runId: number): CheckSummary {
@@ -32,6 +28,10 @@ export interface CheckRunOptions {
   stop?: AbortSignal;
   abort?: AbortSignal;
   env?: Readonly<Record<string, string | undefined>>;
+  /** The store the run keeps its pages in, already open (a watcher's PostgreSQL store); else the run opens `db`. */
+  runStore?: RunsStore;
+  /** A lease for the check's queued notifications, from now (without one, they are not held). */
+  lease?: () => Lease;
 }
 
 export interface CheckOutcome {
@@ -48,8 +48,11 @@ export interface CheckOutcome {
  * summary and every notification sent or failed. Never throws.
  */
 export async function runCheck(tables: MonitorTables, store: Store, check: CheckRecord, options: CheckRunOptions): Promise<CheckOutcome> {
+  // A check another watcher took over (this one lost its lease) is the taker's to finish.
+  const owner = check.owner ?? undefined;
+  const finishCheck: typeof tables.finishCheck = (id, status, result) => tables.finishCheck(id, status, result, owner);
   if (options.refused !== undefined) {
-    tables.finishCheck(check.id, "failed", { error: options.refused });
+    finishCheck(check.id, "failed", { error: options.refused });
     return { status: "failed", error: options.refused, notificationsFailed: 0 };
   }
   let runId = check.runId ?? undefined;
@@ -59,17 +62,17 @@ export async function runCheck(tables: MonitorTables, store: Store, check: Check
       tables.setCheckRun(check.id, event.runId);
     }
   };
-  const base = { db: options.db, onEvent: onEvent as never, ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}), ...(options.env ? { env: options.env } : {}), ...(options.text !== undefined ? { text: options.text } : {}) };
+  const base = { db: options.db, onEvent: onEvent as never, ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}), ...(options.stop ? { stop: options.stop } : {}), ...(options.abort ? { abort: options.abort } : {}), ...(options.env ? { env: options.env } : {}), ...(options.text !== undefined ? { text: options.text } : {}), ...(options.runStore ? { store: options.runStore } : {}) };
   // A run that finished before its process died (the check was left running): its outcome is
   // recorded without running again. Its notifications are not sent again (at most once).
   const finished = runId !== undefined ? store.getRun(runId) : undefined;
-  const outbox = checkOutbox(tables, check.id);
+  const outbox = checkOutbox(tables, check.id, options.lease);
   if (finished && ["succeeded", "failed", "budget-exhausted"].includes(finished.status)) {
     // Its notifications left in the outbox (or never queued) are sent now.
     const notificationsFailed = await sendLeftOver(tables, store, check.id, finished.id, outbox, options);
     const summary = checkSummary(store, finished.id);
     const status = checkStatusOf(finished.status, summary);
-    tables.finishCheck(check.id, status, { summary, ...(finished.error ? { error: finished.error } : {}) });
+    finishCheck(check.id, status, { summary, ...(finished.error ? { error: finished.error } : {}) });
     return { status, runId: finished.id, summary, ...(finished.error ? { error: finished.error } : {}), notificationsFailed };
   }
   let result: RunFileResult;
@@ -86,12 +89,12 @@ export async function runCheck(tables: MonitorTables, store: Store, check: Check
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    tables.finishCheck(check.id, "failed", { error: message });
+    finishCheck(check.id, "failed", { error: message });
     return { status: "failed", ...(runId !== undefined ? { runId } : {}), error: message, notificationsFailed: 0 };
   }
   if (!result.ok) {
     const error = result.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.file}:${d.line}:${d.column}: ${d.message}`).join("; ");
-    tables.finishCheck(check.id, "failed", { error });
+    finishCheck(check.id, "failed", { error });
     return { status: "failed", error, notificationsFailed: 0 };
   }
   const summary = checkSummary(store, result.runId);
@@ -99,19 +102,6 @@ export async function runCheck(tables: MonitorTables, store: Store, check: Check
   // Each delivery was recorded as it settled in the outbox.
   const deliveries = result.notify?.deliveries ?? [];
   const error = store.getRun(result.runId)?.error ?? undefined;
-  tables.finishCheck(check.id, status, { summary, ...(error ? { error } : {}) });
+  finishCheck(check.id, status, { summary, ...(error ? { error } : {}) });
   return { status, runId: result.runId, summary, ...(error ? { error } : {}), notificationsFailed: deliveries.filter((d) => !d.sent).length };
-}
-
-/** Whether the process that owns a check is gone (so the check is this process's to finish). */
-export function orphaned(check: CheckRecord): boolean {
-  if (check.status === "interrupted" || !check.owner) return true;
-  if (check.owner.host !== SELF.host) return false;
-  if (check.owner.pid === SELF.pid) return false;
-  try {
-    process.kill(check.owner.pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
 }

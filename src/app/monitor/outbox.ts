@@ -1,13 +1,18 @@
 import type { Store } from "../../core/index.js";
 import { loadPipeline, loadPipelineText } from "../../pipeline/index.js";
-import type { MonitorTables } from "../../store/index.js";
+import type { Lease, MonitorTables } from "../../store/index.js";
 import type { NotificationOutbox } from "../notify/index.js";
 
-/** A check's outbox: notifications recorded before they are sent, settled as they are. */
-export function checkOutbox(tables: MonitorTables, checkId: number): NotificationOutbox {
+/**
+ * A check's outbox: notifications recorded before they are sent, settled as they are. With a
+ * lease, this process holds each from when it is queued, and one it no longer holds (another
+ * watcher took the check over) is not sent.
+ */
+export function checkOutbox(tables: MonitorTables, checkId: number, lease?: () => Lease): NotificationOutbox {
   return {
-    queue: (items) => tables.queueNotifications(checkId, items),
-    settle: (id, delivery) => tables.settleNotification(id, delivery),
+    queue: (items) => tables.queueNotifications(checkId, items, lease?.()),
+    settle: (id, delivery) => void tables.settleNotification(id, delivery),
+    ...(lease ? { holds: (id: number) => tables.holdsNotification(id, lease()) } : {}),
   };
 }
 
@@ -15,7 +20,8 @@ export function checkOutbox(tables: MonitorTables, checkId: number): Notificatio
  * The notifications of a check whose run finished before its process died: those left in the
  * outbox are sent again (one in flight when the process died may arrive twice, with the same
  * webhookId), and when none was ever queued (the process died before), they are worked out from
- * the run and sent. The channels are the pipeline's as it is now. Returns how many failed.
+ * the run and sent. With a lease, only those this process takes are sent: ones another live
+ * watcher holds are its to send. The channels are the pipeline's as it is now. Returns how many failed.
  */
 export async function sendLeftOver(
   tables: MonitorTables,
@@ -23,9 +29,9 @@ export async function sendLeftOver(
   checkId: number,
   runId: number,
   outbox: NotificationOutbox,
-  options: { file: string; text?: string; allowPrivateNetwork?: boolean; env?: Readonly<Record<string, string | undefined>> },
+  options: { file: string; text?: string; allowPrivateNetwork?: boolean; env?: Readonly<Record<string, string | undefined>>; lease?: () => Lease },
 ): Promise<number> {
-  const pending = tables.pendingNotifications(checkId);
+  const pending = options.lease ? tables.claimNotifications(checkId, options.lease()) : tables.pendingNotifications(checkId);
   if (pending.length === 0 && tables.hasNotifications(checkId)) return 0;
   const env = options.env ?? process.env;
   const loaded = options.text !== undefined ? loadPipelineText(options.file, options.text, { env }) : await loadPipeline(options.file, { env });

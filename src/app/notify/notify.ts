@@ -38,6 +38,8 @@ export interface QueuedNotification {
 export interface NotificationOutbox {
   queue(items: ReadonlyArray<{ channelIndex: number; channel: NotifyChannel; message: OutgoingNotification }>): number[];
   settle(id: number, delivery: Delivery): void;
+  /** Whether this process still holds a queued notification; one it does not is left to its holder, not sent. */
+  holds?(id: number): boolean;
 }
 
 /** The notifications a run calls for, each with the event it is. */
@@ -90,6 +92,7 @@ export async function sendQueued(config: NotifyConfig, queued: readonly QueuedNo
   const deliveries: Delivery[] = [];
   try {
     for (const { id, channelIndex, message } of queued) {
+      if (options.outbox?.holds && id >= 0 && !options.outbox.holds(id)) continue;
       const channel: NotifyChannel | undefined = config.channels[channelIndex];
       const delivery = channel
         ? await safely(() => sender.deliver(channel, message), channel.type, message.event)
@@ -100,6 +103,7 @@ export async function sendQueued(config: NotifyConfig, queued: readonly QueuedNo
   } finally {
     if (!options.sender) await sender.close();
   }
+  if (deliveries.length === 0) return { sent: false, skipped: "another process holds them now", attempts: 0, deliveries };
   const first = deliveries.find((d) => !d.sent) ?? deliveries[deliveries.length - 1]!;
   return { sent: deliveries.every((d) => d.sent), ...(first.status !== undefined ? { status: first.status } : {}), attempts: first.attempts, ...(first.error ? { error: first.error } : {}), deliveries };
 }

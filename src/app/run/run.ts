@@ -45,6 +45,8 @@ export interface RunFileOptions extends FixtureOptions, FromRunOptions {
   notifyOutbox?: NotificationOutbox;
   /** The pipeline file and the flags that finish the run with --resume (secrets left out), kept with it. */
   resumeWords?: readonly string[];
+  /** A store the caller keeps open (a watcher's PostgreSQL store, shared by its checks), used instead of opening `db`, and not closed. */
+  store?: RunsStore;
   /** Told which run's stored pages a run with `fromRun` converts, before it starts. */
   onFromRun?: (chosen: ChosenRun) => void;
 }
@@ -75,7 +77,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
   const earlierHash = createHash("sha256").update(JSON.stringify({ ...JSON.parse(planJson), concurrency: undefined }, withoutExpectations)).digest("hex");
   if (options.replay !== undefined && local) replayPace(pipeline);
 
-  const store = (options.fromRun !== undefined ? openExistingRunStore : openRunStore)(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
+  const store = options.store ?? (options.fromRun !== undefined ? openExistingRunStore : openRunStore)(options.db, { writerAfter: options.writerAfter ?? RUN_WRITER_AFTER });
   let engine: Engine | undefined;
   try {
     const chosen = options.fromRun !== undefined ? chooseFromRun(store, pipeline, options.fromRun) : undefined;
@@ -116,8 +118,7 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
     };
     // A process that ends while the run is still going (nothing left to wait for, process.exit)
     // leaves it interrupted, so that --resume finds it, never "running".
-    const onExit = () => closeUnfinished(store, runId, "interrupted", "the process exited before the run finished");
-    process.once("exit", onExit);
+    const forget = closeOnExit(() => closeUnfinished(store, runId, "interrupted", "the process exited before the run finished"));
     let result: RunResult;
     try {
       result = await runPlan(
@@ -128,14 +129,14 @@ export async function runPipelineFile(file: string, options: RunFileOptions): Pr
       closeUnfinished(store, runId, "failed", `internal error: ${error instanceof Error ? error.message : String(error)}`);
       throw error;
     } finally {
-      process.off("exit", onExit);
+      forget();
       if (runId !== undefined) keepWarnings(store, runId, warnings);
     }
     const notify = pipeline.notify ? await notifyRun(store, result.runId, pipeline.notify, { allowPrivateNetwork: Boolean(options.allowPrivateNetwork) || pipeline.allowPrivateNetwork, ...(options.notifyOutbox ? { outbox: options.notifyOutbox } : {}) }) : undefined;
     return { ok: true, pipeline, warnings: loaded.diagnostics, ...result, ...(notify ? { notify } : {}) };
   } finally {
     if (engine && !options.engine) await engine.close();
-    store.close();
+    if (!options.store) store.close();
   }
 }
 
@@ -151,6 +152,22 @@ function keepWarnings(store: RunsStore, runId: number, warnings: readonly RunWar
   } catch {
     // The run's own record is already final.
   }
+}
+
+/** What ends each of this process's unfinished runs when it exits: one exit listener for them all (a watcher runs many runs at once). */
+const closers = new Set<() => void>();
+
+function closeOnExit(close: () => void): () => void {
+  if (closers.size === 0) process.once("exit", closeAll);
+  closers.add(close);
+  return () => {
+    closers.delete(close);
+    if (closers.size === 0) process.off("exit", closeAll);
+  };
+}
+
+function closeAll(): void {
+  for (const close of closers) close();
 }
 
 /** Ends a run this process started and did not finish; a finished run is left as it is. */

@@ -2,7 +2,7 @@
 import type { OutgoingNotification } from "../../core/index.js";
 import { snapshotBranch } from "../change-codec.js";
 import type { MonitorTables } from "../tables.js";
-import { toCheck, toMonitor, toNotification } from "../table-rows.js";
+import { toCheck, toMonitor, toNotification, toQueued } from "../table-rows.js";
 import type { OnThread } from "./on-thread.js";
 import { changes, column, row, rows, run, value, type Tx } from "./sql.js";
 
@@ -48,11 +48,16 @@ export const MONITOR_TABLES: OnThread<MonitorTables> = {
   },
   async claim(tx, monitorId, slot, options) {
     const done = options.status !== "running";
+    if (options.lastSlot !== undefined) {
+      // A monitor another watcher is claiming this moment is skipped, not waited for; one claimed since the decision read it is left.
+      const locked = await row(tx, "SELECT last_slot FROM monitors WHERE id = $1 FOR UPDATE SKIP LOCKED", [monitorId]);
+      if (!locked || (locked.last_slot ?? null) !== options.lastSlot) return undefined;
+    }
     const id = await value<number>(
       tx,
-      `INSERT INTO monitor_checks (monitor_id, slot, trigger, status, started_at, finished_at, error, owner_host, owner_pid) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+      `INSERT INTO monitor_checks (monitor_id, slot, trigger, status, started_at, finished_at, error, owner_host, owner_pid, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
        ON CONFLICT (monitor_id, slot) DO NOTHING RETURNING id`,
-      [monitorId, slot, options.trigger, options.status, tx.now, done ? tx.now : null, options.error ?? null, options.owner?.host ?? null, options.owner?.pid ?? null],
+      [monitorId, slot, options.trigger, options.status, tx.now, done ? tx.now : null, options.error ?? null, options.owner?.host ?? null, options.owner?.pid ?? null, done ? null : (options.leaseUntil ?? null)],
     );
     if (id === undefined) return undefined;
     if (options.advance !== false) await run(tx, "UPDATE monitors SET last_slot = $1 WHERE id = $2 AND (last_slot IS NULL OR last_slot < $1)", [slot, monitorId]);
@@ -61,11 +66,34 @@ export const MONITOR_TABLES: OnThread<MonitorTables> = {
   async setCheckRun(tx, checkId, runId) {
     await run(tx, "UPDATE monitor_checks SET run_id = $1 WHERE id = $2", [runId, checkId]);
   },
-  async adoptCheck(tx, checkId, owner) {
-    await run(tx, "UPDATE monitor_checks SET status = 'running', owner_host = $1, owner_pid = $2 WHERE id = $3", [owner.host, owner.pid, checkId]);
+  async adoptCheck(tx, checkId, previous, lease) {
+    // Watchers taking the same check at once: the one that locks the row first takes it; the others
+    // skip it (or, after its commit, find the owner changed) and take nothing. A row a stalled
+    // process holds locked is skipped too, not waited for.
+    const taken = await changes(
+      tx,
+      `UPDATE monitor_checks SET status = 'running', owner_host = $1, owner_pid = $2, lease_until = $3
+       WHERE id IN (SELECT id FROM monitor_checks WHERE id = $4 AND status IN ('running', 'interrupted') AND owner_host IS NOT DISTINCT FROM $5::text AND owner_pid IS NOT DISTINCT FROM $6::integer FOR UPDATE SKIP LOCKED)`,
+      [lease.owner.host, lease.owner.pid, lease.until, checkId, previous?.host ?? null, previous?.pid ?? null],
+    );
+    if (taken === 0) return undefined;
+    await run(
+      tx,
+      "UPDATE monitor_outbox SET holder_host = $1, holder_pid = $2, lease_until = $3 WHERE check_id = $4 AND holder_host IS NOT DISTINCT FROM $5::text AND holder_pid IS NOT DISTINCT FROM $6::integer",
+      [lease.owner.host, lease.owner.pid, lease.until, checkId, previous?.host ?? null, previous?.pid ?? null],
+    );
+    return check(tx, checkId);
   },
-  async finishCheck(tx, checkId, status, result) {
-    await run(tx, "UPDATE monitor_checks SET status = $1, finished_at = $2, summary = $3, error = $4 WHERE id = $5", [status, status === "interrupted" ? null : tx.now, result.summary ? JSON.stringify(result.summary) : null, result.error ?? null, checkId]);
+  async renewLeases(tx, lease) {
+    await run(tx, "UPDATE monitor_outbox SET lease_until = $1 WHERE holder_host = $2 AND holder_pid = $3", [lease.until, lease.owner.host, lease.owner.pid]);
+    return column<number>(tx, "UPDATE monitor_checks SET lease_until = $1 WHERE status = 'running' AND owner_host = $2 AND owner_pid = $3 RETURNING id", [lease.until, lease.owner.host, lease.owner.pid]);
+  },
+  async finishCheck(tx, checkId, status, result, owner) {
+    await run(
+      tx,
+      "UPDATE monitor_checks SET status = $1, finished_at = $2, summary = $3, error = $4, lease_until = NULL WHERE id = $5 AND ($6::text IS NULL OR (owner_host = $6 AND owner_pid = $7::integer))",
+      [status, status === "interrupted" ? null : tx.now, result.summary ? JSON.stringify(result.summary) : null, result.error ?? null, checkId, owner?.host ?? null, owner?.pid ?? null],
+    );
   },
   check,
   async checks(tx, monitorId, options = {}) {
@@ -83,19 +111,40 @@ export const MONITOR_TABLES: OnThread<MonitorTables> = {
       await run(tx, "INSERT INTO monitor_notifications (check_id, channel, target, event, sent, status, attempts, error, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", [checkId, d.channel, d.target, d.event, d.sent ? 1 : 0, d.status ?? null, d.attempts, d.error ?? null, tx.now]);
     }
   },
-  async queueNotifications(tx, checkId, items) {
+  async queueNotifications(tx, checkId, items, lease) {
     const ids: number[] = [];
     for (const item of items) {
-      ids.push((await value<number>(tx, "INSERT INTO monitor_outbox (check_id, channel_index, channel, target, event, message, at) VALUES ($1, $2, $3, '', $4, $5, $6) RETURNING id", [checkId, item.channelIndex, item.channel.type, item.message.event, JSON.stringify(item.message), tx.now]))!);
+      ids.push(
+        (await value<number>(
+          tx,
+          "INSERT INTO monitor_outbox (check_id, channel_index, channel, target, event, message, at, holder_host, holder_pid, lease_until) VALUES ($1, $2, $3, '', $4, $5, $6, $7, $8, $9) RETURNING id",
+          [checkId, item.channelIndex, item.channel.type, item.message.event, JSON.stringify(item.message), tx.now, lease?.owner.host ?? null, lease?.owner.pid ?? null, lease?.until ?? null],
+        ))!,
+      );
     }
     return ids;
   },
   async settleNotification(tx, outboxId, delivery) {
     const checkId = await value<number>(tx, "DELETE FROM monitor_outbox WHERE id = $1 RETURNING check_id", [outboxId]);
     if (checkId !== undefined) await MONITOR_TABLES.addNotifications(tx, checkId, [delivery]);
+    return checkId !== undefined;
   },
   async pendingNotifications(tx, checkId) {
-    return (await rows(tx, "SELECT id, channel_index, message FROM monitor_outbox WHERE check_id = $1 ORDER BY id", [checkId])).map((r) => ({ id: r.id as number, channelIndex: r.channel_index as number, message: JSON.parse(r.message as string) as OutgoingNotification }));
+    return (await rows(tx, "SELECT id, channel_index, message FROM monitor_outbox WHERE check_id = $1 ORDER BY id", [checkId])).map(toQueued);
+  },
+  async claimNotifications(tx, checkId, lease) {
+    // Rows another watcher is taking or settling this moment are skipped, not waited for.
+    const taken = await rows(
+      tx,
+      `UPDATE monitor_outbox SET holder_host = $1, holder_pid = $2, lease_until = $3
+       WHERE id IN (SELECT id FROM monitor_outbox WHERE check_id = $4 AND (lease_until IS NULL OR lease_until < $5 OR (holder_host = $1 AND holder_pid = $2)) FOR UPDATE SKIP LOCKED)
+       RETURNING id, channel_index, message`,
+      [lease.owner.host, lease.owner.pid, lease.until, checkId, tx.now],
+    );
+    return taken.map(toQueued).sort((a, b) => a.id - b.id);
+  },
+  async holdsNotification(tx, outboxId, lease) {
+    return (await changes(tx, "UPDATE monitor_outbox SET lease_until = $1 WHERE id = $2 AND holder_host = $3 AND holder_pid = $4", [lease.until, outboxId, lease.owner.host, lease.owner.pid])) > 0;
   },
   async hasNotifications(tx, checkId) {
     return (await value(tx, "SELECT 1 FROM monitor_outbox WHERE check_id = $1 UNION ALL SELECT 1 FROM monitor_notifications WHERE check_id = $1 LIMIT 1", [checkId])) !== undefined;

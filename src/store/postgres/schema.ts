@@ -305,4 +305,14 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     opened_at  TEXT NOT NULL
   );
   `,
+  `
+  -- Leases of watchers sharing the database: until when a running check's owner holds it (renewed
+  -- while it runs; once it has passed, another watcher takes the check over), and who holds a
+  -- queued notification and until when.
+  ALTER TABLE monitor_checks ADD COLUMN lease_until TEXT;
+  ALTER TABLE monitor_outbox ADD COLUMN holder_host TEXT;
+  ALTER TABLE monitor_outbox ADD COLUMN holder_pid INTEGER;
+  ALTER TABLE monitor_outbox ADD COLUMN lease_until TEXT;
+  CREATE INDEX monitor_checks_by_owner ON monitor_checks (owner_host, owner_pid) WHERE status = 'running';
+  `,
 ];

@@ -357,4 +357,13 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN fetched TEXT REFERENCES blobs (hash);
   ALTER TABLE runs ADD COLUMN from_run INTEGER REFERENCES runs (id);
   `,
+  // Leases of watchers sharing a database: until when a running check's owner holds it (renewed
+  // while it runs; once it has passed, another watcher takes the check over), and who holds a
+  // queued notification and until when.
+  `
+  ALTER TABLE monitor_checks ADD COLUMN lease_until TEXT;
+  ALTER TABLE monitor_outbox ADD COLUMN holder_host TEXT;
+  ALTER TABLE monitor_outbox ADD COLUMN holder_pid INTEGER;
+  ALTER TABLE monitor_outbox ADD COLUMN lease_until TEXT;
+  `,
 ];

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { CheckStatus, CheckSummary, Delivery, OutgoingNotification, ScheduleConfig } from "../../core/index.js";
-import type { CheckRecord, MonitorRecord, MonitorTables, NotificationRecord, QueuedNotification } from "../tables.js";
-import { toCheck, toMonitor, toNotification, type Row } from "../table-rows.js";
+import type { CheckRecord, ClaimOptions, Lease, MonitorRecord, MonitorTables, NotificationRecord, QueuedNotification } from "../tables.js";
+import { toCheck, toMonitor, toNotification, toQueued, type Row } from "../table-rows.js";
 import { snapshotBranch } from "./changes.js";
 
 /**
@@ -61,13 +61,14 @@ export class SqliteMonitorTables implements MonitorTables {
    * Claims a slot: records its check and moves the monitor's last slot, in one transaction. A
    * slot already claimed (by this process before a restart, or another) gives undefined.
    */
-  claim(monitorId: number, slot: string, options: { trigger: CheckRecord["trigger"]; status: CheckStatus; owner?: { host: string; pid: number }; error?: string; advance?: boolean }): CheckRecord | undefined {
+  claim(monitorId: number, slot: string, options: ClaimOptions): CheckRecord | undefined {
     const at = this.now().toISOString();
     const done = options.status !== "running";
     return this.db.transaction(() => {
+      if (options.lastSlot !== undefined && this.db.prepare("SELECT last_slot FROM monitors WHERE id = ?").pluck().get(monitorId) !== options.lastSlot) return undefined;
       const info = this.db
-        .prepare("INSERT INTO monitor_checks (monitor_id, slot, trigger, status, started_at, finished_at, error, owner_host, owner_pid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (monitor_id, slot) DO NOTHING")
-        .run(monitorId, slot, options.trigger, options.status, at, done ? at : null, options.error ?? null, options.owner?.host ?? null, options.owner?.pid ?? null);
+        .prepare("INSERT INTO monitor_checks (monitor_id, slot, trigger, status, started_at, finished_at, error, owner_host, owner_pid, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (monitor_id, slot) DO NOTHING")
+        .run(monitorId, slot, options.trigger, options.status, at, done ? at : null, options.error ?? null, options.owner?.host ?? null, options.owner?.pid ?? null, done ? null : (options.leaseUntil ?? null));
       if (info.changes === 0) return undefined;
       if (options.advance !== false) this.db.prepare("UPDATE monitors SET last_slot = ? WHERE id = ? AND (last_slot IS NULL OR last_slot < ?)").run(slot, monitorId, slot);
       return this.check(Number(info.lastInsertRowid));
@@ -78,15 +79,30 @@ export class SqliteMonitorTables implements MonitorTables {
     this.db.prepare("UPDATE monitor_checks SET run_id = ? WHERE id = ?").run(runId, checkId);
   }
 
-  /** Takes over a check left by a process that is gone. */
-  adoptCheck(checkId: number, owner: { host: string; pid: number }): void {
-    this.db.prepare("UPDATE monitor_checks SET status = 'running', owner_host = ?, owner_pid = ? WHERE id = ?").run(owner.host, owner.pid, checkId);
+  /** Takes over a check left by a process that is gone, with its queued notifications, when `previous` still owns it. */
+  adoptCheck(checkId: number, previous: CheckRecord["owner"], lease: Lease): CheckRecord | undefined {
+    return this.db.transaction(() => {
+      const taken = this.db
+        .prepare("UPDATE monitor_checks SET status = 'running', owner_host = ?, owner_pid = ?, lease_until = ? WHERE id = ? AND status IN ('running', 'interrupted') AND owner_host IS ? AND owner_pid IS ?")
+        .run(lease.owner.host, lease.owner.pid, lease.until, checkId, previous?.host ?? null, previous?.pid ?? null).changes;
+      if (taken === 0) return undefined;
+      this.db.prepare("UPDATE monitor_outbox SET holder_host = ?, holder_pid = ?, lease_until = ? WHERE check_id = ? AND holder_host IS ? AND holder_pid IS ?").run(lease.owner.host, lease.owner.pid, lease.until, checkId, previous?.host ?? null, previous?.pid ?? null);
+      return this.check(checkId);
+    }).immediate();
   }
 
-  finishCheck(checkId: number, status: CheckStatus, result: { summary?: CheckSummary; error?: string }): void {
+  /** Moves on the lease of the running checks and queued notifications its owner holds; returns the ids of the checks it still holds. */
+  renewLeases(lease: Lease): number[] {
+    return this.db.transaction(() => {
+      this.db.prepare("UPDATE monitor_outbox SET lease_until = ? WHERE holder_host = ? AND holder_pid = ?").run(lease.until, lease.owner.host, lease.owner.pid);
+      return this.db.prepare("UPDATE monitor_checks SET lease_until = ? WHERE status = 'running' AND owner_host = ? AND owner_pid = ? RETURNING id").pluck().all(lease.until, lease.owner.host, lease.owner.pid) as number[];
+    })();
+  }
+
+  finishCheck(checkId: number, status: CheckStatus, result: { summary?: CheckSummary; error?: string }, owner?: { host: string; pid: number }): void {
     this.db
-      .prepare("UPDATE monitor_checks SET status = ?, finished_at = ?, summary = ?, error = ? WHERE id = ?")
-      .run(status, status === "interrupted" ? null : this.now().toISOString(), result.summary ? JSON.stringify(result.summary) : null, result.error ?? null, checkId);
+      .prepare("UPDATE monitor_checks SET status = ?, finished_at = ?, summary = ?, error = ?, lease_until = NULL WHERE id = ? AND (? IS NULL OR (owner_host = ? AND owner_pid = ?))")
+      .run(status, status === "interrupted" ? null : this.now().toISOString(), result.summary ? JSON.stringify(result.summary) : null, result.error ?? null, checkId, owner ? 1 : null, owner?.host ?? null, owner?.pid ?? null);
   }
 
   check(id: number): CheckRecord | undefined {
@@ -117,23 +133,41 @@ export class SqliteMonitorTables implements MonitorTables {
   }
 
   /** Records notifications about to be sent (the check's outbox), before the first is sent; returns their ids. */
-  queueNotifications(checkId: number, items: ReadonlyArray<{ channelIndex: number; channel: { type: string }; message: OutgoingNotification }>): number[] {
-    const insert = this.db.prepare("INSERT INTO monitor_outbox (check_id, channel_index, channel, target, event, message, at) VALUES (?, ?, ?, '', ?, ?, ?)");
+  queueNotifications(checkId: number, items: ReadonlyArray<{ channelIndex: number; channel: { type: string }; message: OutgoingNotification }>, lease?: Lease): number[] {
+    const insert = this.db.prepare("INSERT INTO monitor_outbox (check_id, channel_index, channel, target, event, message, at, holder_host, holder_pid, lease_until) VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?)");
     const at = this.now().toISOString();
-    return this.db.transaction(() => items.map((item) => Number(insert.run(checkId, item.channelIndex, item.channel.type, item.message.event, JSON.stringify(item.message), at).lastInsertRowid)))();
+    const holder = [lease?.owner.host ?? null, lease?.owner.pid ?? null, lease?.until ?? null];
+    return this.db.transaction(() => items.map((item) => Number(insert.run(checkId, item.channelIndex, item.channel.type, item.message.event, JSON.stringify(item.message), at, ...holder).lastInsertRowid)))();
   }
 
-  /** A queued notification was delivered or failed: it leaves the outbox and is recorded, at once. */
-  settleNotification(outboxId: number, delivery: Delivery): void {
-    this.db.transaction(() => {
+  /** A queued notification was delivered or failed: it leaves the outbox and is recorded, at once. False when it had already been settled. */
+  settleNotification(outboxId: number, delivery: Delivery): boolean {
+    return this.db.transaction(() => {
       const checkId = this.db.prepare("DELETE FROM monitor_outbox WHERE id = ? RETURNING check_id").pluck().get(outboxId) as number | undefined;
       if (checkId !== undefined) this.addNotifications(checkId, [delivery]);
+      return checkId !== undefined;
     })();
+  }
+
+  /** Takes a check's queued notifications that nobody holds, whose holder's lease ended, or that `lease`'s owner holds, for `lease`. */
+  claimNotifications(checkId: number, lease: Lease): QueuedNotification[] {
+    const taken = this.db
+      .prepare(
+        `UPDATE monitor_outbox SET holder_host = ?, holder_pid = ?, lease_until = ?
+         WHERE check_id = ? AND (lease_until IS NULL OR lease_until < ? OR (holder_host = ? AND holder_pid = ?)) RETURNING id, channel_index, message`,
+      )
+      .all(lease.owner.host, lease.owner.pid, lease.until, checkId, this.now().toISOString(), lease.owner.host, lease.owner.pid) as Row[];
+    return taken.map(toQueued).sort((a, b) => a.id - b.id);
+  }
+
+  /** Whether `lease`'s owner still holds a queued notification (moving its lease on). */
+  holdsNotification(outboxId: number, lease: Lease): boolean {
+    return this.db.prepare("UPDATE monitor_outbox SET lease_until = ? WHERE id = ? AND holder_host IS ? AND holder_pid IS ?").run(lease.until, outboxId, lease.owner.host, lease.owner.pid).changes > 0;
   }
 
   /** Notifications of a check queued and not yet settled (their process died while sending them). */
   pendingNotifications(checkId: number): QueuedNotification[] {
-    return (this.db.prepare("SELECT id, channel_index, message FROM monitor_outbox WHERE check_id = ? ORDER BY id").all(checkId) as Row[]).map((r) => ({ id: r.id as number, channelIndex: r.channel_index as number, message: JSON.parse(r.message as string) as OutgoingNotification }));
+    return (this.db.prepare("SELECT id, channel_index, message FROM monitor_outbox WHERE check_id = ? ORDER BY id").all(checkId) as Row[]).map(toQueued);
   }
 
   /** Whether any notification of a check was ever queued or recorded. */

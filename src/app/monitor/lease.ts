@@ -1,0 +1,72 @@
+import { hostname } from "node:os";
+import { ScrapelineError } from "../../core/index.js";
+import type { CheckRecord, Lease } from "../../store/index.js";
+
+/** This process, as the owner of the checks it runs. */
+export const SELF = { host: hostname(), pid: process.pid };
+
+/** How long a watcher holds a check or a queued notification without renewing it (`60s`, `2m`, `500ms`; a bare number is seconds). */
+export const LEASE_VARIABLE = "SCRAPELINE_CHECK_LEASE";
+const DEFAULT_LEASE_MS = 60_000;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000 };
+
+/** The lease length `SCRAPELINE_CHECK_LEASE` gives (60 s when unset), in milliseconds. */
+export function leaseMs(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env[LEASE_VARIABLE]?.trim();
+  if (!raw) return DEFAULT_LEASE_MS;
+  const match = /^(\d+)(ms|s|m)?$/.exec(raw);
+  const ms = match ? Number(match[1]) * UNIT_MS[match[2] ?? "s"]! : 0;
+  if (ms < 1000) throw new ScrapelineError("invalid-input", `${LEASE_VARIABLE} is ${JSON.stringify(raw)}: give how long a watcher holds a check without renewing it, such as 60s, 2m or 1500ms (at least 1s)`);
+  return ms;
+}
+
+/**
+ * The leases this process takes on the checks it runs and the notifications it sends: each lasts
+ * `ms` from when it is taken or renewed; the loop renews them every third of that, so a watcher
+ * that stops renewing (killed, cut off from the database) loses them after `ms`, and a live one
+ * misses two renewals before it does.
+ */
+export class Leases {
+  constructor(
+    readonly ms: number,
+    private readonly now: () => Date,
+  ) {}
+
+  /** A lease held by this process from now. */
+  next(): Lease {
+    return { owner: SELF, until: new Date(this.now().getTime() + this.ms).toISOString() };
+  }
+
+  /** How often the loop renews what it holds. */
+  get renewEveryMs(): number {
+    return Math.max(250, Math.floor(this.ms / 3));
+  }
+
+  /** When the lease of another process's check ends (undefined: it has none, or it is this process's). */
+  endOf(check: CheckRecord): number | undefined {
+    if (check.leaseUntil === null || !check.owner || isSelf(check.owner)) return undefined;
+    return Date.parse(check.leaseUntil);
+  }
+
+  /**
+   * Whether the process that owns a check is gone, so the check is for this process to take over:
+   * it was interrupted or has no owner, its owner's lease has ended, or its owner is a process of
+   * this host that no longer runs.
+   */
+  orphaned(check: CheckRecord): boolean {
+    if (check.status === "interrupted" || !check.owner) return true;
+    if (isSelf(check.owner)) return false;
+    if (check.leaseUntil !== null && check.leaseUntil < this.now().toISOString()) return true;
+    if (check.owner.host !== SELF.host) return false;
+    try {
+      process.kill(check.owner.pid, 0);
+      return false;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "ESRCH";
+    }
+  }
+}
+
+function isSelf(owner: { host: string; pid: number }): boolean {
+  return owner.host === SELF.host && owner.pid === SELF.pid;
+}
