@@ -11,6 +11,7 @@ const BENCHES = {
   browser: () => import("./browser.mjs"),
   crawl: () => import("./crawl.mjs"),
   "crawl-peers": () => import("./crawl-peers.mjs"),
+  "crawl-workers": () => import("./crawl-workers.mjs"),
   map: () => import("./map.mjs"),
   serve: () => import("./serve.mjs"),
   ui: () => import("./ui.mjs"),

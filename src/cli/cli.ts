@@ -17,6 +17,7 @@ import { validateCommand } from "./commands/validate.js";
 import { parseCommand } from "./commands/parse.js";
 import { uiCommand } from "./commands/ui.js";
 import { watchCommand } from "./commands/watch.js";
+import { workerCommand } from "./commands/worker.js";
 import { monitorsCommand } from "./commands/monitors.js";
 import { quietInterrupts, signalInterrupts, type Interrupts } from "./interrupts.js";
 import { UsageError } from "./options.js";
@@ -53,6 +54,7 @@ export async function runCli(argv: readonly string[], io: Io = processIo(), inte
     parseCommand(io, setExit),
     uiCommand(io, setExit),
     watchCommand(io, setExit, interrupts),
+    workerCommand(io, setExit, interrupts),
     monitorsCommand(io, setExit),
   ] as never;
   const names = commands.map((c) => String(c.command).split(" ")[0]!);

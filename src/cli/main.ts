@@ -30,12 +30,12 @@ finish(quick ? quick() : runWithParser());
 async function runWithParser(): Promise<number> {
   const { runCli, signalInterrupts } = await import("./cli.js");
   // Only long-running commands take over Ctrl-C; the others keep the default (exit at once).
-  const longRunning = args[0] === "run" || args[0] === "watch";
+  const longRunning = args[0] === "run" || args[0] === "watch" || args[0] === "worker";
   // SIGINT and SIGTERM count together: stop scheduling, abort, then exit at once (src/cli/interrupts.ts).
   const interrupts = longRunning
     ? signalInterrupts({
         say: (line) => void process.stderr.write(line),
-        finishedBy: args[0] === "watch" ? "the checks cut short are resumed at the next start" : "run --resume finishes the run",
+        finishedBy: args[0] === "watch" ? "the checks cut short are resumed at the next start" : args[0] === "worker" ? "its claimed pages go to other processes when its lease ends" : "run --resume finishes the run",
         exit: (code) => {
           settled = true;
           process.exit(code);

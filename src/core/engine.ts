@@ -23,6 +23,34 @@ export interface CrawlFrontierPort {
   readonly warnings: readonly string[];
   /** Plain JSON to continue from after an interruption. */
   snapshot(): unknown;
+  /** The key a URL is deduplicated by (the crawl's rules: similar URLs share one). */
+  keyOf?(url: string): string;
+  /** Set when several processes share the frontier (the store keeps it): see SharedFrontierHooks. */
+  readonly shared?: SharedFrontierHooks;
+}
+
+/** What a crawl does differently when its frontier is shared by several processes. */
+export interface SharedFrontierHooks {
+  /**
+   * Called when `next()` has nothing and no page of this process is in flight: waits until a page
+   * may be handed out (true), or the crawl is over for this process (false): no page is queued or
+   * claimed by any process any more, or the job was cancelled or ended.
+   */
+  more(signal: AbortSignal): Promise<boolean>;
+  /** This process leads the crawl: it checks the previous crawl's hidden pages and finishes the step. */
+  readonly leads: boolean;
+}
+
+/**
+ * Per-host politeness that several processes share (the store keeps it): requests to a host in
+ * flight across them, and when the next one may start (Crawl-delay, a crawl's delay, Retry-After).
+ */
+export interface HostGate {
+  /** A request slot for `host`, or how long to wait before asking again. */
+  take(host: string, limit: number, intervalMs: number): { slot: number } | { waitMs: number };
+  release(slot: number): void;
+  /** No request to `host` starts for `forMs`. */
+  pause(host: string, forMs: number): void;
 }
 
 /**

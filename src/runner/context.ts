@@ -1,4 +1,4 @@
-import type { AgentLoop, ChangeTracker, CreditRules, Engine, ExpectationJudge, Plan, SessionVault, Store } from "../core/index.js";
+import type { AgentLoop, ChangeTracker, CreditRules, Engine, ExpectationJudge, HostGate, Plan, SessionVault, Store } from "../core/index.js";
 import type { Budget } from "./budget.js";
 import type { RunEvent } from "./events.js";
 import type { WorkPool } from "./pool.js";
@@ -15,6 +15,8 @@ export interface RunnerPorts {
   agent?: AgentLoop;
   /** Judges steps' and the pipeline's expectations (src/expect); absent: they are not judged. */
   expectations?: ExpectationJudge;
+  /** Per-host politeness shared with other processes crawling the same sites; absent: counted in this run only. */
+  hosts?: HostGate;
 }
 
 /** Shared by the steps of one run. */

@@ -1,3 +1,5 @@
+import type { HostGate } from "../core/index.js";
+
 /**
  * A work pool with a global limit and a per-host limit. Tasks that must wait (a retry's backoff,
  * a host's Retry-After) go back into the queue with a `notBefore` time instead of holding a slot
@@ -11,7 +13,7 @@ export interface PoolLimits {
 interface Queued {
   host: string;
   notBefore: number;
-  start: () => void;
+  start: (gateSlot?: number) => void;
 }
 
 export class WorkPool {
@@ -23,9 +25,14 @@ export class WorkPool {
   private active = 0;
   private timer: NodeJS.Timeout | undefined;
 
+  /**
+   * With a gate (several processes crawling one site), a task also needs a slot of the gate for
+   * its host: the host's limit, spacing and pauses then hold across the processes.
+   */
   constructor(
     private readonly limits: PoolLimits,
     private readonly clock: () => number = Date.now,
+    private readonly gate?: HostGate,
   ) {}
 
   /** Runs `task` when a slot for its host is free and `notBefore` (ms since epoch) has passed. */
@@ -34,8 +41,11 @@ export class WorkPool {
       this.queue.push({
         host,
         notBefore,
-        start: () => {
-          task().then(resolve, reject).finally(() => this.release(host));
+        start: (slot?: number) => {
+          task().then(resolve, reject).finally(() => {
+            if (slot !== undefined) this.gate!.release(slot);
+            this.release(host);
+          });
         },
       });
       this.pump();
@@ -45,6 +55,7 @@ export class WorkPool {
   /** Holds back every task of a host until `until` (a 429's Retry-After slows only that host). */
   pauseHost(host: string, until: number): void {
     this.hostPausedUntil.set(host, Math.max(until, this.hostPausedUntil.get(host) ?? 0));
+    this.gate?.pause(host, until - this.clock());
     this.pump();
   }
 
@@ -89,12 +100,24 @@ export class WorkPool {
         i++;
         continue;
       }
-      this.queue.splice(i, 1);
       const interval = this.hostInterval.get(item.host);
+      let slot: number | undefined;
+      if (this.gate) {
+        const taken = this.gate.take(item.host, this.hostLimit(item.host), interval ?? 0);
+        if ("waitMs" in taken) {
+          // Another process holds the host's slots, or its next request is not due yet.
+          this.hostPausedUntil.set(item.host, now + Math.max(1, taken.waitMs));
+          earliest = Math.min(earliest, now + Math.max(1, taken.waitMs));
+          i++;
+          continue;
+        }
+        slot = taken.slot;
+      }
+      this.queue.splice(i, 1);
       if (interval) this.hostPausedUntil.set(item.host, now + interval);
       this.active++;
       this.activeByHost.set(item.host, (this.activeByHost.get(item.host) ?? 0) + 1);
-      item.start();
+      item.start(slot);
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;

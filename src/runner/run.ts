@@ -74,7 +74,7 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
     runId: run.id,
     ports,
     plan,
-    pool: new WorkPool({ concurrency: pipeline.concurrency, perHostConcurrency: pipeline.perHostConcurrency }, options.clock),
+    pool: new WorkPool({ concurrency: pipeline.concurrency, perHostConcurrency: pipeline.perHostConcurrency }, options.clock, ports.hosts),
     budget: new Budget(pipeline.budget.maxCredits, store.getRun(run.id)?.creditsUsed ?? 0),
     emit: countingRetries(emit, store, run.id),
     stop,

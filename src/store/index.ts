@@ -5,6 +5,7 @@ export { SessionTable } from "./sqlite/index.js";
 export { SECRET_KEY_ENV, TextSealer } from "./secret-box.js";
 export { DEFAULT_THREAT_POLICY, REQUEST_WINDOW_MS } from "./tables.js";
 export type { ServeTables, NewTeam, ServeOwner, MonitorTables, CheckRecord, Lease, MonitorRecord, NotificationRecord, QueuedNotification, RequestWindow, ServeReplica, TakenOverJob } from "./tables.js";
+export type { CrawlFrontierTables, FrontierClaim, FrontierPage, SharedCrawl } from "./crawl-frontier.js";
 export type { JobWebhookTables, JobWebhookDelivery, PendingJobWebhook, UiReads, ChangeCounts, ReadScope, RunListRow, StepEntry, StoreTables } from "./tables.js";
 export type { FetchedAnswer, FetchedDescription, FetchedPages } from "./fetched-answer.js";
 export { PostgresStore, type PostgresStoreOptions } from "./postgres/index.js";

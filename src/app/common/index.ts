@@ -4,3 +4,4 @@ export { StoreChangeTracker } from "./change-tracker.js";
 export { extractionSettings } from "./extraction.js";
 export { expandPipelinePaths } from "./files.js";
 export { openExistingRunStore, openExistingStore, openRunStore, openStore, RUN_WRITER_AFTER } from "./store.js";
+export { DEFAULT_LEASE_MS, FrontierHolder, SharedFrontier, sharingEngine } from "./shared-frontier.js";

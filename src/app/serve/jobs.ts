@@ -5,7 +5,7 @@ import { serviceCreditRules } from "../../credits/index.js";
 import { planPipeline } from "../../planner/index.js";
 import { runPlan, type RunResult } from "../../runner/index.js";
 import type { ServeTables, RunsStore } from "../../store/index.js";
-import { inlineAssets } from "../common/index.js";
+import { FrontierHolder, inlineAssets, SharedFrontier, sharingEngine } from "../common/index.js";
 import { StoreChangeTracker } from "../common/index.js";
 import { withoutHeaderValues } from "./request-credentials.js";
 import { concurrencyRefused } from "./limits.js";
@@ -24,9 +24,20 @@ interface RunningJob {
   /** URLs of the pages stored so far, in order: what status pages are read in. */
   pages: string[];
   frontier?: CrawlFrontierPort;
+  /** The crawl's frontier when processes share it (PostgreSQL): its pages are stored by them too, so they are read from the store. */
+  shared?: SharedFrontier;
+  /** Tells the job's webhook of a stored page: for a shared crawl, once per page whichever process stored it. */
+  onPage?: (url: string) => void;
+  /** A shared crawl's pages told to its webhook so far, and the timer that looks for the others' pages. */
+  told?: Set<string>;
+  watch?: NodeJS.Timeout;
+  runId?: number;
   limit?: number;
   done: Promise<void>;
 }
+
+/** How often a shared crawl with a webhook looks for pages other processes stored, to tell it. */
+const TELL_OTHERS_PAGES_MS = 250;
 
 /** The one step of a job's pipeline. */
 export const JOB_STEP_ID = "request";
@@ -49,6 +60,8 @@ export class JobRunner {
     private readonly store: RunsStore,
     private readonly tables: ServeTables,
     private readonly engine: Engine,
+    /** This process's name and lease in shared crawls (PostgreSQL): crawls share their frontier with other replicas and workers. */
+    private readonly holder?: FrontierHolder,
   ) {}
 
   /**
@@ -90,14 +103,22 @@ export class JobRunner {
     if (!this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total }, info.within)) throw concurrencyRefused(this.activeJobs(teamId, info.within!.kinds), info.within!.max);
     const stop = new AbortController();
     const step = pipeline.steps[0]!;
-    const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(step.kind === "crawl" ? { limit: step.body.limit, request: step.body } : {}) };
-    const engine = this.observeCrawl(job);
+    const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(onPage ? { onPage } : {}), ...(step.kind === "crawl" ? { limit: step.body.limit, request: step.body } : {}) };
+    const engine = this.observeCrawl(job, pipeline);
     const plan = planPipeline(pipeline);
     // The request's header values (the client's credentials for the site) are used, not stored.
     const planJson = JSON.stringify({ ...withoutHeaderValues(pipeline), file: undefined });
     let runId = 0;
     const finished = runPlan(
-      { engine, store: info.store ?? this.store, credits: serviceCreditRules, changes: new StoreChangeTracker(this.store, pipeline.changeTracking), agent: runAgent },
+      {
+        engine,
+        store: info.store ?? this.store,
+        credits: serviceCreditRules,
+        changes: new StoreChangeTracker(this.store, pipeline.changeTracking),
+        agent: runAgent,
+        // A crawl's requests per host are counted with the other processes crawling the same sites.
+        ...(this.holder && kind === "crawl" ? { hosts: this.holder.hostGate() } : {}),
+      },
       {
         plan,
         planJson,
@@ -106,11 +127,13 @@ export class JobRunner {
         onEvent: (event) => {
           if (event.type === "run-started") {
             runId = event.runId;
+            job.runId = runId;
             this.tables.setJobRun(id, event.runId);
           } else if (event.type === "document-stored" && event.stepId === JOB_STEP_ID) {
             job.stored++;
             job.pages.push(info.storedAs ? info.storedAs(event.url) : event.url);
-            onPage?.(event.url);
+            if (job.told) this.tellStored(job, [event.url]);
+            else onPage?.(event.url);
             // A replica sharing the database may have cancelled it: it starts no more pages.
             if (!job.cancelled && this.tables.cancelledElsewhere(id)) {
               job.cancelled = true;
@@ -121,11 +144,13 @@ export class JobRunner {
       },
     ).then(
       (result) => {
+        this.endShared(job);
         this.tables.setJobPages(id, job.pages);
         this.tables.finishJob(id, this.statusOf(job, result), job.cancelled ? {} : { total: job.stored, ...(result.status === "failed" && job.stored === 0 ? { error: this.stepError(result.runId) } : {}) });
         return { id, runId: result.runId, result };
       },
       (error: unknown) => {
+        this.endShared(job);
         this.tables.setJobPages(id, job.pages);
         this.tables.finishJob(id, job.cancelled ? "cancelled" : "failed", { error: error instanceof Error ? error.message : String(error) });
         throw error;
@@ -161,9 +186,32 @@ export class JobRunner {
    * A crawl's engine whose frontier the job keeps, to report how many pages it expects: the
    * server's engine in every other respect (threat checks, kept pages, search…), never closed by the job.
    */
-  private observeCrawl(job: RunningJob): Engine {
+  private observeCrawl(job: RunningJob, pipeline: Pipeline): Engine {
     const engine = this.engine;
     if (job.kind !== "crawl" || !engine.startCrawl) return engine;
+    const holder = this.holder;
+    const step = pipeline.steps[0]!;
+    const body = step.kind === "crawl" ? step.body : undefined;
+    // A crawl sent with header values (the client's credentials for the site) is not shared: they are not stored for others to use.
+    if (holder && body && JSON.stringify(body) === JSON.stringify(withoutHeaderValues(body))) {
+      return sharingEngine(engine, (local, request) => {
+        holder.tables.openCrawl({ jobId: job.id, runId: job.runId!, stepId: JOB_STEP_ID, limit: request.limit, holder: holder.id, leaseMs: holder.leaseMs });
+        const shared = new SharedFrontier(holder, job.id, local, request, { leads: true, batch: pipeline.concurrency });
+        job.frontier = shared;
+        job.shared = shared;
+        if (job.onPage) {
+          job.told = new Set();
+          job.watch = setInterval(() => {
+            try {
+              this.tellStored(job);
+            } catch {
+              // The database is unreachable for now: the next look, or the job's end, tells these pages.
+            }
+          }, TELL_OTHERS_PAGES_MS);
+        }
+        return shared;
+      });
+    }
     const startCrawl = engine.startCrawl.bind(engine);
     const observed: Engine = Object.create(engine, {
       startCrawl: {
@@ -176,6 +224,26 @@ export class JobRunner {
       close: { value: async () => {} },
     });
     return observed;
+  }
+
+  /** A shared crawl's end: its claims given back, no process takes its pages any more, and its pages as stored by every process. */
+  private endShared(job: RunningJob): void {
+    if (!job.shared || !this.holder) return;
+    clearInterval(job.watch);
+    job.shared.close();
+    this.holder.tables.endCrawl(job.id);
+    job.pages = [...this.store.storedUrls(job.runId!, JOB_STEP_ID)];
+    job.stored = job.pages.length;
+    if (job.told) this.tellStored(job, job.pages);
+  }
+
+  /** Tells the webhook of a shared crawl's pages stored since it was last told, by any process, in the order they were stored. */
+  private tellStored(job: RunningJob, stored: readonly string[] = [...this.store.storedUrls(job.runId!, JOB_STEP_ID)]): void {
+    for (const url of stored) {
+      if (job.told!.has(url)) continue;
+      job.told!.add(url);
+      job.onPage!(url);
+    }
   }
 
   /** The job of a team, of one of the kinds; another team's job is not found. */
@@ -193,7 +261,7 @@ export class JobRunner {
       const completed = step?.documents ?? 0;
       return { completed, total: job.status === "cancelled" ? Math.max(completed, job.total ?? 0) : completed };
     }
-    const completed = live.stored;
+    const completed = live.shared ? (this.store.getSteps(live.runId!)[0]?.documents ?? 0) : live.stored;
     if (live.frontier) return { completed, total: Math.max(completed + 1, Math.min(live.frontier.stats.found, live.limit ?? Infinity)) };
     return { completed, total: Math.max(completed, job.total ?? completed + 1) };
   }
@@ -204,7 +272,8 @@ export class JobRunner {
    */
   documents(job: ServeJob, skip: number, limit: number, maxBytes: number): Document[] {
     if (job.runId === null) return [];
-    const order = this.running.get(job.id)?.pages ?? this.tables.jobPages(job.id) ?? [...this.store.storedUrls(job.runId, JOB_STEP_ID)];
+    const live = this.running.get(job.id);
+    const order = (live?.shared ? [...this.store.storedUrls(job.runId, JOB_STEP_ID)] : live?.pages) ?? this.tables.jobPages(job.id) ?? [...this.store.storedUrls(job.runId, JOB_STEP_ID)];
     const wanted = order.slice(skip, skip + limit);
     const found = new Map<string, Document>();
     for (const stored of this.store.documents(job.runId, JOB_STEP_ID, new Set(wanted))) found.set(stored.url, stored.document);

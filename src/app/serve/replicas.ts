@@ -26,8 +26,8 @@ export interface ReplicaLivenessOptions {
   token: string;
   leaseMs: number;
   /**
-   * Carries on, on this replica, a job a dead replica left; false when its kind cannot resume
-   * (then it ends cancelled). None can yet: every job taken over ends cancelled.
+   * Carries on a job a dead replica left; false when its kind cannot resume (then it ends
+   * cancelled). A shared crawl (PostgreSQL) resumes: replicas and workers carry it on and finish it.
    */
   resume?: (job: ServeJob) => boolean;
   /** Sends the job webhooks' messages no live replica holds (after a takeover, those the dead ones were sending). */

@@ -27,6 +27,7 @@ import { failureOf, jobPipeline, serveEngine, teamTag, WEBHOOK_KIND } from "./jo
 import { JobWebhooks, jobEnd, storedPage, takeWebhook, type JobNotifier, type JobWebhook } from "./webhooks.js";
 import type { ServeOptions } from "./options.js";
 import { browserSessionHolders, ReplicaLiveness, replicaLeaseMs } from "./replicas.js";
+import { sharedCrawls, type SharedCrawls } from "./shared-crawls.js";
 
 const BACKGROUND: readonly ServeJobKind[] = ["crawl", "batch", "extract", "agent"];
 
@@ -55,6 +56,7 @@ export class ServeService {
   private readonly webhooks: JobWebhooks;
   /** The heartbeat of this replica, and the takeover of what dead replicas left. */
   private readonly liveness: ReplicaLiveness;
+  private readonly shared: SharedCrawls;
 
   constructor(private readonly options: ServeOptions) {
     this.clock = options.clock ?? Date.now;
@@ -70,13 +72,16 @@ export class ServeService {
     }
     this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
     this.engine = serveEngine(options, this.riskClassifier);
-    this.jobs = new JobRunner(this.store, this.tables, this.engine);
+    const leaseMs = options.replicaLeaseMs ?? replicaLeaseMs(options.env ?? process.env);
+    // On PostgreSQL crawls share their frontier with workers and replicas, and this one carries on those of dead replicas.
+    // A crawl carried on and finished here tells its webhook how it ended, as a job taken over does.
+    this.shared = sharedCrawls(this.store, this.engine, leaseMs, (id) => this.webhooks.tellTakenOver(id, "crawl", ...jobEnd(this.store, this.tables.job(id)!)));
+    this.jobs = new JobRunner(this.store, this.tables, this.engine, this.shared.holder);
     this.limiter = new RateLimiter(this.tables, this.clock);
     const webhookSecret = (options.env ?? process.env).SCRAPELINE_WEBHOOK_SECRET;
     this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: this.store.jobWebhookTables(), sender: this.token, ...(webhookSecret ? { secret: webhookSecret } : {}) });
-    const leaseMs = options.replicaLeaseMs ?? replicaLeaseMs(options.env ?? process.env);
     this.liveness = new ReplicaLiveness({
-      tables: this.tables, store: this.store, token: this.token, leaseMs, resendWebhooks: () => this.webhooks.resendLeftOver(),
+      tables: this.tables, store: this.store, token: this.token, leaseMs, resendWebhooks: () => this.webhooks.resendLeftOver(), resume: (job) => this.shared.carriesOn(job.id),
       // A job taken over from a dead replica tells its webhook how it ended.
       onSettled: (job) => job.kind in WEBHOOK_KIND && this.webhooks.tellTakenOver(job.id, WEBHOOK_KIND[job.kind as keyof typeof WEBHOOK_KIND], ...jobEnd(this.store, this.tables.job(job.id) ?? job)),
     });
@@ -326,6 +331,7 @@ export class ServeService {
     await this.monitors.close();
     this.liveness.stop();
     await this.jobs.stopAll();
+    await this.shared.close();
     await this.webhooks.close();
     await this.browser.closeAll();
     await this.engine.close();

@@ -25,5 +25,6 @@ export async function openCrawl(gate: FetchGate, request: CrawlRequest, options:
     warnings,
     ...(started.delayMs > 0 ? { delaySeconds: started.delayMs / 1000 } : {}),
     snapshot: () => frontier.snapshot(),
+    keyOf: (url) => frontier.keyOf(url),
   };
 }

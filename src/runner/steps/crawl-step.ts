@@ -82,6 +82,8 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   while (!ctx.stop.aborted && !timeout.aborted) {
     const next = frontier.next();
     if (!next) {
+      // A shared frontier may get pages from other processes' pages in flight: wait for them.
+      if (inFlight.size === 0 && frontier.shared && (await frontier.shared.more(AbortSignal.any([ctx.stop, timeout])))) continue;
       if (inFlight.size === 0) break;
       await Promise.race(inFlight);
       continue;
@@ -116,7 +118,7 @@ export async function runCrawlStep(ctx: RunContext, step: CrawlStep, timeout: Ab
   // pages from the previous crawl are not gone (they are not checked as hidden either).
   const blockedStart = tally.documents === 0 ? startBlocked(ctx, step.id, [...visited][0]) : undefined;
   if (blockedStart) throw new ScrapelineError("blocked-page", `the crawl's start page was ${blockedStart.error}`, { url: blockedStart.url });
-  if (!ctx.stop.aborted && !timeout.aborted && frontier.stats.found < step.body.limit) {
+  if (!ctx.stop.aborted && !timeout.aborted && frontier.stats.found < step.body.limit && (frontier.shared?.leads ?? true)) {
     await revisitHidden(ctx, step, visited, (url) => ({ ...job(url), visibility: "hidden" }), timeout, tally);
   }
   snapshot();

@@ -12,6 +12,7 @@ import { MONITOR_TABLES } from "./monitor-tables.js";
 import { JOB_WEBHOOK_TABLES } from "./job-webhooks.js";
 import { UI_READS } from "./ui-reads.js";
 import { compactFetched, FETCHED_PAGES } from "./fetched-pages.js";
+import { FRONTIER_TABLES } from "./frontier-tables.js";
 import type { ExpectationVerdict, RunStatus, StepStatus } from "../../core/index.js";
 import type { Document } from "../../core/index.js";
 
@@ -64,6 +65,7 @@ export const OPERATIONS = {
   ...named("webhooks", JOB_WEBHOOK_TABLES),
   ...named("ui", UI_READS),
   ...named("fetched", FETCHED_PAGES),
+  ...named("frontier", FRONTIER_TABLES),
 };
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -5,12 +5,14 @@ import { SealedSessions, type SealedSessionRow } from "../session-vault.js";
 import { PostgresBridge } from "./bridge.js";
 import type { OperationName } from "./operations.js";
 import type { PageEntry } from "./pages.js";
+import type { CrawlFrontierTables } from "../crawl-frontier.js";
 import type { JobWebhookTables, MonitorTables, ServeTables, StoreTables, UiReads } from "../tables.js";
 import { callingSide } from "./on-thread.js";
 import { SERVE_TABLES } from "./serve-tables.js";
 import { MONITOR_TABLES } from "./monitor-tables.js";
 import { JOB_WEBHOOK_TABLES } from "./job-webhooks.js";
 import { UI_READS } from "./ui-reads.js";
+import { FRONTIER_TABLES } from "./frontier-tables.js";
 import { FETCHED_PAGES } from "./fetched-pages.js";
 import type { FetchedAnswer, FetchedPages } from "../fetched-answer.js";
 
@@ -244,6 +246,19 @@ export class PostgresStore implements Store, StoreTables {
         const answer = tables.answer(described);
         return "error" in answer ? answer : { ...answer, body: asBuffer(answer.body) };
       },
+    };
+  }
+
+  /** Shared crawls' frontier and per-host politeness, for the processes working on one crawl (serve replicas and workers). */
+  crawlFrontierTables(): CrawlFrontierTables {
+    const tables = callingSide<CrawlFrontierTables>("frontier", FRONTIER_TABLES, (op, args) => this.call(op as OperationName, ...args));
+    // Sent without waiting (see CrawlFrontierTables): a failure is thrown by the store's next call.
+    const later = (op: OperationName, args: unknown[]) => void this.bridge.send(op, args, this.stamp()).catch((error: Error) => (this.unreported ??= error));
+    return {
+      ...tables,
+      addPages: (...args) => later("frontier.addPages", args),
+      finishPages: (...args) => later("frontier.finishPages", args),
+      releaseHost: (...args) => later("frontier.releaseHost", args),
     };
   }
 

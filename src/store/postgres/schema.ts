@@ -315,4 +315,51 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE monitor_outbox ADD COLUMN lease_until TEXT;
   CREATE INDEX monitor_checks_by_owner ON monitor_checks (owner_host, owner_pid) WHERE status = 'running';
   `,
+  `
+  -- Crawls that several processes work on (scrapeline worker): the job, its run and step, how many
+  -- pages it may accept and has accepted, and the process that leads it (it finishes the job) with
+  -- the time its lease ends. Times of leases are the database's clock, in ms since the epoch.
+  CREATE TABLE crawl_jobs (
+    job_id       TEXT PRIMARY KEY REFERENCES serve_jobs (id),
+    run_id       INTEGER NOT NULL REFERENCES runs (id),
+    step_id      TEXT NOT NULL,
+    page_limit   INTEGER NOT NULL,
+    found        INTEGER NOT NULL DEFAULT 0,
+    leader       TEXT NOT NULL,
+    leader_until BIGINT NOT NULL,
+    state        TEXT NOT NULL DEFAULT 'running'
+  );
+  CREATE INDEX crawl_jobs_by_state ON crawl_jobs (state);
+  -- Each page a shared crawl accepted, once per URL key: queued, claimed by a process until its
+  -- lease ends (then any process may claim it again), or done.
+  CREATE TABLE crawl_frontier (
+    job_id      TEXT NOT NULL REFERENCES crawl_jobs (job_id),
+    url_key     TEXT NOT NULL,
+    url         TEXT NOT NULL,
+    depth       INTEGER NOT NULL,
+    links_only  BOOLEAN NOT NULL,
+    seq         BIGINT GENERATED ALWAYS AS IDENTITY,
+    state       TEXT NOT NULL,
+    claimed_by  TEXT,
+    lease_until BIGINT,
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (job_id, url_key)
+  );
+  CREATE INDEX crawl_frontier_queue ON crawl_frontier (job_id, state, seq);
+  CREATE INDEX crawl_frontier_by_holder ON crawl_frontier (claimed_by) WHERE state = 'claimed';
+  -- Per-host politeness shared by every process: when the next request to a host may start, and
+  -- the requests to it in flight (each held by a process until it ends or its lease does).
+  CREATE TABLE crawl_hosts (
+    host     TEXT PRIMARY KEY,
+    next_at  BIGINT NOT NULL
+  );
+  CREATE TABLE crawl_host_slots (
+    id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    host        TEXT NOT NULL,
+    holder      TEXT NOT NULL,
+    lease_until BIGINT NOT NULL
+  );
+  CREATE INDEX crawl_host_slots_by_host ON crawl_host_slots (host);
+  CREATE INDEX crawl_host_slots_by_holder ON crawl_host_slots (holder);
+  `,
 ];

@@ -151,6 +151,12 @@ export class CrawlFrontier {
     return accepted;
   }
 
+  /** The key `url` is deduplicated by (normalized; similar URLs share one with deduplicateSimilarURLs); the URL itself when it cannot be normalized. */
+  keyOf(url: string): string {
+    const parsed = normalizedUrl(url, undefined, { ignoreQueryParameters: this.request.ignoreQueryParameters });
+    return parsed === undefined ? url : this.key(parsed);
+  }
+
   /** The next page to fetch, first accepted first (breadth-first); undefined when none is waiting. */
   next(): FrontierEntry | undefined {
     while (this.head < this.queue.length) {

@@ -1,0 +1,34 @@
+import type { Engine } from "../../core/index.js";
+import { PostgresStore, type RunsStore } from "../../store/index.js";
+import { FrontierHolder } from "../common/index.js";
+import { CrawlWorker } from "../worker/index.js";
+
+/** A replica's part in crawls shared through PostgreSQL; none on SQLite (one server, crawls in memory). */
+export interface SharedCrawls {
+  /** This replica's name and lease in shared crawls. */
+  holder: FrontierHolder | undefined;
+  /** Whether a job is a shared crawl, which workers and replicas carry on when its replica is gone (not ended cancelled). */
+  carriesOn(jobId: string): boolean;
+  /** Stops taking over crawls, waits for those it carries on, and ends its lease renewals. */
+  close(): Promise<void>;
+}
+
+/**
+ * On PostgreSQL, a replica's crawls share their frontier with other replicas and workers, and a
+ * replica carries on (and finishes, then `onFinished`) the shared crawls of a replica that is gone.
+ */
+export function sharedCrawls(store: RunsStore, engine: Engine, leaseMs: number | undefined, onFinished: (jobId: string) => void): SharedCrawls {
+  if (!(store instanceof PostgresStore)) return { holder: undefined, carriesOn: () => false, close: async () => {} };
+  const holder = new FrontierHolder(store.crawlFrontierTables(), leaseMs);
+  const stop = new AbortController();
+  const adopting = new CrawlWorker(store, engine, holder, { orphansOnly: true, onEvent: (event) => event.type === "finished-for-leader" && onFinished(event.jobId) }).run(stop.signal);
+  return {
+    holder,
+    carriesOn: (jobId) => holder.tables.isShared(jobId),
+    close: async () => {
+      stop.abort();
+      await adopting;
+      holder.close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+// Shared crawls' frontier and per-host politeness on PostgreSQL (the thread's side; ../tables.ts says what each does).
+import type { CrawlFrontierTables, FrontierPage } from "../crawl-frontier.js";
+import type { OnThread } from "./on-thread.js";
+import { column, row, rows, run } from "./sql.js";
+
+/** The database's clock in ms since the epoch: leases of processes on several machines end by one clock. */
+const NOW_MS = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint";
+
+/** How long a process whose host slot is taken waits before it asks again, in ms. */
+const BUSY_HOST_WAIT_MS = 25;
+
+const toPage = (r: Record<string, unknown>): FrontierPage => ({ key: r.url_key as string, url: r.url as string, depth: r.depth as number, linksOnly: r.links_only as boolean });
+
+export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
+  async openCrawl(tx, crawl) {
+    await run(
+      tx,
+      `INSERT INTO crawl_jobs (job_id, run_id, step_id, page_limit, leader, leader_until) VALUES ($1, $2, $3, $4, $5, ${NOW_MS} + $6)`,
+      [crawl.jobId, crawl.runId, crawl.stepId, crawl.limit, crawl.holder, crawl.leaseMs],
+    );
+  },
+  async addPages(tx, jobId, pages) {
+    if (pages.length === 0) return;
+    // The crawl's row is the lock: processes adding pages to one crawl take turns, so its count is exact.
+    const crawl = await row(tx, "SELECT found, page_limit FROM crawl_jobs WHERE job_id = $1 FOR UPDATE", [jobId]);
+    if (!crawl) return;
+    let room = (crawl.page_limit as number) - (crawl.found as number);
+    const known = new Set(await column<string>(tx, "SELECT url_key FROM crawl_frontier WHERE job_id = $1 AND url_key = ANY($2)", [jobId, pages.map((p) => p.key)]));
+    const added: FrontierPage[] = [];
+    for (const page of pages) {
+      if (known.has(page.key)) continue;
+      if (!page.linksOnly && room <= 0) continue;
+      known.add(page.key);
+      added.push(page);
+      if (!page.linksOnly) room--;
+    }
+    if (added.length === 0) return;
+    await run(
+      tx,
+      `INSERT INTO crawl_frontier (job_id, url_key, url, depth, links_only, state)
+       SELECT $1, k, u, d, l, 'queued' FROM unnest($2::text[], $3::text[], $4::int[], $5::bool[]) WITH ORDINALITY AS t(k, u, d, l, n) ORDER BY n`,
+      [jobId, added.map((p) => p.key), added.map((p) => p.url), added.map((p) => p.depth), added.map((p) => p.linksOnly)],
+    );
+    await run(tx, "UPDATE crawl_jobs SET found = found + $1 WHERE job_id = $2", [added.filter((p) => !p.linksOnly).length, jobId]);
+  },
+  async claim(tx, jobId, holder, max, leaseMs) {
+    const crawl = await row(tx, "SELECT c.state, c.found, c.run_id, c.step_id, j.status FROM crawl_jobs c JOIN serve_jobs j ON j.id = c.job_id WHERE c.job_id = $1", [jobId]);
+    // Counted only when no page is claimed (whether the crawl is over): a claim that takes pages does not scan the queue.
+    const open = async () => Number((await row(tx, "SELECT COUNT(*) AS n FROM crawl_frontier WHERE job_id = $1 AND state IN ('queued', 'claimed')", [jobId]))!.n);
+    if (!crawl || crawl.state !== "running" || crawl.status !== "scraping") return { pages: [], state: "stopped", found: (crawl?.found as number) ?? 0, open: crawl ? await open() : 0 };
+    const claimed = await rows(
+      tx,
+      `UPDATE crawl_frontier f SET state = 'claimed', claimed_by = $2, lease_until = ${NOW_MS} + $4, attempts = f.attempts + 1
+       FROM (SELECT url_key FROM crawl_frontier
+             WHERE job_id = $1 AND (state = 'queued' OR (state = 'claimed' AND lease_until < ${NOW_MS}))
+             ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED) picked
+       WHERE f.job_id = $1 AND f.url_key = picked.url_key
+       RETURNING f.url_key, f.url, f.depth, f.links_only, f.seq`,
+      [jobId, holder, max, leaseMs],
+    );
+    claimed.sort((a, b) => Number(a.seq) - Number(b.seq));
+    return { pages: claimed.map(toPage), state: "running", found: crawl.found as number, open: claimed.length > 0 ? claimed.length : await open() };
+  },
+  async finishPages(tx, jobId, holder, keys) {
+    if (keys.length === 0) return;
+    await run(tx, "UPDATE crawl_frontier SET state = 'done', claimed_by = NULL, lease_until = NULL WHERE job_id = $1 AND url_key = ANY($2) AND (claimed_by = $3 OR state = 'queued')", [jobId, keys, holder]);
+  },
+  async releasePages(tx, jobId, holder, keys) {
+    if (keys.length === 0) return;
+    await run(tx, "UPDATE crawl_frontier SET state = 'queued', claimed_by = NULL, lease_until = NULL WHERE job_id = $1 AND url_key = ANY($2) AND claimed_by = $3 AND state = 'claimed'", [jobId, keys, holder]);
+  },
+  async heartbeat(tx, holder, leaseMs) {
+    await run(tx, `UPDATE crawl_frontier SET lease_until = ${NOW_MS} + $2 WHERE claimed_by = $1 AND state = 'claimed'`, [holder, leaseMs]);
+    await run(tx, `UPDATE crawl_host_slots SET lease_until = ${NOW_MS} + $2 WHERE holder = $1`, [holder, leaseMs]);
+    await run(tx, `UPDATE crawl_jobs SET leader_until = ${NOW_MS} + $2 WHERE leader = $1 AND state = 'running'`, [holder, leaseMs]);
+  },
+  async isShared(tx, jobId) {
+    return (await rows(tx, "SELECT 1 FROM crawl_jobs WHERE job_id = $1", [jobId])).length > 0;
+  },
+  async runningCrawls(tx) {
+    const found = await rows(
+      tx,
+      `SELECT c.job_id, c.run_id, c.step_id, c.leader_until < ${NOW_MS} AS gone FROM crawl_jobs c JOIN serve_jobs j ON j.id = c.job_id
+       WHERE c.state = 'running' AND j.status = 'scraping' ORDER BY j.created_at`,
+    );
+    return found.map((r) => ({ jobId: r.job_id as string, runId: r.run_id as number, stepId: r.step_id as string, leaderGone: r.gone as boolean }));
+  },
+  async endCrawl(tx, jobId, options = {}) {
+    const condition = options.takeOver ? ` AND leader_until < ${NOW_MS}` : "";
+    const ended = await rows(tx, `UPDATE crawl_jobs SET state = 'ended' WHERE job_id = $1 AND state = 'running'${condition} RETURNING job_id`, [jobId]);
+    return ended.length > 0;
+  },
+  async takeHost(tx, host, holder, limit, intervalMs, leaseMs) {
+    await run(tx, "INSERT INTO crawl_hosts (host, next_at) VALUES ($1, 0) ON CONFLICT (host) DO NOTHING", [host]);
+    // The host's row is the lock: processes starting requests to one host take turns.
+    const found = (await row(tx, `SELECT next_at, ${NOW_MS} AS now FROM crawl_hosts WHERE host = $1 FOR UPDATE`, [host]))!;
+    const now = Number(found.now);
+    const nextAt = Number(found.next_at);
+    if (nextAt > now) return { waitMs: nextAt - now };
+    await run(tx, "DELETE FROM crawl_host_slots WHERE host = $1 AND lease_until < $2", [host, now]);
+    const inFlight = Number((await row(tx, "SELECT COUNT(*) AS n FROM crawl_host_slots WHERE host = $1", [host]))!.n);
+    if (inFlight >= limit) return { waitMs: BUSY_HOST_WAIT_MS };
+    const slot = Number((await row(tx, "INSERT INTO crawl_host_slots (host, holder, lease_until) VALUES ($1, $2, $3) RETURNING id", [host, holder, now + leaseMs]))!.id);
+    if (intervalMs > 0) await run(tx, "UPDATE crawl_hosts SET next_at = $1 WHERE host = $2", [now + intervalMs, host]);
+    return { slot };
+  },
+  async releaseHost(tx, slot) {
+    await run(tx, "DELETE FROM crawl_host_slots WHERE id = $1", [slot]);
+  },
+  async pauseHost(tx, host, forMs) {
+    await run(tx, `INSERT INTO crawl_hosts (host, next_at) VALUES ($1, ${NOW_MS} + $2) ON CONFLICT (host) DO UPDATE SET next_at = GREATEST(crawl_hosts.next_at, excluded.next_at)`, [host, forMs]);
+  },
+};

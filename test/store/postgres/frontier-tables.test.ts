@@ -1,0 +1,105 @@
+// The shared crawl frontier and per-host politeness on PostgreSQL, through two stores (two
+// processes' connections) on one database.
+import { describe, expect, it } from "vitest";
+import { PostgresStore, type FrontierPage } from "../../../src/store/index.js";
+import { freshDatabase, postgresMissing } from "../../helpers/postgres.js";
+
+const missing = postgresMissing();
+if (missing) console.warn(`PostgreSQL tests skipped: ${missing}`);
+
+const page = (n: number, linksOnly = false): FrontierPage => ({ key: `//e.com/${n}`, url: `https://e.com/${n}`, depth: 1, linksOnly });
+
+/** Two stores on a new database with a running crawl job of `limit` pages led by "a". */
+async function crawl(limit: number): Promise<{ one: PostgresStore; two: PostgresStore; close: () => void }> {
+  const url = await freshDatabase();
+  const one = new PostgresStore(url);
+  const two = new PostgresStore(url);
+  const tables = one.serveTables();
+  const team = tables.createTeam({ name: "acme", planTokens: 1000, periodDays: 30, rateLimit: 100, maxConcurrentJobs: 5 });
+  tables.createJob({ id: "job", teamId: team.id, kind: "crawl", url: "https://e.com/", total: null });
+  const run = one.createRun({ pipelineName: "serve/crawl", pipelineFile: "serve", pipelineHash: "h", planJson: "{}", engine: "local" });
+  tables.setJobRun("job", run.id);
+  one.crawlFrontierTables().openCrawl({ jobId: "job", runId: run.id, stepId: "request", limit, holder: "a", leaseMs: 60_000 });
+  return { one, two, close: () => (one.close(), two.close()) };
+}
+
+describe.skipIf(missing !== undefined)("the shared crawl frontier on PostgreSQL", () => {
+  it("accepts each key once and no more pages than the limit, whoever adds them; linksOnly pages are not counted", async () => {
+    const { one, two, close } = await crawl(5);
+    try {
+      const a = one.crawlFrontierTables();
+      const b = two.crawlFrontierTables();
+      a.addPages("job", [page(0, true), page(1), page(2), page(3)]);
+      // Added without waiting: a call that waits for the answer makes sure they are in before b adds its own.
+      a.runningCrawls();
+      b.addPages("job", [page(2), page(3), page(4), page(5), page(6), page(7)]);
+      b.runningCrawls();
+      const claimed = a.claim("job", "a", 100, 60_000);
+      expect(claimed.pages.map((p) => p.url)).toEqual([0, 1, 2, 3, 4, 5].map((n) => `https://e.com/${n}`));
+      expect(claimed.found).toBe(5);
+      expect(claimed.pages[0]!.linksOnly).toBe(true);
+    } finally {
+      close();
+    }
+  });
+
+  it("hands each page to one process, gives a released page again, and a page whose lease ended to another process", async () => {
+    const { one, two, close } = await crawl(100);
+    try {
+      const a = one.crawlFrontierTables();
+      const b = two.crawlFrontierTables();
+      a.addPages("job", [1, 2, 3, 4, 5].map((n) => page(n)));
+      const first = a.claim("job", "a", 2, 60_000);
+      const second = b.claim("job", "b", 2, 60_000);
+      expect(first.pages.map((p) => p.key)).toEqual(["//e.com/1", "//e.com/2"]);
+      expect(second.pages.map((p) => p.key)).toEqual(["//e.com/3", "//e.com/4"]);
+      a.releasePages("job", "a", ["//e.com/2"]);
+      a.finishPages("job", "a", ["//e.com/1"]);
+      expect(b.claim("job", "b", 1, 60_000).pages.map((p) => p.key)).toEqual(["//e.com/2"]);
+      // A claim with a 1 ms lease: once it ends, the page is anyone's.
+      expect(b.claim("job", "b", 10, 1).pages.map((p) => p.key)).toEqual(["//e.com/5"]);
+      let taken: string[] = [];
+      while (taken.length === 0) taken = a.claim("job", "a", 10, 60_000).pages.map((p) => p.key);
+      expect(taken).toEqual(["//e.com/5"]);
+      expect(a.claim("job", "a", 10, 60_000)).toMatchObject({ pages: [], state: "running", open: 4 });
+      a.finishPages("job", "a", taken);
+      b.finishPages("job", "b", ["//e.com/2", "//e.com/3", "//e.com/4"]);
+      b.runningCrawls();
+      expect(a.claim("job", "a", 10, 60_000)).toMatchObject({ pages: [], open: 0 });
+    } finally {
+      close();
+    }
+  });
+
+  it("stops handing out pages once the job is cancelled", async () => {
+    const { one, two, close } = await crawl(100);
+    try {
+      one.crawlFrontierTables().addPages("job", [page(1)]);
+      one.serveTables().finishJob("job", "cancelled");
+      expect(two.crawlFrontierTables().claim("job", "b", 10, 60_000)).toMatchObject({ pages: [], state: "stopped" });
+    } finally {
+      close();
+    }
+  });
+
+  it("counts a host's requests in flight across processes, and its spacing", async () => {
+    const { one, two, close } = await crawl(100);
+    try {
+      const a = one.crawlFrontierTables();
+      const b = two.crawlFrontierTables();
+      const slot = a.takeHost("e.com", "a", 1, 0, 60_000);
+      expect(slot).toHaveProperty("slot");
+      expect(b.takeHost("e.com", "b", 1, 0, 60_000)).toHaveProperty("waitMs");
+      a.releaseHost((slot as { slot: number }).slot);
+      const spaced = b.takeHost("e.com", "b", 1, 3_600_000, 60_000);
+      expect(spaced).toHaveProperty("slot");
+      b.releaseHost((spaced as { slot: number }).slot);
+      // Free, but not due for an hour.
+      expect((a.takeHost("e.com", "a", 1, 0, 60_000) as { waitMs: number }).waitMs).toBeGreaterThan(3_000_000);
+      b.pauseHost("other.com", 3_600_000);
+      expect((a.takeHost("other.com", "a", 4, 0, 60_000) as { waitMs: number }).waitMs).toBeGreaterThan(3_000_000);
+    } finally {
+      close();
+    }
+  });
+});
