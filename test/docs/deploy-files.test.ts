@@ -12,7 +12,6 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const DEPLOY = join(ROOT, "deploy");
 const CLI = join(ROOT, "dist/cli/main.js");
 
-/** Commands the deploy files run that this CLI does not have yet (their --help is not checked). */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
 }
