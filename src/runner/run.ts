@@ -1,8 +1,5 @@
 import type { ExpectationVerdict, Plan, PlannedStep, RunRecord, RunStatus } from "../core/index.js";
-import { ScrapelineError } from "../core/index.js";
-import { Budget } from "./budget.js";
 import type { EventSink } from "./events.js";
-import { WorkPool } from "./pool.js";
 import type { RunContext, RunnerPorts } from "./context.js";
 import { runCrawlStep } from "./steps/index.js";
 import { runExtractStep } from "./steps/index.js";
@@ -15,7 +12,7 @@ import { openStepSession } from "./sessions/index.js";
 import { runInteractStep } from "./steps/index.js";
 import { closeKeptPages } from "./sessions/index.js";
 import { runAgentStep } from "./steps/index.js";
-import { countingRetries } from "./retries.js";
+import { newRunContext } from "./new-context.js";
 import { brokenSummary, expectsFailures, judgeRunExpectations, judgeStepExpectations } from "./expectations.js";
 
 export type { RunContext, RunnerPorts };
@@ -70,20 +67,13 @@ export async function runPlan(ports: RunnerPorts, options: RunOptions): Promise<
 
   const stopController = new AbortController();
   const stop = AbortSignal.any([stopController.signal, ...(options.stop ? [options.stop] : [])]);
-  const ctx: RunContext = {
-    runId: run.id,
-    ports,
-    plan,
-    pool: new WorkPool({ concurrency: pipeline.concurrency, perHostConcurrency: pipeline.perHostConcurrency }, options.clock, ports.hosts),
-    budget: new Budget(pipeline.budget.maxCredits, store.getRun(run.id)?.creditsUsed ?? 0),
-    emit: countingRetries(emit, store, run.id),
+  const ctx: RunContext = newRunContext(ports, plan, run.id, emit, {
     stop,
     abort: options.abort ?? new AbortController().signal,
     clock: options.clock ?? Date.now,
     random: options.random ?? Math.random,
-    cacheHolds: new Map(),
     halt: (reason) => halt(reason),
-  };
+  });
 
   const previously = new Map(options.resume ? store.getSteps(run.id).map((s) => [s.stepId, s.status]) : []);
   const outcomes = new Map<string, Promise<Outcome>>();
