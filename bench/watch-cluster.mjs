@@ -6,8 +6,9 @@
 //     slot is in flight, then one watcher is killed and the page let go; the others take its
 //     checks over. Checks lost (not completed when the others are done, or after BENCH_TIMEOUT_S)
 //     and notifications told twice (the same monitor, event and page more than once).
-// Needs a PostgreSQL server: BENCH_POSTGRES_URL (postgres://user:password@host:port/postgres), where
-// it makes a database of its own and drops it after. Prints; asserts nothing. Build first.
+// PostgreSQL: BENCH_POSTGRES_URL (postgres://user:password@host:port/postgres), where it makes a
+// database of its own and drops it after, else a throwaway server started with the machine's initdb
+// and postgres (Debian's postgresql package). Prints; asserts nothing. Build first.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { startPostgres } from "./postgres.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const MONITORS = Number(process.env.BENCH_MONITORS ?? 500);
@@ -75,11 +77,15 @@ async function freshDatabase(server) {
 }
 
 export async function run() {
-  const server = process.env.BENCH_POSTGRES_URL;
-  if (!server) {
-    console.log("skipped: set BENCH_POSTGRES_URL to a PostgreSQL server (postgres://user:password@host:port/postgres)");
-    return;
+  const started = process.env.BENCH_POSTGRES_URL ? undefined : await startPostgres();
+  try {
+    await measure(process.env.BENCH_POSTGRES_URL ?? started.url);
+  } finally {
+    await started?.stop();
   }
+}
+
+async function measure(server) {
   let version = "v1";
   let holding = false;
   const held = [];
