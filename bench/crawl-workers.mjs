@@ -16,6 +16,8 @@ import { startPostgres } from "./postgres.mjs";
 const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const PAGES = Number(process.env.BENCH_PAGES ?? 5000);
 const WORKERS = (process.env.BENCH_WORKERS ?? "0,1,2,4").split(",").map(Number);
+// The site is one host: the job's pages of it in flight, all processes together (serve's default, 4, would bound any number of workers).
+const PER_HOST = Number(process.env.BENCH_PER_HOST ?? 64);
 
 function start(args) {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, SCRAPELINE_DB: "", SCRAPELINE_DATABASE_URL: "" } });
@@ -54,7 +56,7 @@ async function round(serverUrl, site, workers) {
   const created = spawnSync(process.execPath, [CLI, "keys", "create", "--team", "bench", "--db", db, "--rate-limit", "1000000", "--plan-tokens", "1000000000"], { encoding: "utf8" });
   if (created.status !== 0) throw new Error(created.stderr);
   const key = created.stdout.trim().split("\n").find((l) => l.startsWith("fc-"));
-  const serve = start(["serve", "--port", "0", "--db", db, "--allow-private-network"]);
+  const serve = start(["serve", "--port", "0", "--db", db, "--allow-private-network", "--per-host-concurrency", String(PER_HOST)]);
   const helpers = Array.from({ length: workers }, () => start(["worker", "--db", db, "--allow-private-network"]));
   try {
     const base = await until(() => /listening on (\S+)/.exec(serve.err())?.[1], (u) => u !== undefined || serve.child.exitCode !== null);
@@ -89,7 +91,7 @@ export async function run() {
   const server = process.env.BENCH_POSTGRES_URL ? { url: process.env.BENCH_POSTGRES_URL, stop: async () => {} } : await startPostgres();
   const site = await startSite(PAGES);
   try {
-    console.log(`${PAGES}-page crawl on 127.0.0.1, one PostgreSQL, a serve replica leading the job (it works on it too) + N workers`);
+    console.log(`${PAGES}-page crawl on 127.0.0.1, one PostgreSQL, a serve replica leading the job (it works on it too) + N workers, at most ${PER_HOST} pages of the host in flight across them (--per-host-concurrency)`);
     console.log(`CPUs: ${availableParallelism()} (${cpus()[0]?.model ?? "?"}); load average at start ${loadavg().map((l) => l.toFixed(1)).join(" ")}; Node ${process.versions.node}`);
     const results = [];
     for (const workers of WORKERS) {

@@ -11,6 +11,7 @@ import type { WebhookJobKind } from "./webhooks.js";
 interface ServeSettings {
   allowPrivateNetwork?: boolean;
   concurrency?: number;
+  perHostConcurrency?: number;
   env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -27,7 +28,7 @@ export function serveEngine(options: ServeSettings, riskClassifier: RiskClassifi
 /** A job's one-step pipeline: per team and kind, so change tracking's previous crawl is the team's own. */
 export function jobPipeline(options: ServeSettings, team: Team, kind: ServeJobKind, base: Pipeline, step: Step, maxConcurrency?: number): Pipeline {
   const concurrency = Math.min(maxConcurrency ?? options.concurrency ?? base.concurrency, options.concurrency ?? base.concurrency);
-  return { ...base, file: "serve", name: `serve/team-${team.id}/${kind}`, engine: { kind: "local", browser: "auto" }, concurrency, perHostConcurrency: Math.max(base.perHostConcurrency, Math.min(concurrency, 4)), allowPrivateNetwork: Boolean(options.allowPrivateNetwork), steps: [{ ...step, id: JOB_STEP_ID }] };
+  return { ...base, file: "serve", name: `serve/team-${team.id}/${kind}`, engine: { kind: "local", browser: "auto" }, concurrency, perHostConcurrency: options.perHostConcurrency ?? Math.max(base.perHostConcurrency, Math.min(concurrency, 4)), allowPrivateNetwork: Boolean(options.allowPrivateNetwork), steps: [{ ...step, id: JOB_STEP_ID }] };
 }
 
 /** Why a scrape or map produced no document, as an error of its kind. */

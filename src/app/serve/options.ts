@@ -7,6 +7,8 @@ export interface ServeOptions {
   riskList?: string;
   /** Pages in flight per job. */
   concurrency?: number;
+  /** Pages of one host in flight per job; on PostgreSQL counted across replicas and workers (default: the job's concurrency, at most 4). */
+  perHostConcurrency?: number;
   /** Where the extraction model is configured (SCRAPELINE_LLM_*; default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
   clock?: () => number;

@@ -12,6 +12,7 @@ interface ServeArgs {
   "allow-private-network": boolean;
   "risk-list"?: string;
   concurrency?: number;
+  "per-host-concurrency"?: number;
   "public-url"?: string;
   "max-connections-per-client"?: number;
   "allow-code-execution": boolean;
@@ -36,6 +37,7 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
         .option("allow-private-network", { type: "boolean", default: false, describe: "let requests fetch loopback and private addresses (off: the SSRF guard)" })
         .option("risk-list", { type: "string", requiresArg: true, describe: "web-risk list for threat protection's mode normal: lines of `domain score`" })
         .option("concurrency", integerOption("concurrency", "pages in flight per job (default 8)", { min: 1 }))
+        .option("per-host-concurrency", integerOption("per-host-concurrency", "pages of one host in flight per job, across replicas and workers on PostgreSQL (default: --concurrency, at most 4)", { min: 1 }))
         .option("public-url", { type: "string", requiresArg: true, describe: "the URL clients reach the server at (behind a proxy): the base of links in answers; default the listening address" })
         .option("max-connections-per-client", integerOption("max-connections-per-client", "open connections one client address may hold (default 64; behind a reverse proxy the proxy is one client)", { min: 1 }))
         .option("allow-code-execution", { type: "boolean", default: false, describe: "run JavaScript sent to /v2/browser/{id}/execute and /v2/scrape/{id}/interact (remote code execution by design: each run in its own limited process)" })
@@ -56,6 +58,7 @@ export function serveCommand(io: Io, setExit: (code: number) => void): CommandMo
         allowPrivateNetwork: args["allow-private-network"],
         ...(args["risk-list"] ? { riskList: args["risk-list"] } : {}),
         ...(args.concurrency ? { concurrency: args.concurrency } : {}),
+        ...(args["per-host-concurrency"] ? { perHostConcurrency: args["per-host-concurrency"] } : {}),
         ...(args["public-url"] ? { publicUrl: args["public-url"] } : {}),
         ...(args["max-connections-per-client"] ? { maxConnectionsPerClient: args["max-connections-per-client"] } : {}),
         ...(args["allow-code-execution"] ? { allowCodeExecution: true } : {}),
