@@ -1,6 +1,7 @@
 /** Pieces several of app's rooms use: where the store is opened, the pipeline files a path names, extraction settings, stored assets and the change tracker. */
 export { assetBytes, inlineAssets } from "./assets.js";
 export { StoreChangeTracker } from "./change-tracker.js";
+export { durationVariable } from "./durations.js";
 export { extractionSettings } from "./extraction.js";
 export { expandPipelinePaths } from "./files.js";
 export { openExistingRunStore, openExistingStore, openRunStore, openStore, RUN_WRITER_AFTER } from "./store.js";

@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import { ScrapelineError } from "../../core/index.js";
+import { durationVariable } from "../common/index.js";
 import type { CheckRecord, Lease } from "../../store/index.js";
 
 /** This process, as the owner of the checks it runs. */
@@ -7,17 +7,10 @@ export const SELF = { host: hostname(), pid: process.pid };
 
 /** How long a watcher holds a check or a queued notification without renewing it (`60s`, `2m`, `500ms`; a bare number is seconds). */
 export const LEASE_VARIABLE = "SCRAPELINE_CHECK_LEASE";
-const DEFAULT_LEASE_MS = 60_000;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000 };
 
 /** The lease length `SCRAPELINE_CHECK_LEASE` gives (60 s when unset), in milliseconds. */
 export function leaseMs(env: Readonly<Record<string, string | undefined>>): number {
-  const raw = env[LEASE_VARIABLE]?.trim();
-  if (!raw) return DEFAULT_LEASE_MS;
-  const match = /^(\d+)(ms|s|m)?$/.exec(raw);
-  const ms = match ? Number(match[1]) * UNIT_MS[match[2] ?? "s"]! : 0;
-  if (ms < 1000) throw new ScrapelineError("invalid-input", `${LEASE_VARIABLE} is ${JSON.stringify(raw)}: give how long a watcher holds a check without renewing it, such as 60s, 2m or 1500ms (at least 1s)`);
-  return ms;
+  return durationVariable(env, LEASE_VARIABLE, { fallbackMs: 60_000, minMs: 1000, means: "how long a watcher holds a check without renewing it, such as 60s, 2m or 1500ms (at least 1s)" });
 }
 
 /**

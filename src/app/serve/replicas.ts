@@ -1,22 +1,19 @@
 import { hostname } from "node:os";
 import type { ServeJob } from "../../core/index.js";
-import { ScrapelineError } from "../../core/index.js";
+import { durationVariable } from "../common/index.js";
 import type { RunsStore, ServeTables, TakenOverJob } from "../../store/index.js";
 import type { BrowserSessionHolders } from "./browser.js";
 
 /** How long a replica's heartbeat may be silent before the others take it for dead, unless SCRAPELINE_REPLICA_LEASE says. */
 export const DEFAULT_REPLICA_LEASE_MS = 60_000;
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000 };
-
 /** The lease SCRAPELINE_REPLICA_LEASE gives (`60s`, `2m`, `500ms`; a bare number is seconds), or the default. */
 export function replicaLeaseMs(env: Readonly<Record<string, string | undefined>>): number {
-  const raw = env.SCRAPELINE_REPLICA_LEASE?.trim();
-  if (!raw) return DEFAULT_REPLICA_LEASE_MS;
-  const match = /^(\d+)(ms|s|m)?$/.exec(raw);
-  const ms = match ? Number(match[1]) * UNIT_MS[match[2] ?? "s"]! : 0;
-  if (ms < 100) throw new ScrapelineError("invalid-input", `SCRAPELINE_REPLICA_LEASE is ${JSON.stringify(raw)}: give how long a replica may be silent before others take it for dead, such as 60s, 2m or 500ms (at least 100ms)`);
-  return ms;
+  return durationVariable(env, "SCRAPELINE_REPLICA_LEASE", {
+    fallbackMs: DEFAULT_REPLICA_LEASE_MS,
+    minMs: 100,
+    means: "how long a replica may be silent before others take it for dead, such as 60s, 2m or 500ms (at least 100ms)",
+  });
 }
 
 export interface ReplicaLivenessOptions {
