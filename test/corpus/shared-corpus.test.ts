@@ -1,6 +1,6 @@
 // The shared corpora: 65 real-world pages (Mozilla Readability's test pages) that stay out of the
 // repository for their licences. They are measured when SCRAPELINE_CORPUS names the folder holding
-// them (CI sets it to ../shared/corpus); without it these tests are skipped and say so, and the
+// them (CI sets it); without it these tests are skipped and say so, and the
 // repository's own pages (test/fixtures/main-content) cover the same code.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -14,7 +14,7 @@ import { mainContentF1, readCorpus, sharedCorpus } from "../helpers/corpus.js";
 import { tokenizerEvents } from "../engines/html/helpers.js";
 
 const corpus = sharedCorpus();
-if (!corpus) console.warn("shared corpus tests skipped: set SCRAPELINE_CORPUS to the folder of the shared corpora (CI: ../shared/corpus) to run them");
+if (!corpus) console.warn("shared corpus tests skipped: set SCRAPELINE_CORPUS to the folder of the shared corpora to run them");
 
 const title = corpus ? `shared corpus at ${corpus}` : "shared corpus (skipped: SCRAPELINE_CORPUS is not set)";
 
