@@ -16,3 +16,8 @@ export function withoutHeaderValues<T>(value: T): T {
   };
   return walk(value) as T;
 }
+
+/** Whether a request has no header values to leave out when it is stored: stored, it is whole (another process may run it). */
+export function storedWhole(value: unknown): boolean {
+  return JSON.stringify(value) === JSON.stringify(withoutHeaderValues(value));
+}
