@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { Document, Engine, Pipeline, ServeJob, ServeJobKind, ServeJobStatus, Store } from "../../core/index.js";
+import type { Document, Engine, Pipeline, RunRecord, ServeJob, ServeJobKind, ServeJobStatus, Store } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { serviceCreditRules } from "../../credits/index.js";
 import { planPipeline } from "../../planner/index.js";
@@ -7,7 +7,7 @@ import { runPlan, type RunnerPorts, type RunResult } from "../../runner/index.js
 import type { ServeTables, RunsStore } from "../../store/index.js";
 import { FrontierHolder, inlineAssets, SharedFrontier, sharedBatchFrontier, sharingEngine } from "../common/index.js";
 import { StoreChangeTracker } from "../common/index.js";
-import { storedWhole, withoutHeaderValues } from "./request-credentials.js";
+import { leftOutHeaderValues, storedWhole, withoutHeaderValues } from "./request-credentials.js";
 import { concurrencyRefused } from "./limits.js";
 import { runAgent } from "../../agent/index.js";
 import { endShared, JOB_STEP_ID, shareJob, tellStored, type RunningJob } from "./running-job.js";
@@ -19,6 +19,9 @@ interface JobStorage {
   store?: Store;
   storedAs?: (url: string) => string;
 }
+
+/** What a replica that takes a job over does with it: carried on (here, or by the processes sharing it), or why not. */
+export type CarryOn = { carriedOn: true } | { carriedOn: false; why?: string };
 
 export interface JobOutcome {
   id: string;
@@ -87,8 +90,28 @@ export class JobRunner {
     return { id, finished };
   }
 
-  /** Runs a job's plan, recording its pages and how it ended. */
-  private launch(job: RunningJob, pipeline: Pipeline, planJson: string, storage: JobStorage): Promise<JobOutcome> {
+  /**
+   * Carries on here an extract or agent job that a replica which died left running: its run's
+   * stored plan runs again on the same run (as `scrapeline run --resume` does), so what it stored
+   * stays and the rest is done; `onEnd` is told once it has ended. Not when its request had header
+   * values, which are not stored (then it says why), nor for other kinds of jobs.
+   */
+  resume(row: ServeJob, onEnd: (job: ServeJob) => void): CarryOn {
+    if (row.kind !== "extract" && row.kind !== "agent") return { carriedOn: false };
+    const run = row.runId === null ? undefined : this.store.getRun(row.runId);
+    const planJson = run ? this.store.runPlan(run.id) : undefined;
+    if (!run || !planJson) return { carriedOn: false, why: "its run was not recorded" };
+    const pipeline = JSON.parse(planJson) as Pipeline;
+    if (leftOutHeaderValues(pipeline)) return { carriedOn: false, why: "its request had header values, which are not stored, so it cannot run again here" };
+    const pages = [...this.store.storedUrls(run.id, JOB_STEP_ID)];
+    const job: RunningJob = { id: row.id, teamId: row.teamId, kind: row.kind, stop: new AbortController(), cancelled: false, stored: pages.length, pages, runId: run.id, done: Promise.resolve() };
+    const told = () => onEnd(this.tables.job(row.id) ?? row);
+    this.launch(job, pipeline, planJson, {}, run).then(told, told);
+    return { carriedOn: true };
+  }
+
+  /** Runs a job's plan (a new run, or `resume` carried on), recording its pages and how it ended. */
+  private launch(job: RunningJob, pipeline: Pipeline, planJson: string, storage: JobStorage, resume?: RunRecord): Promise<JobOutcome> {
     const { id, kind, stop } = job;
     const finished = runPlan(
       {
@@ -106,10 +129,11 @@ export class JobRunner {
         planJson,
         pipelineHash: createHash("sha256").update(planJson).digest("hex"),
         stop: stop.signal,
+        ...(resume ? { resume } : {}),
         onEvent: (event) => {
           if (event.type === "run-started") {
             job.runId = event.runId;
-            this.tables.setJobRun(id, event.runId);
+            if (!resume) this.tables.setJobRun(id, event.runId);
           } else if (event.type === "document-stored" && event.stepId === JOB_STEP_ID) {
             job.stored++;
             job.pages.push(storage.storedAs ? storage.storedAs(event.url) : event.url);

@@ -82,7 +82,8 @@ export class ServeService {
     this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: this.store.jobWebhookTables(), sender: this.token, ...(webhookSecret ? { secret: webhookSecret } : {}) });
     this.liveness = new ReplicaLiveness({
       tables: this.tables, store: this.store, token: this.token, leaseMs, resendWebhooks: () => this.webhooks.resendLeftOver(),
-      resume: (job) => this.shared.carriesOn(job.id),
+      // Shared crawls and batches go on with the processes sharing them; extract and agent jobs resume here, then tell their webhook how they ended.
+      resume: (job) => (this.shared.carriesOn(job.id) ? { carriedOn: true } : this.jobs.resume(job, (ended) => this.webhooks.tellEnded(this.store, ended))),
       // A job taken over from a dead replica tells its webhook how it ended.
       onSettled: (job) => this.webhooks.tellEnded(this.store, this.tables.job(job.id) ?? job),
     });
