@@ -205,6 +205,33 @@ describe.skipIf(missing !== undefined)("serve replicas on PostgreSQL", () => {
     });
   }
 
+  it("an agent job whose replica was killed with -9 is resumed by the replica taking it over and completes", async () => {
+    const db = await freshDatabase();
+    const call = caller(await newTeam(db));
+    const llm = new FakeLlm();
+    await llm.start();
+    // The first replica's model call never answers: it is killed waiting for it.
+    llm.answer({ hang: true }, { content: JSON.stringify({ data: { price: 42.5 } }), tokens: 10 });
+    const env = { SCRAPELINE_REPLICA_LEASE: "1s", SCRAPELINE_LLM_BASE_URL: llm.url, SCRAPELINE_LLM_MODEL: "served-model" };
+    let one: Replica | undefined;
+    let two: Replica | undefined;
+    try {
+      [one, two] = await Promise.all([startReplica(db, env), startReplica(db, env)]);
+      const agent = await call(one.base, "POST", "/v2/agent", { prompt: "The widget's price", schema: { type: "object", properties: { price: { type: "number" } } } });
+      expect(agent.status, JSON.stringify(agent.body)).toBe(200);
+      const id = agent.body.id as string;
+      await llm.nextRequest(0);
+      process.kill(one.pid, "SIGKILL");
+      const ended = await until(() => call(two!.base, "GET", `/v2/agent/${id}`), (r) => r.body.status !== "processing");
+      expect(ended.body).toMatchObject({ success: true, status: "completed", data: { price: 42.5 } });
+      expect(llm.requests).toHaveLength(2);
+    } finally {
+      killServer(one);
+      await Promise.all([stopReplica(one), stopReplica(two)]);
+      await llm.stop();
+    }
+  });
+
   it("a team's concurrent-job limit and /crawl/active hold across replicas", async () => {
     const db = await freshDatabase();
     const call = caller(await newTeam(db, "--max-concurrent-jobs", "1"));
