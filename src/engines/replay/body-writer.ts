@@ -1,18 +1,15 @@
 import { Worker } from "node:worker_threads";
 import { ScrapelineError } from "../../core/index.js";
 
-/** A body sent to the thread, numbered. */
-export interface BodyRequest {
-  seq: number;
-  data: Uint8Array;
-}
+/** A body sent to the thread, numbered; or, last, the bodies the index names, to be sorted into the shards. */
+export type BodyRequest = { seq: number; data: Uint8Array } | { seq: number; used: string[] };
 
-/** The thread's answer: the body's name in `bodies/`, or why it could not be written. */
+/** The thread's answer: the body's name (its hash), or why it could not be written. */
 export type BodyReply = { seq: number; name: string; error?: undefined } | { seq: number; error: string; name?: undefined };
 
 /**
- * Writes a recording's bodies on a thread of its own (body-writer-thread.ts): hashing, gzip and
- * the file writes happen there, so a recording run converts pages at its usual pace. The thread
+ * Writes a recording's bodies on a thread of its own (body-writer-thread.ts): hashing and the
+ * writes to the journal pack happen there, so a recording run converts pages at its usual pace. The thread
  * keeps the process alive only while bodies are being written.
  */
 export class BodyWriter {
@@ -24,22 +21,34 @@ export class BodyWriter {
 
   /** Writes `data` as a body of the fixture; resolves with its name once it is on disk. */
   write(data: Uint8Array): Promise<string> {
+    // A copy of its own, moved rather than cloned: a Buffer may view a larger pooled ArrayBuffer, which a clone would copy whole.
+    const copy = new Uint8Array(data);
+    return this.ask((seq) => ({ seq, data: copy }), [copy.buffer]);
+  }
+
+  /**
+   * Sorts the bodies named `used` into the shards and ends the thread (once its bodies are
+   * written: the caller waits for them first). Nothing to do when no body was written.
+   */
+  async close(used: Iterable<string>): Promise<void> {
+    if (!this.worker) return;
+    try {
+      await this.ask((seq) => ({ seq, used: [...used] }), []);
+    } finally {
+      const worker = this.worker;
+      this.worker = undefined;
+      await worker?.terminate();
+    }
+  }
+
+  private ask(request: (seq: number) => BodyRequest, transfer: ArrayBuffer[]): Promise<string> {
     const worker = this.thread();
     const seq = ++this.seq;
     if (this.waiting.size === 0) worker.ref();
     return new Promise((resolve, reject) => {
       this.waiting.set(seq, { resolve, reject });
-      // A copy of its own, moved rather than cloned: a Buffer may view a larger pooled ArrayBuffer, which a clone would copy whole.
-      const copy = new Uint8Array(data);
-      worker.postMessage({ seq, data: copy } satisfies BodyRequest, [copy.buffer]);
+      worker.postMessage(request(seq), transfer);
     });
-  }
-
-  /** Ends the thread (once its bodies are written: the caller waits for them first). */
-  async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    await worker?.terminate();
   }
 
   private thread(): Worker {
