@@ -1,28 +1,28 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 
 /**
  * A fixture's packed bodies read the plain way, to check the layout from outside the code that
- * writes it: each pack is `<sha256> <length>[ gzip]\n`, the stored bytes, `\n`, again and again.
+ * writes it: each pack is `<sha256> <length>[ br]\n`, the stored bytes, `\n`, again and again.
  */
-export function readPack(path: string): Array<{ hash: string; body: Buffer; gzip: boolean }> {
+export function readPack(path: string): Array<{ hash: string; body: Buffer; compressed: boolean }> {
   const data = readFileSync(path);
-  const out: Array<{ hash: string; body: Buffer; gzip: boolean }> = [];
+  const out: Array<{ hash: string; body: Buffer; compressed: boolean }> = [];
   let at = 0;
   while (at < data.length) {
     const newline = data.indexOf(0x0a, at);
-    const [hash, length, gzip] = data.toString("latin1", at, newline).split(" ");
+    const [hash, length, compression] = data.toString("latin1", at, newline).split(" ");
     const stored = data.subarray(newline + 1, newline + 1 + Number(length));
     if (data[newline + 1 + Number(length)] !== 0x0a) throw new Error(`${path}: no newline after the body ${hash}`);
-    out.push({ hash: hash!, body: gzip === "gzip" ? gunzipSync(stored) : stored, gzip: gzip === "gzip" });
+    out.push({ hash: hash!, body: compression === "br" ? brotliDecompressSync(stored) : stored, compressed: compression === "br" });
     at = newline + 2 + Number(length);
   }
   return out;
 }
 
-/** Every file of a fixture as text, its bodies unpacked and gunzipped, to look for what must not be there. */
+/** Every file of a fixture as text, its bodies unpacked and uncompressed, to look for what must not be there. */
 export function fixtureText(dir: string): string {
   let text = "";
   for (const name of readdirSync(dir, { recursive: true }) as string[]) {

@@ -73,12 +73,12 @@ describe("record and replay", () => {
     expect(keys).toContain(`GET ${site.url}/product?token=REDACTED`);
     expect(Object.keys(index.modelCalls)).toHaveLength(1);
     expect(index.model).toEqual({ baseUrl: llm.url, model: "m" });
-    // Bodies packed by the first digit of their hash, sorted, each once, gzipped over 4 KB; the recording's own pack is gone.
+    // Bodies packed by the first digit of their hash, sorted, each once, compressed over 4 KB; the recording's own pack is gone.
     const shards = readdirSync(join(fixture, "bodies")).sort();
     expect(shards.length).toBeGreaterThan(1);
     const entries = shards.flatMap((shard) => readPack(join(fixture, "bodies", shard)));
-    expect(entries.every(({ body, gzip }) => gzip === body.length > 4096)).toBe(true);
-    expect(new Set(entries.map((e) => e.gzip))).toEqual(new Set([true, false]));
+    expect(entries.every(({ body, compressed }) => compressed === body.length > 4096)).toBe(true);
+    expect(new Set(entries.map((e) => e.compressed))).toEqual(new Set([true, false]));
     for (const shard of shards) {
       expect(shard).toMatch(/^[0-9a-f]\.pack$/);
       const hashes = readPack(join(fixture, "bodies", shard)).map(({ hash, body }) => {

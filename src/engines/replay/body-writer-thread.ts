@@ -1,6 +1,6 @@
 /**
  * The thread that writes a recording's bodies (see body-writer.ts): each body it is sent is
- * hashed and, the first time its content comes, gzipped when large and appended to
+ * hashed and, the first time its content comes, compressed when large and appended to
  * `bodies/journal.pack` (one file for the whole recording: creating a file per body cost more
  * than the rest of recording), and its name answered, so the thread converting pages does none
  * of that work. When the recording ends it sorts the bodies the index names into the shards
@@ -24,11 +24,11 @@ let end = 0;
 function append(data: Uint8Array): string {
   const name = sha256(data);
   if (packed.has(name)) return name;
-  const { header, stored, gzip } = packRecord(name, data);
+  const { header, stored, compressed } = packRecord(name, data);
   // One write: the header, the body and its newline.
   const record = Buffer.concat([header, stored, NEWLINE]);
   writeAll(fd, record, end);
-  packed.set(name, { offset: end + header.byteLength, length: stored.byteLength, gzip });
+  packed.set(name, { offset: end + header.byteLength, length: stored.byteLength, compressed });
   end += record.byteLength;
   return name;
 }
