@@ -60,6 +60,25 @@ describe("the fixture's layout", () => {
     expect(documentsOf(replay.db, replay.result.runId)).toBe(recorded);
   });
 
+  it("of format 1 becomes format 2 when recorded again: the same files as a fresh recording", async () => {
+    const old = join(workdir(), "again");
+    cpSync(first, old, { recursive: true });
+    toFormat1(old);
+    const again = await runYaml(yaml(), { record: old });
+    if (!again.result.ok) throw new Error(JSON.stringify(again.result.diagnostics));
+    expect(filesOf(old)).toEqual(filesOf(first));
+  });
+
+  it("holds no bodies of an earlier recording when a recording fetched none", async () => {
+    const dir = join(workdir(), "none");
+    cpSync(first, dir, { recursive: true });
+    const failing = pipeline(`  - id: pages\n    scrape: { urls: ["http://127.0.0.1:9/gone"] }\n`).replace(/retry: \{[^}]*\}/, "retry: { attempts: 1 }");
+    const run = await runYaml(failing, { record: dir });
+    if (!run.result.ok) throw new Error(JSON.stringify(run.result.diagnostics));
+    expect(Object.keys(filesOf(dir))).toEqual(["index.json"]);
+    expect(JSON.parse(readFileSync(join(dir, "index.json"), "utf8")).requests["GET http://127.0.0.1:9/gone"]).toEqual({ error: expect.objectContaining({ kind: "network" }) });
+  });
+
   it("of a format this version does not know is refused, naming the fix", async () => {
     const future = join(workdir(), "future");
     cpSync(first, future, { recursive: true });

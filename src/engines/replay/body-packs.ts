@@ -65,8 +65,12 @@ export class PackReader {
   read(hash: string): Buffer | undefined {
     const body = this.scanned().get(hash);
     if (!body) return undefined;
-    const data = readStored(body.fd, body);
-    return body.compressed ? brotliDecompressSync(data) : data;
+    try {
+      const data = readStored(body.fd, body);
+      return body.compressed ? brotliDecompressSync(data) : data;
+    } catch (cause) {
+      throw new ScrapelineError("invalid-input", `the fixture ${this.dir}: the body ${hash} cannot be read (${(cause as Error).message}): record it again`, { cause });
+    }
   }
 
   close(): void {

@@ -1,3 +1,5 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { ScrapelineError } from "../../core/index.js";
 
@@ -28,10 +30,11 @@ export class BodyWriter {
 
   /**
    * Sorts the bodies named `used` into the shards and ends the thread (once its bodies are
-   * written: the caller waits for them first). Nothing to do when no body was written.
+   * written: the caller waits for them first).
    */
   async close(used: Iterable<string>): Promise<void> {
-    if (!this.worker) return;
+    // No body was written, so the index names none: what an earlier recording left goes.
+    if (!this.worker) return rmSync(join(this.dir, "bodies"), { recursive: true, force: true });
     try {
       await this.ask((seq) => ({ seq, used: [...used] }), []);
     } finally {
