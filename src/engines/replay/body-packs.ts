@@ -1,12 +1,12 @@
 /**
  * A fixture's bodies, packed (format 2): `bodies/<h>.pack` holds every body whose hash (the sha256
  * of its content) begins with the hex digit `h`, sorted by hash, each once, as a line
- * `<sha256> <length>` (`<sha256> <length> br` for a body over 4 KB, stored brotli-compressed) followed by
- * the stored bytes and a newline. A recording appends its bodies to `bodies/journal.pack` in that
+ * `<sha256> <length>` (`<sha256> <length> br` for a body over 4 KB, stored brotli-compressed)
+ * followed by the stored bytes and a newline. A recording appends its bodies to `bodies/journal.pack` in that
  * same shape as they come, and sorts them into the shards when it ends, so two recordings of the
  * same answers write the same files.
  */
-import { closeSync, existsSync, openSync, readdirSync, readSync, renameSync, rmSync, fstatSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
 import { ScrapelineError } from "../../core/index.js";

@@ -47,4 +47,3 @@ parentPort!.on("message", (request: BodyRequest) => {
   }
   parentPort!.postMessage(reply);
 });
-

@@ -10,9 +10,9 @@ export type BodyRequest = { seq: number; data: Uint8Array } | { seq: number; use
 export type BodyReply = { seq: number; name: string; error?: undefined } | { seq: number; error: string; name?: undefined };
 
 /**
- * Writes a recording's bodies on a thread of its own (body-writer-thread.ts): hashing and the
- * writes to the journal pack happen there, so a recording run converts pages at its usual pace. The thread
- * keeps the process alive only while bodies are being written.
+ * Writes a recording's bodies on a thread of its own (body-writer-thread.ts): hashing,
+ * compression and the writes to the journal pack happen there, so a recording run converts pages
+ * at its usual pace. The thread keeps the process alive only while bodies are being written.
  */
 export class BodyWriter {
   private worker: Worker | undefined;
