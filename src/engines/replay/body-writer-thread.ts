@@ -33,17 +33,18 @@ function append(data: Uint8Array): string {
   return name;
 }
 
-parentPort!.on("message", (request: BodyRequest) => {
-  let reply: BodyReply;
-  try {
-    if ("data" in request) reply = { seq: request.seq, name: append(request.data) };
-    else {
-      writeShards(bodies, fd, packed, request.used);
-      closeSync(fd);
-      reply = { seq: request.seq, name: "" };
-    }
-  } catch (error) {
-    reply = { seq: request.seq, error: (error as Error).message };
-  }
-  parentPort!.postMessage(reply);
+/** Answers a batch of requests with one message. */
+parentPort!.on("message", (requests: BodyRequest[]) => {
+  parentPort!.postMessage(requests.map(answer));
 });
+
+function answer(request: BodyRequest): BodyReply {
+  try {
+    if ("data" in request) return { seq: request.seq, name: append(request.data) };
+    writeShards(bodies, fd, packed, request.used);
+    closeSync(fd);
+    return { seq: request.seq, name: "" };
+  } catch (error) {
+    return { seq: request.seq, error: (error as Error).message };
+  }
+}

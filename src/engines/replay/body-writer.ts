@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { ScrapelineError } from "../../core/index.js";
 
-/** A body sent to the thread, numbered; or, last, the bodies the index names, to be sorted into the shards. */
+/** A body sent to the thread, numbered; or, last, the bodies the index names, to be sorted into the shards. The thread is sent them in batches. */
 export type BodyRequest = { seq: number; data: Uint8Array } | { seq: number; used: string[] };
 
-/** The thread's answer: the body's name (its hash), or why it could not be written. */
+/** The thread's answer to each request of a batch: the body's name (its hash), or why it could not be written. */
 export type BodyReply = { seq: number; name: string; error?: undefined } | { seq: number; error: string; name?: undefined };
 
 /**
@@ -18,6 +18,11 @@ export class BodyWriter {
   private worker: Worker | undefined;
   private seq = 0;
   private readonly waiting = new Map<number, { resolve: (name: string) => void; reject: (error: Error) => void }>();
+  /** Requests not posted yet (and the buffers they move): they go as one message once the thread answers the last. */
+  private batch: BodyRequest[] = [];
+  private moved: ArrayBuffer[] = [];
+  /** Messages posted and not answered yet. */
+  private posted = 0;
 
   constructor(private readonly dir: string) {}
 
@@ -50,23 +55,43 @@ export class BodyWriter {
     if (this.waiting.size === 0) worker.ref();
     return new Promise((resolve, reject) => {
       this.waiting.set(seq, { resolve, reject });
-      worker.postMessage(request(seq), transfer);
+      this.batch.push(request(seq));
+      this.moved.push(...transfer);
+      // A body sent while the thread is idle goes at once; the others wait for its answer and go
+      // together: waking the thread for each body cost the converting thread more than the writes.
+      if (this.posted === 0) this.flush(worker);
     });
+  }
+
+  private flush(worker: Worker): void {
+    if (this.batch.length === 0) return;
+    const [batch, moved] = [this.batch, this.moved];
+    this.batch = [];
+    this.moved = [];
+    this.posted++;
+    worker.postMessage(batch, moved);
   }
 
   private thread(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(new URL("./body-writer-thread.js", import.meta.url), { workerData: { dir: this.dir } });
-    worker.on("message", (reply: BodyReply) => {
-      const waiter = this.waiting.get(reply.seq);
-      this.waiting.delete(reply.seq);
+    worker.on("message", (replies: BodyReply[]) => {
+      this.posted--;
+      for (const reply of replies) {
+        const waiter = this.waiting.get(reply.seq);
+        this.waiting.delete(reply.seq);
+        if (reply.error !== undefined) waiter?.reject(new ScrapelineError("internal", `the fixture ${this.dir} could not keep a body: ${reply.error}`));
+        else waiter?.resolve(reply.name);
+      }
       if (this.waiting.size === 0) worker.unref();
-      if (reply.error !== undefined) waiter?.reject(new ScrapelineError("internal", `the fixture ${this.dir} could not keep a body: ${reply.error}`));
-      else waiter?.resolve(reply.name);
+      this.flush(worker);
     });
     worker.on("error", (error) => {
       for (const waiter of this.waiting.values()) waiter.reject(new ScrapelineError("internal", `the fixture ${this.dir} could not keep its bodies: ${error.message}`, { cause: error }));
       this.waiting.clear();
+      this.batch = [];
+      this.moved = [];
+      this.posted = 0;
       this.worker = undefined;
     });
     worker.unref();
