@@ -1,10 +1,19 @@
 // Shared crawls' frontier and per-host politeness on PostgreSQL (the thread's side; ../tables.ts says what each does).
 import type { CrawlFrontierTables, FrontierPage } from "../crawl-frontier.js";
 import type { OnThread } from "./on-thread.js";
-import { column, row, rows, run } from "./sql.js";
+import { saveFailure } from "./runs.js";
+import { column, row, rows, run, value, type Tx } from "./sql.js";
 
 /** The database's clock in ms since the epoch: leases of processes on several machines end by one clock. */
 const NOW_MS = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint";
+
+/**
+ * Claims of one page that may end without the page finished (each process that took it was gone
+ * before it was done) before the page is given up, recorded as a failure of the crawl's step, rather
+ * than handed to the next process: a page that brings down every process fetching it does not go
+ * round for ever. A page given back (releasePages, a process stopping) does not count.
+ */
+export const MAX_PAGE_CLAIMS = 3;
 
 /** How long a process whose host slot is taken waits before it asks again, in ms. */
 const BUSY_HOST_WAIT_MS = 25;
@@ -48,15 +57,19 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
     // Counted only when no page is claimed (whether the crawl is over): a claim that takes pages does not scan the queue.
     const open = async () => Number((await row(tx, "SELECT COUNT(*) AS n FROM crawl_frontier WHERE job_id = $1 AND state IN ('queued', 'claimed')", [jobId]))!.n);
     if (!crawl || crawl.state !== "running" || crawl.status !== "scraping") return { pages: [], state: "stopped", found: (crawl?.found as number) ?? 0, open: crawl ? await open() : 0 };
+    // One reading of the clock for the whole claim: a lease ending between two readings would be
+    // seen alive by the give-up and ended by the claim, which would then take the page once more.
+    const now = Number(await value<string>(tx, `SELECT ${NOW_MS}`));
+    await giveUpPages(tx, jobId, crawl.run_id as number, crawl.step_id as string, now);
     const claimed = await rows(
       tx,
-      `UPDATE crawl_frontier f SET state = 'claimed', claimed_by = $2, lease_until = ${NOW_MS} + $4, attempts = f.attempts + 1
+      `UPDATE crawl_frontier f SET state = 'claimed', claimed_by = $2, lease_until = $5::bigint + $4, attempts = f.attempts + 1
        FROM (SELECT url_key FROM crawl_frontier
-             WHERE job_id = $1 AND (state = 'queued' OR (state = 'claimed' AND lease_until < ${NOW_MS}))
+             WHERE job_id = $1 AND (state = 'queued' OR (state = 'claimed' AND lease_until < $5))
              ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED) picked
        WHERE f.job_id = $1 AND f.url_key = picked.url_key
        RETURNING f.url_key, f.url, f.depth, f.links_only, f.seq`,
-      [jobId, holder, max, leaseMs],
+      [jobId, holder, max, leaseMs, now],
     );
     claimed.sort((a, b) => Number(a.seq) - Number(b.seq));
     return { pages: claimed.map(toPage), state: "running", found: crawl.found as number, open: claimed.length > 0 ? claimed.length : await open() };
@@ -65,9 +78,10 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
     if (keys.length === 0) return;
     await run(tx, "UPDATE crawl_frontier SET state = 'done', claimed_by = NULL, lease_until = NULL WHERE job_id = $1 AND url_key = ANY($2) AND (claimed_by = $3 OR state = 'queued')", [jobId, keys, holder]);
   },
+  /** A page given back was not lost with its process: its claim does not count towards MAX_PAGE_CLAIMS. */
   async releasePages(tx, jobId, holder, keys) {
     if (keys.length === 0) return;
-    await run(tx, "UPDATE crawl_frontier SET state = 'queued', claimed_by = NULL, lease_until = NULL WHERE job_id = $1 AND url_key = ANY($2) AND claimed_by = $3 AND state = 'claimed'", [jobId, keys, holder]);
+    await run(tx, "UPDATE crawl_frontier SET state = 'queued', claimed_by = NULL, lease_until = NULL, attempts = attempts - 1 WHERE job_id = $1 AND url_key = ANY($2) AND claimed_by = $3 AND state = 'claimed'", [jobId, keys, holder]);
   },
   async heartbeat(tx, holder, leaseMs) {
     await run(tx, `UPDATE crawl_frontier SET lease_until = ${NOW_MS} + $2 WHERE claimed_by = $1 AND state = 'claimed'`, [holder, leaseMs]);
@@ -111,3 +125,22 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
     await run(tx, `INSERT INTO crawl_hosts (host, next_at) VALUES ($1, ${NOW_MS} + $2) ON CONFLICT (host) DO UPDATE SET next_at = GREATEST(crawl_hosts.next_at, excluded.next_at)`, [host, forMs]);
   },
 };
+
+/**
+ * Pages whose last claim ended (by `now`) after MAX_PAGE_CLAIMS claims are done, each recorded as a
+ * failure of the crawl's step. SKIP LOCKED: a page another process is giving up at once is its own.
+ */
+async function giveUpPages(tx: Tx, jobId: string, runId: number, stepId: string, now: number): Promise<void> {
+  const lost = await column<string>(
+    tx,
+    `UPDATE crawl_frontier f SET state = 'done', claimed_by = NULL, lease_until = NULL
+     FROM (SELECT url_key FROM crawl_frontier
+           WHERE job_id = $1 AND state = 'claimed' AND lease_until < $2 AND attempts >= $3
+           FOR UPDATE SKIP LOCKED) ended
+     WHERE f.job_id = $1 AND f.url_key = ended.url_key
+     RETURNING f.url`,
+    [jobId, now, MAX_PAGE_CLAIMS],
+  );
+  const error = `given up after its claims ended ${MAX_PAGE_CLAIMS} times: the processes that took it stopped before finishing it`;
+  for (const url of lost) await saveFailure(tx, { runId, stepId, url, kind: "internal", error });
+}
