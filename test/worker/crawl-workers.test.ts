@@ -319,6 +319,29 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
     expect([...(await crawledPaths(leaderCall, crawl.body.id))].sort()).toEqual(["/", "/a0", "/a1", "/b"]);
   });
 
+  it("a path's query variants are counted across processes: the crawl takes as many as on one process", async () => {
+    // Six sections, each with ten variants of /cal of its own; the leader takes two sections, the workers the rest.
+    const calendar = new FixtureSite();
+    sites.push(calendar);
+    let open!: () => void;
+    const joined = new Promise<void>((resolve) => (open = resolve));
+    const html = (res: import("node:http").ServerResponse, body: string) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Page", body));
+    calendar.route("/", (_req, res) => html(res, [0, 1, 2, 3, 4, 5].map((n) => `<a href="/s${n}">s${n}</a>`).join(" ")));
+    for (let n = 0; n < 6; n++) calendar.route(`/s${n}`, async (_req, res) => (await joined, html(res, Array.from({ length: 10 }, (_, d) => `<a href="/cal?d=${n}-${d}">day</a>`).join(" "))));
+    calendar.route("/cal", (_req, res) => html(res, "<p>a day</p>"));
+    await calendar.start();
+    const leader = run(["serve", "--port", "0", "--db", db, "--allow-private-network", "--concurrency", "1", "--per-host-concurrency", "8"]);
+    const leaderCall = client(await listening(leader), key);
+    const workers = [run(["worker", "--db", db, "--allow-private-network"]), run(["worker", "--db", db, "--allow-private-network"])];
+    const crawl = await leaderCall("POST", "/v2/crawl", { url: `${calendar.url}/`, limit: 200, sitemap: "skip" });
+    await until(() => workers.every((w) => w.err().includes(`joined crawl ${crawl.body.id}`)), Boolean);
+    open();
+    const paths = await crawledPaths(leaderCall, crawl.body.id);
+    expect(paths.filter((p) => p === "/cal")).toHaveLength(10);
+    for (const w of workers) w.child.kill("SIGTERM");
+    await Promise.all(workers.map((w) => w.exited));
+  });
+
   it("a crawl cancelled on a replica stops the workers at their next claim", async () => {
     const cancelled = await site();
     const worker = run(["worker", "--db", db, "--allow-private-network"]);

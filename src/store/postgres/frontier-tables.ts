@@ -28,20 +28,34 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
       [crawl.jobId, crawl.runId, crawl.stepId, crawl.limit, crawl.holder, crawl.leaseMs],
     );
   },
-  async addPages(tx, jobId, pages) {
+  async addPages(tx, jobId, pages, options = {}) {
     if (pages.length === 0) return;
     // The crawl's row is the lock: processes adding pages to one crawl take turns, so its count is exact.
     const crawl = await row(tx, "SELECT found, page_limit FROM crawl_jobs WHERE job_id = $1 FOR UPDATE", [jobId]);
     if (!crawl) return;
     let room = (crawl.page_limit as number) - (crawl.found as number);
     const known = new Set(await column<string>(tx, "SELECT url_key FROM crawl_frontier WHERE job_id = $1 AND url_key = ANY($2)", [jobId, pages.map((p) => p.key)]));
+    const variants = await queryVariants(tx, jobId, options.maxQueryVariants === undefined ? [] : pages.filter((p) => !known.has(p.key)));
     const added: FrontierPage[] = [];
     for (const page of pages) {
       if (known.has(page.key)) continue;
       if (!page.linksOnly && room <= 0) continue;
+      const path = queryPath(page.key);
+      if (path !== undefined && variants.has(path)) {
+        if (variants.get(path)! >= options.maxQueryVariants!) continue;
+        variants.set(path, variants.get(path)! + 1);
+      }
       known.add(page.key);
       added.push(page);
       if (!page.linksOnly) room--;
+    }
+    if (variants.size > 0) {
+      await run(
+        tx,
+        `INSERT INTO crawl_query_paths (job_id, path, variants) SELECT $1, p, v FROM unnest($2::text[], $3::int[]) AS t(p, v)
+         ON CONFLICT (job_id, path) DO UPDATE SET variants = excluded.variants`,
+        [jobId, [...variants.keys()], [...variants.values()]],
+      );
     }
     if (added.length === 0) return;
     await run(
@@ -143,4 +157,20 @@ async function giveUpPages(tx: Tx, jobId: string, runId: number, stepId: string,
   );
   const error = `given up after its claims ended ${MAX_PAGE_CLAIMS} times: the processes that took it stopped before finishing it`;
   for (const url of lost) await saveFailure(tx, { runId, stepId, url, kind: "internal", error });
+}
+
+/** The part of a page's key before its query string, when it has one. */
+function queryPath(key: string): string | undefined {
+  const query = key.indexOf("?");
+  return query === -1 ? undefined : key.slice(0, query);
+}
+
+/** How many keys with a query string the crawl accepted of each path of `pages` that has one. */
+async function queryVariants(tx: Tx, jobId: string, pages: readonly FrontierPage[]): Promise<Map<string, number>> {
+  const paths = [...new Set(pages.map((p) => queryPath(p.key)).filter((p) => p !== undefined))];
+  if (paths.length === 0) return new Map();
+  const counted = await rows(tx, "SELECT path, variants FROM crawl_query_paths WHERE job_id = $1 AND path = ANY($2)", [jobId, paths]);
+  const variants = new Map(paths.map((p) => [p, 0]));
+  for (const r of counted) variants.set(r.path as string, r.variants as number);
+  return variants;
 }

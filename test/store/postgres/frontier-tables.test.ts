@@ -45,6 +45,26 @@ describe.skipIf(missing !== undefined)("the shared crawl frontier on PostgreSQL"
     }
   });
 
+  it("accepts at most maxQueryVariants keys with a query string of one path, whoever adds them", async () => {
+    const { one, two, close } = await crawl(100);
+    try {
+      const a = one.crawlFrontierTables();
+      const b = two.crawlFrontierTables();
+      const day = (n: number): FrontierPage => ({ key: `//e.com/cal?d=${n}`, url: `https://e.com/cal?d=${n}`, depth: 1, linksOnly: false });
+      // Each process's own rules let 3 variants through: the crawl takes 3 in all.
+      a.addPages("job", [day(1), day(2), page(1)], { maxQueryVariants: 3 });
+      a.runningCrawls();
+      b.addPages("job", [day(2), day(3), day(4), day(5), page(2)], { maxQueryVariants: 3 });
+      b.runningCrawls();
+      // Without the option (no query-variant rule), variants are not counted.
+      a.addPages("job", [day(6)]);
+      const claimed = a.claim("job", "a", 100, 60_000);
+      expect(claimed.pages.map((p) => p.url)).toEqual(["https://e.com/cal?d=1", "https://e.com/cal?d=2", "https://e.com/1", "https://e.com/cal?d=3", "https://e.com/2", "https://e.com/cal?d=6"]);
+    } finally {
+      close();
+    }
+  });
+
   it("hands each page to one process, gives a released page again, and a page whose lease ended to another process", async () => {
     const { one, two, close } = await crawl(100);
     try {
