@@ -231,7 +231,7 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
     poisoned.route("/poison", () => new Promise(() => undefined));
     await poisoned.start();
     const leader = run(["serve", "--port", "0", "--db", db, "--allow-private-network", "--concurrency", "1", "--per-host-concurrency", "8"]);
-    const leaderCall = client(await listening(leader), key);
+    const leaderCall = client((await listening(leader)).base, key);
     const crawl = await leaderCall("POST", "/v2/crawl", { url: `${poisoned.url}/`, limit: 200, sitemap: "skip" });
     expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
     const claimedUrls = () => query<{ url: string }>(db, "SELECT url FROM crawl_frontier WHERE job_id = $1 AND state = 'claimed' ORDER BY url", [crawl.body.id]);
@@ -271,7 +271,7 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
     calendar.route("/cal", (_req, res) => html(res, "<p>a day</p>"));
     await calendar.start();
     const leader = run(["serve", "--port", "0", "--db", db, "--allow-private-network", "--concurrency", "1", "--per-host-concurrency", "8"]);
-    const leaderCall = client(await listening(leader), key);
+    const leaderCall = client((await listening(leader)).base, key);
     const workers = [run(["worker", "--db", db, "--allow-private-network"]), run(["worker", "--db", db, "--allow-private-network"])];
     const crawl = await leaderCall("POST", "/v2/crawl", { url: `${calendar.url}/`, limit: 200, sitemap: "skip" });
     await until(() => workers.every((w) => w.err().includes(`joined crawl ${crawl.body.id}`)), Boolean);
