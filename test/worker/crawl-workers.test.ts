@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { freshDatabase, postgresMissing } from "../helpers/postgres.js";
-import { client, keyFor, listening, query, startProcess as start, storedBy, until, type Call, type Started } from "../helpers/serve-cluster.js";
+import { client, firstReplica, keyFor, listening, query, startProcess as start, storedBy, until, type Call, type Started } from "../helpers/serve-cluster.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const missing = postgresMissing();
@@ -90,9 +90,7 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
   beforeAll(async () => {
     if (missing) return;
     db = await freshDatabase();
-    const serve = run(["serve", "--port", "0", "--db", db, "--allow-private-network"]);
-    key = await keyFor(db);
-    call = client((await listening(serve)).base, key);
+    ({ key, call } = await firstReplica(db, run));
   });
 
   it("worker refuses a SQLite database, saying what it needs", async () => {
