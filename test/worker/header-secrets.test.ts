@@ -26,7 +26,7 @@ const ALL_PAGES = 1 + SECTIONS + SECTIONS * LEAVES;
 class GuardedSite extends FixtureSite {
   refused = 0;
   private open!: () => void;
-  private readonly leaves = new Promise<void>((resolve) => (this.open = resolve));
+  private readonly held = new Promise<void>((resolve) => (this.open = resolve));
   constructor() {
     super();
     const guarded = (body: () => string, hold = false) => async (req: IncomingMessage, res: ServerResponse) => {
@@ -35,7 +35,7 @@ class GuardedSite extends FixtureSite {
         res.writeHead(401, { "content-type": "text/plain" }).end("credentials required");
         return;
       }
-      if (hold) await this.leaves;
+      if (hold) await this.held;
       res.writeHead(200, { "content-type": "text/html" }).end(body());
     };
     this.route("/robots.txt", (_req, res) => res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nAllow: /\n"));
@@ -47,6 +47,9 @@ class GuardedSite extends FixtureSite {
   }
   release(): void {
     this.open();
+  }
+  leafUrls(): string[] {
+    return Array.from({ length: SECTIONS * LEAVES }, (_, i) => `${this.url}/s${Math.floor(i / LEAVES)}/l${i % LEAVES}`);
   }
 }
 
@@ -138,5 +141,60 @@ describe.skipIf(missing !== undefined)("a job's header values kept sealed with S
     expect(kept!.sealed).toMatch(/^aes-256-gcm:/);
     expect(await wholeDatabase(db)).not.toContain(TOKEN);
     for (const p of [serve, keyed, keyless, otherKey]) expect(p.err()).not.toContain(TOKEN);
+  });
+
+  /** A replica of `db` with `env` whose heartbeat lease is 1 s: where it listens and its server program's pid. */
+  const replica = async (db: string, env: NodeJS.ProcessEnv) => {
+    const started = run(["serve", "--port", "0", "--db", db, "--allow-private-network"], { SCRAPELINE_REPLICA_LEASE: "1s", ...env });
+    return { started, ...(await listening(started)) };
+  };
+  const guardedSite = async () => {
+    const site = new GuardedSite();
+    sites.push(site);
+    await site.start();
+    return site;
+  };
+
+  it("a replica with the key carries on a dead replica's batch scrape sent with header values, sending them", async () => {
+    const site = await guardedSite();
+    const db = await freshDatabase();
+    const withKey = { SCRAPELINE_SECRET_KEY: "the cluster's key" };
+    const one = await replica(db, withKey);
+    const key = await keyFor(db);
+    const two = await replica(db, withKey);
+    const batch = await client(one.base, key)("POST", "/v2/batch/scrape", { urls: site.leafUrls(), maxConcurrency: 4, headers: { Authorization: AUTHORIZATION } });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(200);
+    const id = batch.body.id as string;
+    // Killed while it holds URLs whose pages wait at the site.
+    await until(() => query(db, "SELECT 1 FROM crawl_frontier WHERE job_id = $1 AND state = 'claimed'", [id]), (r) => r.length > 0);
+    process.kill(one.pid, "SIGKILL");
+    await one.started.exited;
+    site.release();
+    const done = await until(() => client(two.base, key)("GET", `/v2/batch/scrape/${id}`), (r) => r.body.status !== "scraping");
+    expect(done.body, JSON.stringify(done.body).slice(0, 500)).toMatchObject({ status: "completed", completed: SECTIONS * LEAVES });
+    expect(site.refused).toBe(0);
+    for (const p of [one.started, two.started]) expect(p.err()).not.toContain(TOKEN);
+    expect(await wholeDatabase(db)).not.toContain(TOKEN);
+  });
+
+  it("a replica without the key that takes over a dead replica's crawl sent with header values ends it cancelled, naming SCRAPELINE_SECRET_KEY, and sends none of its requests", async () => {
+    const site = await guardedSite();
+    const db = await freshDatabase();
+    const one = await replica(db, { SCRAPELINE_SECRET_KEY: "the first replica's key" });
+    const key = await keyFor(db);
+    const two = await replica(db, { SCRAPELINE_SECRET_KEY: "" });
+    const crawl = await client(one.base, key)("POST", "/v2/crawl", { url: `${site.url}/`, limit: 100, sitemap: "skip", scrapeOptions: { headers: { Authorization: AUTHORIZATION } } });
+    expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
+    const id = crawl.body.id as string;
+    await until(() => query(db, "SELECT 1 FROM crawl_frontier WHERE job_id = $1 AND state = 'claimed'", [id]), (r) => r.length > 0);
+    process.kill(one.pid, "SIGKILL");
+    await one.started.exited;
+    const ended = await until(() => client(two.base, key)("GET", `/v2/crawl/${id}`), (r) => r.body.status !== "scraping");
+    expect(ended.body.status).toBe("cancelled");
+    const [job] = await query<{ error: string }>(db, "SELECT error FROM serve_jobs WHERE id = $1", [id]);
+    expect(job!.error).toMatch(/it was not resumed: its request's header values are kept encrypted and this process has no SCRAPELINE_SECRET_KEY to decrypt them/);
+    site.release();
+    expect(site.refused).toBe(0);
+    expect(two.started.err()).not.toContain(TOKEN);
   });
 });
