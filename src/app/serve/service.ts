@@ -73,9 +73,8 @@ export class ServeService {
     this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
     this.engine = serveEngine(options, this.riskClassifier);
     const leaseMs = options.replicaLeaseMs ?? replicaLeaseMs(options.env ?? process.env);
-    // On PostgreSQL crawls and batch scrapes share their frontier with workers and replicas, and this one carries on those of dead replicas.
-    // One finished here left its webhook's last message in the outbox: sent at once.
-    // With SCRAPELINE_SECRET_KEY, a job's header values are kept sealed beside it: processes with the key share and resume it.
+    // On PostgreSQL crawls and batch scrapes share their frontier with workers and replicas, and this one carries on those of dead replicas
+    // (those sent with header values when SCRAPELINE_SECRET_KEY keeps them sealed). One finished here left its webhook's last message in the outbox: sent at once.
     const headerKey = new JobHeaderKey(options.env ?? process.env);
     this.shared = sharedCrawls(this.store, this.engine, { leaseMs, headerKey }, () => this.webhooks.resendLeftOver());
     this.jobs = new JobRunner(this.store, this.tables, this.engine, this.shared.holder, headerKey);
