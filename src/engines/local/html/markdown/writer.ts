@@ -48,6 +48,24 @@ export class MarkdownWriter {
     this.table = options.singleLine === true;
   }
 
+  /** Empties the writer: it then writes as a new one made with the same options would (a table's cells share one). */
+  restart(): void {
+    this.out.length = 0;
+    this.prefix = "";
+    this.contentPrefix = "";
+    this.marker = null;
+    this.breaks = 0;
+    this.hardBreaks = 0;
+    this.space = false;
+    this.started = false;
+    this.freshItem = false;
+    this.lineStart = true;
+    this.last = 32;
+    this.marks.length = 0;
+    this.linkDepth = 0;
+    this.inline = this.table ? 1 : 0;
+  }
+
   get inLink(): boolean {
     return this.linkDepth > 0;
   }
