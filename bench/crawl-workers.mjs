@@ -1,6 +1,6 @@
 // One big crawl on several processes: a 5,000-page site on 127.0.0.1 crawled by a serve job on
 // PostgreSQL, first by the serve replica alone, then with 1, 2 and 4 `scrapeline worker` processes
-// beside it. The serve replica seeds the job and works on it too (as it does in production): the
+// beside it (BENCH_JOB=batch: one batch scrape of the site's 5,000 URLs instead of a crawl). The serve replica seeds the job and works on it too (as it does in production): the
 // processes crawling are workers + 1. Prints pages/s of each, the scaling ratios, the CPU count and
 // what bounds the figures. Asserts nothing; checks only that every run stored every page once.
 //
@@ -18,6 +18,7 @@ const PAGES = Number(process.env.BENCH_PAGES ?? 5000);
 const WORKERS = (process.env.BENCH_WORKERS ?? "0,1,2,4").split(",").map(Number);
 // The site is one host: the job's pages of it in flight, all processes together (serve's default, 4, would bound any number of workers).
 const PER_HOST = Number(process.env.BENCH_PER_HOST ?? 64);
+const BATCH = process.env.BENCH_JOB === "batch";
 
 function start(args) {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, SCRAPELINE_DB: "", SCRAPELINE_DATABASE_URL: "" } });
@@ -67,10 +68,10 @@ async function round(serverUrl, site, workers) {
       return response.json();
     };
     const started = performance.now();
-    const job = await call("POST", "/v2/crawl", { url: `${site.url}/`, limit: PAGES, sitemap: "skip" });
+    const job = BATCH ? await call("POST", "/v2/batch/scrape", { urls: site.paths.map((p) => `${site.url}${p}`) }) : await call("POST", "/v2/crawl", { url: `${site.url}/`, limit: PAGES, sitemap: "skip" });
     if (!job.id) throw new Error(JSON.stringify(job));
     // Polled every 500 ms: the time is up to half a second late, on runs of a minute or more.
-    const status = await until(() => call("GET", `/v2/crawl/${job.id}`), (s) => s.status !== "scraping", 500);
+    const status = await until(() => call("GET", `/v2/${BATCH ? "batch/scrape" : "crawl"}/${job.id}`), (s) => s.status !== "scraping", 500);
     const seconds = (performance.now() - started) / 1000;
     const counted = new pg.Client({ connectionString: db });
     await counted.connect();
@@ -91,7 +92,7 @@ export async function run() {
   const server = process.env.BENCH_POSTGRES_URL ? { url: process.env.BENCH_POSTGRES_URL, stop: async () => {} } : await startPostgres();
   const site = await startSite(PAGES);
   try {
-    console.log(`${PAGES}-page crawl on 127.0.0.1, one PostgreSQL, a serve replica leading the job (it works on it too) + N workers, at most ${PER_HOST} pages of the host in flight across them (--per-host-concurrency)`);
+    console.log(`${PAGES}-page ${BATCH ? "batch scrape" : "crawl"} on 127.0.0.1, one PostgreSQL, a serve replica leading the job (it works on it too) + N workers, at most ${PER_HOST} pages of the host in flight across them (--per-host-concurrency)`);
     console.log(`CPUs: ${availableParallelism()} (${cpus()[0]?.model ?? "?"}); load average at start ${loadavg().map((l) => l.toFixed(1)).join(" ")}; Node ${process.versions.node}`);
     const results = [];
     for (const workers of WORKERS) {

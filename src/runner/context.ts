@@ -1,4 +1,4 @@
-import type { AgentLoop, ChangeTracker, CreditRules, Engine, ExpectationJudge, HostGate, Plan, SessionVault, Store } from "../core/index.js";
+import type { AgentLoop, ChangeTracker, CreditRules, CrawlFrontierPort, Engine, ExpectationJudge, HostGate, Plan, SessionVault, Store } from "../core/index.js";
 import type { Budget } from "./budget.js";
 import type { RunEvent } from "./events.js";
 import type { WorkPool } from "./pool.js";
@@ -17,6 +17,12 @@ export interface RunnerPorts {
   expectations?: ExpectationJudge;
   /** Per-host politeness shared with other processes crawling the same sites; absent: counted in this run only. */
   hosts?: HostGate;
+  /**
+   * The URLs of a scrape step handed out by a frontier other processes share too (a serve batch
+   * job on PostgreSQL): each URL goes to one process at a time. Absent, or undefined for a step:
+   * the step fetches all its URLs itself.
+   */
+  sharedUrls?: (stepId: string, urls: readonly string[]) => CrawlFrontierPort | undefined;
 }
 
 /** Shared by the steps of one run. */

@@ -4,4 +4,4 @@ export { MAX_RATE_LIMIT_WAIT_MS } from "./page.js";
 export { backoffMs, classify } from "./retry.js";
 export { globToRegExp, matchesGlob, selectUrls } from "./url-source.js";
 export { WorkPool } from "./pool.js";
-export { joinCrawl, type JoinOptions } from "./join.js";
+export { joinBatch, joinCrawl, type JoinOptions } from "./join.js";

@@ -2,10 +2,12 @@
 // killed (or frozen) while its crawl runs is found dead by another at its heartbeat check, which
 // settles the crawl; the team's concurrent-job limit and /crawl/active hold across replicas; a
 // browser session's calls sent to another replica are answered naming the one holding it; a job
-// webhook's message left unsent is sent once when two replicas start at the same time.
+// webhook's message left unsent is sent once when two replicas start at the same time; an extract
+// job whose replica died is resumed by the one taking it over (cancelled, saying why, when it cannot be).
 import { createServer, type Server } from "node:http";
 import { describe, expect, it } from "vitest";
 import { PostgresStore } from "../../src/store/index.js";
+import { FakeLlm } from "../helpers/llm-server.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { freshDatabase, postgresMissing } from "../helpers/postgres.js";
 import { runChild, startCli } from "./child.js";
@@ -83,7 +85,7 @@ async function receiver(): Promise<{ url: string; received: Array<Record<string,
 }
 
 /** A site whose pages after the first are held until the test releases them: a crawl of it keeps running. */
-async function heldSite(): Promise<{ url: string; release: () => void; stop: () => Promise<void> }> {
+async function heldSite(): Promise<{ url: string; release: () => void; requested: () => number; stop: () => Promise<void> }> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const site = new FixtureSite();
@@ -95,7 +97,7 @@ async function heldSite(): Promise<{ url: string; release: () => void; stop: () 
     });
   }
   await site.start();
-  return { url: site.url, release, stop: () => (release(), site.stop()) };
+  return { url: site.url, release, requested: () => (site.hits.get("/p/1") ?? 0) + (site.hits.get("/p/2") ?? 0), stop: () => (release(), site.stop()) };
 }
 
 describe.skipIf(missing !== undefined)("serve replicas on PostgreSQL", () => {
@@ -148,6 +150,87 @@ describe.skipIf(missing !== undefined)("serve replicas on PostgreSQL", () => {
       }
     });
   }
+
+  for (const [how, headers] of [["is resumed by the replica taking it over and completes", undefined], ["ends cancelled, saying why, when it was sent with header values (not stored)", { authorization: "Bearer site-token" }]] as const) {
+    it(`an extract whose replica was killed with -9 ${how}; its webhook hears how it ended once`, async () => {
+      const db = await freshDatabase();
+      const call = caller(await newTeam(db));
+      const llm = new FakeLlm();
+      await llm.start();
+      llm.fallback = () => ({ content: JSON.stringify({ title: "Page" }), tokens: 10 });
+      const env = { SCRAPELINE_REPLICA_LEASE: "1s", SCRAPELINE_LLM_BASE_URL: llm.url, SCRAPELINE_LLM_MODEL: "served-model" };
+      const held = await heldSite();
+      const hook = await receiver();
+      let one: Replica | undefined;
+      let two: Replica | undefined;
+      try {
+        [one, two] = await Promise.all([startReplica(db, env), startReplica(db, env)]);
+        const webhook = { url: hook.url, events: ["started", "completed", "failed", "cancelled"] };
+        const extract = await call(one.base, "POST", "/v2/extract", { urls: [`${held.url}/p/1`, `${held.url}/p/2`], prompt: "the page's title", webhook, ...(headers ? { scrapeOptions: { headers } } : {}) });
+        expect(extract.status, JSON.stringify(extract.body)).toBe(200);
+        const id = extract.body.id as string;
+        // Killed while its pages wait at the site, once its webhook has heard that the job started.
+        await until(() => held.requested(), (n) => n > 0);
+        const watcher = new PostgresStore(db);
+        await until(() => watcher.jobWebhookTables().deliveries(id), (d) => d.length > 0).finally(() => watcher.close());
+        process.kill(one.pid, "SIGKILL");
+        held.release();
+        const ended = await until(() => call(two!.base, "GET", `/v2/extract/${id}`), (r) => r.body.status !== "processing");
+        const store = new PostgresStore(db);
+        try {
+          const job = store.serveTables().job(id)!;
+          if (headers) {
+            expect(ended.body.status).toBe("cancelled");
+            expect(job.error).toMatch(/the server stopped before the job finished \(scrapeline serve pid \d+ on .*; it was not resumed: its request had header values, which are not stored/);
+          } else {
+            expect(ended.body).toMatchObject({ success: true, status: "completed", data: { title: "Page" } });
+            expect(job.error).toBeNull();
+            expect(store.getRun(job.runId!)!.status).toBe("succeeded");
+          }
+          const end = headers ? "extract.cancelled" : "extract.completed";
+          await until(() => store.jobWebhookTables().deliveries(id), (d) => d.some((x) => x.event === end));
+        } finally {
+          store.close();
+        }
+        await stopReplica(two);
+        expect(hook.received.map((m) => m.type)).toEqual(["extract.started", headers ? "extract.cancelled" : "extract.completed"]);
+      } finally {
+        killServer(one);
+        held.release();
+        await Promise.all([stopReplica(one), stopReplica(two)]);
+        await held.stop();
+        await hook.close();
+        await llm.stop();
+      }
+    });
+  }
+
+  it("an agent job whose replica was killed with -9 is resumed by the replica taking it over and completes", async () => {
+    const db = await freshDatabase();
+    const call = caller(await newTeam(db));
+    const llm = new FakeLlm();
+    await llm.start();
+    // The first replica's model call never answers: it is killed waiting for it.
+    llm.answer({ hang: true }, { content: JSON.stringify({ data: { price: 42.5 } }), tokens: 10 });
+    const env = { SCRAPELINE_REPLICA_LEASE: "1s", SCRAPELINE_LLM_BASE_URL: llm.url, SCRAPELINE_LLM_MODEL: "served-model" };
+    let one: Replica | undefined;
+    let two: Replica | undefined;
+    try {
+      [one, two] = await Promise.all([startReplica(db, env), startReplica(db, env)]);
+      const agent = await call(one.base, "POST", "/v2/agent", { prompt: "The widget's price", schema: { type: "object", properties: { price: { type: "number" } } } });
+      expect(agent.status, JSON.stringify(agent.body)).toBe(200);
+      const id = agent.body.id as string;
+      await llm.nextRequest(0);
+      process.kill(one.pid, "SIGKILL");
+      const ended = await until(() => call(two!.base, "GET", `/v2/agent/${id}`), (r) => r.body.status !== "processing");
+      expect(ended.body).toMatchObject({ success: true, status: "completed", data: { price: 42.5 } });
+      expect(llm.requests).toHaveLength(2);
+    } finally {
+      killServer(one);
+      await Promise.all([stopReplica(one), stopReplica(two)]);
+      await llm.stop();
+    }
+  });
 
   it("a team's concurrent-job limit and /crawl/active hold across replicas", async () => {
     const db = await freshDatabase();

@@ -1,43 +1,18 @@
 // scrapeline worker: one crawl of serve's on several processes through the frontier they share in
 // PostgreSQL, end to end through the built CLI against a real site on 127.0.0.1.
-import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { freshDatabase, postgresMissing } from "../helpers/postgres.js";
+import { client, keyFor, listening, query, startProcess as start, storedBy, until, type Call, type Started } from "../helpers/serve-cluster.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const missing = postgresMissing();
 if (missing) console.warn(`crawl worker tests skipped: ${missing}`);
-
-interface Started {
-  child: ChildProcess;
-  err: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(args: string[], env: NodeJS.ProcessEnv = {}): Started {
-  const child = spawn(process.execPath, [join(ROOT, "dist/cli/main.js"), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1", SCRAPELINE_DB: "", SCRAPELINE_DATABASE_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stdout!.resume();
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  return { child, err: () => stderr, exited };
-}
-
-/** Waits until `read` gives a value `done` accepts (the test's own timeout bounds it). */
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * A site of SECTIONS section pages linked from the home page, each linking to LEAVES leaves of its
@@ -75,30 +50,8 @@ class CountingSite extends FixtureSite {
   }
 }
 
-async function listening(serve: Started): Promise<string> {
-  const base = await until(() => /listening on (\S+)/.exec(serve.err())?.[1], (found) => found !== undefined || serve.child.exitCode !== null);
-  if (!base) throw new Error(`serve did not start:\n${serve.err()}`);
-  return base;
-}
-
-async function keyFor(db: string): Promise<string> {
-  const keys = start(["keys", "create", "--team", "acme", "--db", db]);
-  let out = "";
-  keys.child.stdout!.removeAllListeners("data");
-  keys.child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  await keys.exited;
-  return out.trim().split("\n").find((line) => line.startsWith("fc-"))!;
-}
-
-function client(base: string, key: string) {
-  return async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(new URL(path, base), { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
-    return { status: response.status, body: (await response.json()) as Record<string, any> };
-  };
-}
-
 /** Every page of a finished crawl, read through the status pages' `next` links. */
-async function crawledPaths(call: ReturnType<typeof client>, id: string): Promise<string[]> {
+async function crawledPaths(call: Call, id: string): Promise<string[]> {
   const done = await until(() => call("GET", `/v2/crawl/${id}`), (r) => r.body.status !== "scraping");
   expect(done.body.status, JSON.stringify(done.body).slice(0, 500)).toBe("completed");
   const paths: string[] = [];
@@ -109,19 +62,6 @@ async function crawledPaths(call: ReturnType<typeof client>, id: string): Promis
     page = (await call("GET", new URL(page.next).pathname + new URL(page.next).search)).body;
   }
   return paths;
-}
-
-/** Pages stored by the worker whose stderr this is, from its "left crawl" lines. */
-const storedBy = (stderr: string) => [...stderr.matchAll(/(\d+) page\(s\) stored here/g)].reduce((n, m) => n + Number(m[1]), 0);
-
-async function query<T extends pg.QueryResultRow>(db: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const connection = new pg.Client({ connectionString: db });
-  await connection.connect();
-  try {
-    return (await connection.query<T>(text, params)).rows;
-  } finally {
-    await connection.end();
-  }
 }
 
 describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several processes", () => {
@@ -146,13 +86,13 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
   };
   let db = "";
   let key = "";
-  let call: ReturnType<typeof client>;
+  let call: Call;
   beforeAll(async () => {
     if (missing) return;
     db = await freshDatabase();
     const serve = run(["serve", "--port", "0", "--db", db, "--allow-private-network"]);
     key = await keyFor(db);
-    call = client(await listening(serve), key);
+    call = client((await listening(serve)).base, key);
   });
 
   it("worker refuses a SQLite database, saying what it needs", async () => {
@@ -263,7 +203,7 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
     const orphaned = await site();
     // Its claims on the crawl last as long as its replica lease.
     const leader = run(["serve", "--port", "0", "--db", db, "--allow-private-network"], { SCRAPELINE_REPLICA_LEASE: "1s" });
-    const crawl = await client(await listening(leader), key)("POST", "/v2/crawl", { url: `${orphaned.url}/`, limit: 200, sitemap: "skip" });
+    const crawl = await client((await listening(leader)).base, key)("POST", "/v2/crawl", { url: `${orphaned.url}/`, limit: 200, sitemap: "skip" });
     expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
     // The leader holds pages (the leaves wait at the site) when its server is killed.
     await until(() => query<{ n: string }>(db, "SELECT COUNT(*) AS n FROM crawl_frontier WHERE job_id = $1 AND state = 'claimed'", [crawl.body.id]), (r) => Number(r[0]!.n) > 0);
@@ -281,7 +221,7 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
     const worker = run(["worker", "--db", db, "--allow-private-network"]);
     const other = run(["serve", "--port", "0", "--db", db, "--allow-private-network"]);
     const key = await keyFor(db);
-    const otherCall = client(await listening(other), key);
+    const otherCall = client((await listening(other)).base, key);
     const crawl = await otherCall("POST", "/v2/crawl", { url: `${cancelled.url}/`, limit: 200, sitemap: "skip" });
     await until(() => worker.err().includes(`joined crawl ${crawl.body.id}`), Boolean);
     await until(() => cancelled.inFlight, (n) => n > 0);

@@ -6,3 +6,5 @@ export { extractionSettings } from "./extraction.js";
 export { expandPipelinePaths } from "./files.js";
 export { openExistingRunStore, openExistingStore, openRunStore, openStore, RUN_WRITER_AFTER } from "./store.js";
 export { DEFAULT_LEASE_MS, FrontierHolder, SharedFrontier, sharingEngine } from "./shared-frontier.js";
+export { sharedBatchFrontier } from "./shared-batch.js";
+export { channelHearing, jobMessage, leaveJobEnd, WEBHOOK_KIND, type WebhookJobKind } from "./job-messages.js";

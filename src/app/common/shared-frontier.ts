@@ -69,7 +69,7 @@ export class SharedFrontier implements CrawlFrontierPort {
     private readonly holder: FrontierHolder,
     private readonly jobId: string,
     private readonly rules: CrawlFrontierPort,
-    private readonly request: CrawlRequest,
+    private readonly request: Pick<CrawlRequest, "sitemap">,
     options: { leads: boolean; batch: number },
   ) {
     this.batch = Math.max(1, options.batch);

@@ -5,7 +5,6 @@ import { DEFAULT_LLM } from "../../pipeline/index.js";
 import type { RunsStore } from "../../store/index.js";
 import { extractionSettings } from "../common/index.js";
 import { JOB_STEP_ID } from "./jobs.js";
-import type { WebhookJobKind } from "./webhooks.js";
 
 /** The settings of serve (ServeOptions) that shape its engine and its jobs. */
 interface ServeSettings {
@@ -45,7 +44,7 @@ export function teamTag(format: ChangeTrackingFormat, team: Team): ChangeTrackin
   return { ...format, tag: `team-${team.id}${format.tag === null ? "" : `/${format.tag}`}` };
 }
 
-export const WEBHOOK_KIND: Record<"crawl" | "batch" | "extract", WebhookJobKind> = { crawl: "crawl", batch: "batch_scrape", extract: "extract" };
+export { WEBHOOK_KIND } from "../common/index.js";
 
 const KINDS = new Set<ErrorKind>(["invalid-input", "network", "timeout", "too-large", "blocked", "blocked-page", "http-status", "bad-content", "unsupported", "rate-limited", "budget", "cancelled", "internal", "unauthorized", "not-found", "not-recorded", "not-stored"]);
 function isKind(kind: string): kind is ErrorKind {

@@ -1,46 +1,27 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { CrawlFrontierPort, Document, Engine, Pipeline, ServeJob, ServeJobKind, ServeJobStatus, Store } from "../../core/index.js";
+import type { Document, Engine, Pipeline, RunRecord, ServeJob, ServeJobKind, ServeJobStatus, Store } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { serviceCreditRules } from "../../credits/index.js";
 import { planPipeline } from "../../planner/index.js";
-import { runPlan, type RunResult } from "../../runner/index.js";
+import { runPlan, type RunnerPorts, type RunResult } from "../../runner/index.js";
 import type { ServeTables, RunsStore } from "../../store/index.js";
-import { FrontierHolder, inlineAssets, SharedFrontier, sharingEngine } from "../common/index.js";
+import { FrontierHolder, inlineAssets, SharedFrontier, sharedBatchFrontier, sharingEngine } from "../common/index.js";
 import { StoreChangeTracker } from "../common/index.js";
-import { withoutHeaderValues } from "./request-credentials.js";
+import { leftOutHeaderValues, storedWhole, withoutHeaderValues } from "./request-credentials.js";
 import { concurrencyRefused } from "./limits.js";
 import { runAgent } from "../../agent/index.js";
+import { endShared, JOB_STEP_ID, shareJob, tellStored, type RunningJob } from "./running-job.js";
 
-/** A job in progress in this process. */
-interface RunningJob {
-  id: string;
-  teamId: number;
-  kind: ServeJobKind;
-  stop: AbortController;
-  cancelled: boolean;
-  stored: number;
-  /** The request a crawl runs (its normalized body). */
-  request?: unknown;
-  /** URLs of the pages stored so far, in order: what status pages are read in. */
-  pages: string[];
-  frontier?: CrawlFrontierPort;
-  /** The crawl's frontier when processes share it (PostgreSQL): its pages are stored by them too, so they are read from the store. */
-  shared?: SharedFrontier;
-  /** Tells the job's webhook of a stored page: for a shared crawl, once per page whichever process stored it. */
-  onPage?: (url: string) => void;
-  /** A shared crawl's pages told to its webhook so far, and the timer that looks for the others' pages. */
-  told?: Set<string>;
-  watch?: NodeJS.Timeout;
-  runId?: number;
-  limit?: number;
-  done: Promise<void>;
+export { JOB_STEP_ID } from "./running-job.js";
+
+/** Where a job's pages are stored and how a stored page's URL is listed (a parse job's uploads). */
+interface JobStorage {
+  store?: Store;
+  storedAs?: (url: string) => string;
 }
 
-/** How often a shared crawl with a webhook looks for pages other processes stored, to tell it. */
-const TELL_OTHERS_PAGES_MS = 250;
-
-/** The one step of a job's pipeline. */
-export const JOB_STEP_ID = "request";
+/** What a replica that takes a job over does with it: carried on (here, or by the processes sharing it), or why not. */
+export type CarryOn = { carriedOn: true } | { carriedOn: false; why?: string };
 
 export interface JobOutcome {
   id: string;
@@ -95,45 +76,69 @@ export class JobRunner {
     teamId: number,
     kind: ServeJobKind,
     pipeline: Pipeline,
-    info: { url: string | null; total: number | null; store?: Store; storedAs?: (url: string) => string; within?: { kinds: readonly ServeJobKind[]; max: number } },
+    info: { url: string | null; total: number | null; within?: { kinds: readonly ServeJobKind[]; max: number } } & JobStorage,
     onPage?: (url: string) => void,
   ): { id: string; finished: Promise<JobOutcome> } {
     const id = randomUUID();
     // The team's limit of running jobs is checked as the job is recorded: replicas starting jobs at once take turns.
     if (!this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total }, info.within)) throw concurrencyRefused(this.activeJobs(teamId, info.within!.kinds), info.within!.max);
-    const stop = new AbortController();
     const step = pipeline.steps[0]!;
-    const job: RunningJob = { id, teamId, kind, stop, cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(onPage ? { onPage } : {}), ...(step.kind === "crawl" ? { limit: step.body.limit, request: step.body } : {}) };
-    const engine = this.observeCrawl(job, pipeline);
-    const plan = planPipeline(pipeline);
+    const job: RunningJob = { id, teamId, kind, stop: new AbortController(), cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(onPage ? { onPage } : {}), ...(step.kind === "crawl" ? { limit: step.body.limit, request: step.body } : {}) };
     // The request's header values (the client's credentials for the site) are used, not stored.
-    const planJson = JSON.stringify({ ...withoutHeaderValues(pipeline), file: undefined });
-    let runId = 0;
+    const finished = this.launch(job, pipeline, JSON.stringify({ ...withoutHeaderValues(pipeline), file: undefined }), info);
+    if (job.runId === undefined) throw new ScrapelineError("internal", "the job's run did not start");
+    return { id, finished };
+  }
+
+  /**
+   * Carries on here an extract or agent job that a replica which died left running: its run's
+   * stored plan runs again on the same run (as `scrapeline run --resume` does), so what it stored
+   * stays and the rest is done; `onEnd` is told once it has ended. Not when its request had header
+   * values, which are not stored (then it says why), nor for other kinds of jobs.
+   */
+  resume(row: ServeJob, onEnd: (job: ServeJob) => void): CarryOn {
+    if (row.kind !== "extract" && row.kind !== "agent") return { carriedOn: false };
+    const run = row.runId === null ? undefined : this.store.getRun(row.runId);
+    const planJson = run ? this.store.runPlan(run.id) : undefined;
+    if (!run || !planJson) return { carriedOn: false, why: "its run was not recorded" };
+    const pipeline = JSON.parse(planJson) as Pipeline;
+    if (leftOutHeaderValues(pipeline)) return { carriedOn: false, why: "its request had header values, which are not stored, so it cannot run again here" };
+    const pages = [...this.store.storedUrls(run.id, JOB_STEP_ID)];
+    const job: RunningJob = { id: row.id, teamId: row.teamId, kind: row.kind, stop: new AbortController(), cancelled: false, stored: pages.length, pages, runId: run.id, done: Promise.resolve() };
+    const told = () => onEnd(this.tables.job(row.id) ?? row);
+    this.launch(job, pipeline, planJson, {}, run).then(told, told);
+    return { carriedOn: true };
+  }
+
+  /** Runs a job's plan (a new run, or `resume` carried on), recording its pages and how it ended. */
+  private launch(job: RunningJob, pipeline: Pipeline, planJson: string, storage: JobStorage, resume?: RunRecord): Promise<JobOutcome> {
+    const { id, kind, stop } = job;
     const finished = runPlan(
       {
-        engine,
-        store: info.store ?? this.store,
+        engine: this.observeCrawl(job, pipeline),
+        store: storage.store ?? this.store,
         credits: serviceCreditRules,
         changes: new StoreChangeTracker(this.store, pipeline.changeTracking),
         agent: runAgent,
-        // A crawl's requests per host are counted with the other processes crawling the same sites.
-        ...(this.holder && kind === "crawl" ? { hosts: this.holder.hostGate() } : {}),
+        // A crawl's or batch's requests per host are counted with the other processes fetching from the same sites.
+        ...(this.holder && (kind === "crawl" || kind === "batch") ? { hosts: this.holder.hostGate() } : {}),
+        ...this.shareBatch(job, pipeline),
       },
       {
-        plan,
+        plan: planPipeline(pipeline),
         planJson,
         pipelineHash: createHash("sha256").update(planJson).digest("hex"),
         stop: stop.signal,
+        ...(resume ? { resume } : {}),
         onEvent: (event) => {
           if (event.type === "run-started") {
-            runId = event.runId;
-            job.runId = runId;
-            this.tables.setJobRun(id, event.runId);
+            job.runId = event.runId;
+            if (!resume) this.tables.setJobRun(id, event.runId);
           } else if (event.type === "document-stored" && event.stepId === JOB_STEP_ID) {
             job.stored++;
-            job.pages.push(info.storedAs ? info.storedAs(event.url) : event.url);
-            if (job.told) this.tellStored(job, [event.url]);
-            else onPage?.(event.url);
+            job.pages.push(storage.storedAs ? storage.storedAs(event.url) : event.url);
+            if (job.told) tellStored(job, this.store, [event.url]);
+            else job.onPage?.(event.url);
             // A replica sharing the database may have cancelled it: it starts no more pages.
             if (!job.cancelled && this.tables.cancelledElsewhere(id)) {
               job.cancelled = true;
@@ -144,13 +149,13 @@ export class JobRunner {
       },
     ).then(
       (result) => {
-        this.endShared(job);
+        endShared(job, this.holder, this.store);
         this.tables.setJobPages(id, job.pages);
         this.tables.finishJob(id, this.statusOf(job, result), job.cancelled ? {} : { total: job.stored, ...(result.status === "failed" && job.stored === 0 ? { error: this.stepError(result.runId) } : {}) });
         return { id, runId: result.runId, result };
       },
       (error: unknown) => {
-        this.endShared(job);
+        endShared(job, this.holder, this.store);
         this.tables.setJobPages(id, job.pages);
         this.tables.finishJob(id, job.cancelled ? "cancelled" : "failed", { error: error instanceof Error ? error.message : String(error) });
         throw error;
@@ -162,8 +167,7 @@ export class JobRunner {
     );
     this.running.set(id, job);
     void job.done.finally(() => this.running.delete(id));
-    if (runId === 0) throw new ScrapelineError("internal", "the job's run did not start");
-    return { id, finished };
+    return finished;
   }
 
   private statusOf(job: RunningJob, result: RunResult): ServeJobStatus {
@@ -193,22 +197,10 @@ export class JobRunner {
     const step = pipeline.steps[0]!;
     const body = step.kind === "crawl" ? step.body : undefined;
     // A crawl sent with header values (the client's credentials for the site) is not shared: they are not stored for others to use.
-    if (holder && body && JSON.stringify(body) === JSON.stringify(withoutHeaderValues(body))) {
+    if (holder && body && storedWhole(body)) {
       return sharingEngine(engine, (local, request) => {
-        holder.tables.openCrawl({ jobId: job.id, runId: job.runId!, stepId: JOB_STEP_ID, limit: request.limit, holder: holder.id, leaseMs: holder.leaseMs });
-        const shared = new SharedFrontier(holder, job.id, local, request, { leads: true, batch: pipeline.concurrency });
+        const shared = shareJob(job, holder, this.store, request.limit, () => new SharedFrontier(holder, job.id, local, request, { leads: true, batch: pipeline.concurrency }));
         job.frontier = shared;
-        job.shared = shared;
-        if (job.onPage) {
-          job.told = new Set();
-          job.watch = setInterval(() => {
-            try {
-              this.tellStored(job);
-            } catch {
-              // The database is unreachable for now: the next look, or the job's end, tells these pages.
-            }
-          }, TELL_OTHERS_PAGES_MS);
-        }
         return shared;
       });
     }
@@ -226,24 +218,16 @@ export class JobRunner {
     return observed;
   }
 
-  /** A shared crawl's end: its claims given back, no process takes its pages any more, and its pages as stored by every process. */
-  private endShared(job: RunningJob): void {
-    if (!job.shared || !this.holder) return;
-    clearInterval(job.watch);
-    job.shared.close();
-    this.holder.tables.endCrawl(job.id);
-    job.pages = [...this.store.storedUrls(job.runId!, JOB_STEP_ID)];
-    job.stored = job.pages.length;
-    if (job.told) this.tellStored(job, job.pages);
-  }
-
-  /** Tells the webhook of a shared crawl's pages stored since it was last told, by any process, in the order they were stored. */
-  private tellStored(job: RunningJob, stored: readonly string[] = [...this.store.storedUrls(job.runId!, JOB_STEP_ID)]): void {
-    for (const url of stored) {
-      if (job.told!.has(url)) continue;
-      job.told!.add(url);
-      job.onPage!(url);
-    }
+  /**
+   * A batch scrape's URLs in the frontier shared with other replicas and workers (PostgreSQL),
+   * which claim them and store their pages into its run. A batch sent with header values (the
+   * client's credentials for the sites) is not shared, as a crawl is not: they are not stored for others to use.
+   */
+  private shareBatch(job: RunningJob, pipeline: Pipeline): Pick<RunnerPorts, "sharedUrls"> {
+    const holder = this.holder;
+    const step = pipeline.steps[0]!;
+    if (!holder || job.kind !== "batch" || step.kind !== "scrape" || !storedWhole(step.body)) return {};
+    return { sharedUrls: (_stepId, urls) => shareJob(job, holder, this.store, urls.length, () => sharedBatchFrontier(holder, job.id, urls, { leads: true, batch: pipeline.concurrency })) };
   }
 
   /** The job of a team, of one of the kinds; another team's job is not found. */

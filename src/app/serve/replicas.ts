@@ -23,10 +23,11 @@ export interface ReplicaLivenessOptions {
   token: string;
   leaseMs: number;
   /**
-   * Carries on a job a dead replica left; false when its kind cannot resume (then it ends
-   * cancelled). A shared crawl (PostgreSQL) resumes: replicas and workers carry it on and finish it.
+   * Carries on a job a dead replica left; when it cannot (then it ends cancelled), why, if there
+   * is more to say than its kind. A shared crawl or batch scrape (PostgreSQL) goes on: replicas and
+   * workers carry it on and finish it; an extract or agent job resumes on this replica.
    */
-  resume?: (job: ServeJob) => boolean;
+  resume?: (job: ServeJob) => { carriedOn: true } | { carriedOn: false; why?: string };
   /** Sends the job webhooks' messages no live replica holds (after a takeover, those the dead ones were sending). */
   resendWebhooks: () => void;
   /** A job taken over has ended (its webhook hears how, after what the dead replica had not sent). */
@@ -38,8 +39,8 @@ export interface ReplicaLivenessOptions {
 /**
  * The liveness of serve replicas sharing a PostgreSQL database. Every quarter of the lease this
  * replica beats its heart (its row's last_seen) and takes over, once, what replicas found dead
- * left: their unfinished jobs (cancelled, with the error naming the replica, unless they can
- * resume here) and their job webhooks' unsent messages. On SQLite (one server) it checks once, at start.
+ * left: their unfinished jobs (carried on when they can be, else cancelled with the error naming
+ * the replica) and their job webhooks' unsent messages. On SQLite (one server) it checks once, at start.
  */
 export class ReplicaLiveness {
   private timer: NodeJS.Timeout | undefined;
@@ -73,8 +74,10 @@ export class ReplicaLiveness {
   }
 
   private settle({ job, from }: TakenOverJob): void {
-    if (this.options.resume?.(job)) return;
-    const error = `the server stopped before the job finished${from ? ` (scrapeline serve pid ${from.pid} on ${from.host}, last seen ${from.lastSeen}; settled by pid ${process.pid} on ${hostname()})` : ""}`;
+    const resumed = this.options.resume?.(job);
+    if (resumed?.carriedOn) return;
+    const why = resumed?.why ? `; it was not resumed: ${resumed.why}` : "";
+    const error = `the server stopped before the job finished${from ? ` (scrapeline serve pid ${from.pid} on ${from.host}, last seen ${from.lastSeen}; settled by pid ${process.pid} on ${hostname()}${why})` : why ? ` (${why.slice(2)})` : ""}`;
     this.options.tables.finishJob(job.id, "cancelled", { error });
     const run = job.runId === null ? undefined : this.options.store.getRun(job.runId);
     if (run?.status === "running") this.options.store.finishRun(run.id, "interrupted", error);

@@ -16,3 +16,17 @@ export function withoutHeaderValues<T>(value: T): T {
   };
   return walk(value) as T;
 }
+
+/** Whether a stored pipeline had header values left out (NOT_STORED): it cannot run again as it was sent. */
+export function leftOutHeaderValues(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(leftOutHeaderValues);
+  if (value === null || typeof value !== "object") return false;
+  return Object.entries(value).some(([key, item]) =>
+    key === "headers" && item !== null && typeof item === "object" && !Array.isArray(item) ? Object.values(item).includes(NOT_STORED) : leftOutHeaderValues(item),
+  );
+}
+
+/** Whether a request has no header values to leave out when it is stored: stored, it is whole (another process may run it). */
+export function storedWhole(value: unknown): boolean {
+  return JSON.stringify(value) === JSON.stringify(withoutHeaderValues(value));
+}

@@ -73,17 +73,19 @@ export class ServeService {
     this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
     this.engine = serveEngine(options, this.riskClassifier);
     const leaseMs = options.replicaLeaseMs ?? replicaLeaseMs(options.env ?? process.env);
-    // On PostgreSQL crawls share their frontier with workers and replicas, and this one carries on those of dead replicas.
-    // A crawl carried on and finished here tells its webhook how it ended, as a job taken over does.
-    this.shared = sharedCrawls(this.store, this.engine, leaseMs, (id) => this.webhooks.tellTakenOver(id, "crawl", ...jobEnd(this.store, this.tables.job(id)!)));
+    // On PostgreSQL crawls and batch scrapes share their frontier with workers and replicas, and this one carries on those of dead replicas.
+    // One finished here left its webhook's last message in the outbox: sent at once.
+    this.shared = sharedCrawls(this.store, this.engine, leaseMs, () => this.webhooks.resendLeftOver());
     this.jobs = new JobRunner(this.store, this.tables, this.engine, this.shared.holder);
     this.limiter = new RateLimiter(this.tables, this.clock);
     const webhookSecret = (options.env ?? process.env).SCRAPELINE_WEBHOOK_SECRET;
     this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: this.store.jobWebhookTables(), sender: this.token, ...(webhookSecret ? { secret: webhookSecret } : {}) });
     this.liveness = new ReplicaLiveness({
-      tables: this.tables, store: this.store, token: this.token, leaseMs, resendWebhooks: () => this.webhooks.resendLeftOver(), resume: (job) => this.shared.carriesOn(job.id),
+      tables: this.tables, store: this.store, token: this.token, leaseMs, resendWebhooks: () => this.webhooks.resendLeftOver(),
+      // Shared crawls and batches go on with the processes sharing them; extract and agent jobs resume here, then tell their webhook how they ended.
+      resume: (job) => (this.shared.carriesOn(job.id) ? { carriedOn: true } : this.jobs.resume(job, (ended) => this.webhooks.tellEnded(this.store, ended))),
       // A job taken over from a dead replica tells its webhook how it ended.
-      onSettled: (job) => job.kind in WEBHOOK_KIND && this.webhooks.tellTakenOver(job.id, WEBHOOK_KIND[job.kind as keyof typeof WEBHOOK_KIND], ...jobEnd(this.store, this.tables.job(job.id) ?? job)),
+      onSettled: (job) => this.webhooks.tellEnded(this.store, this.tables.job(job.id) ?? job),
     });
     this.liveness.start();
     this.browser = new BrowserSessions({

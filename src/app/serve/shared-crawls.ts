@@ -3,19 +3,20 @@ import { PostgresStore, type RunsStore } from "../../store/index.js";
 import { FrontierHolder } from "../common/index.js";
 import { CrawlWorker } from "../worker/index.js";
 
-/** A replica's part in crawls shared through PostgreSQL; none on SQLite (one server, crawls in memory). */
+/** A replica's part in crawls and batch scrapes shared through PostgreSQL; none on SQLite (one server, crawls in memory). */
 export interface SharedCrawls {
   /** This replica's name and lease in shared crawls. */
   holder: FrontierHolder | undefined;
-  /** Whether a job is a shared crawl, which workers and replicas carry on when its replica is gone (not ended cancelled). */
+  /** Whether a job is a shared crawl or batch scrape, which workers and replicas carry on when its replica is gone (not ended cancelled). */
   carriesOn(jobId: string): boolean;
   /** Stops taking over crawls, waits for those it carries on, and ends its lease renewals. */
   close(): Promise<void>;
 }
 
 /**
- * On PostgreSQL, a replica's crawls share their frontier with other replicas and workers, and a
- * replica carries on (and finishes, then `onFinished`) the shared crawls of a replica that is gone.
+ * On PostgreSQL, a replica's crawls and batch scrapes share their frontier with other replicas and
+ * workers, and a replica carries on (and finishes, then `onFinished`: its webhook's last message
+ * is in the outbox) the shared jobs of a replica that is gone.
  */
 export function sharedCrawls(store: RunsStore, engine: Engine, leaseMs: number | undefined, onFinished: (jobId: string) => void): SharedCrawls {
   if (!(store instanceof PostgresStore)) return { holder: undefined, carriesOn: () => false, close: async () => {} };

@@ -1,10 +1,9 @@
-import { randomUUID } from "node:crypto";
 import type { Delivery, JobWebhookEvent, NotificationSender, NotifyChannel, NotifyConfig, OutgoingNotification } from "../../core/index.js";
 import { ScrapelineError } from "../../core/index.js";
 import { createNotificationSender } from "../../engines/local/index.js";
 import type { JobWebhookTables, RunsStore } from "../../store/index.js";
 import type { Document, ServeJob } from "../../core/index.js";
-import { inlineAssets } from "../common/index.js";
+import { channelHearing, inlineAssets, jobMessage, WEBHOOK_KIND, type WebhookJobKind } from "../common/index.js";
 import { sendQueued } from "../notify/index.js";
 import { extractReply } from "./job-status.js";
 import { JOB_STEP_ID } from "./jobs.js";
@@ -21,8 +20,6 @@ export interface JobWebhook {
   events: JobPhase[];
 }
 
-/** The service's name of each job kind in event types (crawl.page, batch_scrape.page, extract.completed). */
-export type WebhookJobKind = "crawl" | "batch_scrape" | "extract";
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 const bad = (message: string) => new ScrapelineError("invalid-input", `Bad request: ${message}`);
@@ -118,10 +115,15 @@ export class JobWebhooks {
    * it ended, on the channel its messages were recorded with, when its events include that one.
    */
   tellTakenOver(jobId: string, kind: WebhookJobKind, phase: JobPhase, data: unknown, error?: string): void {
-    const stored = this.options.tables?.channel(jobId);
     const type = `${kind}.${phase}` as JobWebhookEvent;
-    if (!stored || (stored.type === "webhook" && stored.events && !stored.events.includes(type))) return;
+    const stored = this.options.tables ? channelHearing(this.options.tables, jobId, type) : undefined;
+    if (!stored) return;
     this.tellOn(jobId, this.signed(stored), type, data, error);
+  }
+
+  /** Tells the webhook of a job taken over from another server how it ended (as jobEnd reads it), when it is a job that tells one. */
+  tellEnded(store: RunsStore, job: ServeJob): void {
+    if (job.kind in WEBHOOK_KIND) this.tellTakenOver(job.id, WEBHOOK_KIND[job.kind as keyof typeof WEBHOOK_KIND], ...jobEnd(store, job));
   }
 
   private tellOn(jobId: string, channel: NotifyChannel, type: JobWebhookEvent, data: unknown, error: string | undefined): void {
@@ -171,18 +173,6 @@ export class JobWebhooks {
     this.sender ??= createNotificationSender({ allowPrivateNetwork: this.options.allowPrivateNetwork, ...(this.options.sleep ? { sleep: this.options.sleep } : {}) });
     return this.sender;
   }
-}
-
-/** One message in the service's envelope; its webhookId stays the same on every try. */
-function jobMessage(jobId: string, type: JobWebhookEvent, data: unknown, error: string | undefined): OutgoingNotification {
-  const success = error === undefined;
-  return {
-    event: type,
-    json: { type, id: jobId, data },
-    subject: `[scrapeline] ${type} ${jobId}`,
-    text: `${type} ${jobId}${error ? `: ${error}` : ""}`,
-    service: { success, type, id: jobId, webhookId: randomUUID(), data, ...(error !== undefined ? { error } : {}) },
-  };
 }
 
 /** How a finished job ends as its webhook hears it: completed (an extract's result as data), failed with the error, or cancelled. */

@@ -10,7 +10,7 @@ import { CrawlWorker, type WorkerEvent } from "./crawl-worker.js";
 export interface WorkerOptions {
   /** A postgres:// URL: the database serve's replicas keep their jobs in. */
   db: string;
-  /** Pages in flight per crawl in this process (default: the crawl's own). */
+  /** Pages in flight per crawl or batch in this process (default: the job's own). */
   concurrency?: number;
   /** Let fetches reach loopback and private addresses (off by default: the SSRF guard). */
   allowPrivateNetwork?: boolean;
@@ -22,7 +22,7 @@ export interface WorkerOptions {
 }
 
 /**
- * `scrapeline worker`: takes pages of serve's running crawls from the shared frontier until
+ * `scrapeline worker`: takes pages of serve's running crawls and batch scrapes from the shared frontier until
  * `stop`; then the pages in flight finish and are stored, and its other claims go back to the
  * queue. Refuses a SQLite database, which is one machine's (run and serve crawl there in one process).
  */

@@ -6,10 +6,14 @@ import { runRemoteBatchStep } from "./remote-job.js";
 import { selectUrls } from "../url-source.js";
 import { pipelineScrapeId } from "./scrape-id.js";
 import { pageKeeper } from "../sessions/index.js";
+import { scrapeSharedUrls } from "./shared-scrape.js";
 
 type ScrapeStep = Extract<Step, { kind: "scrape" }>;
 
-/** Scrapes every URL of a scrape step through the run's pool, storing each page as it finishes. */
+/**
+ * Scrapes every URL of a scrape step through the run's pool, storing each page as it finishes;
+ * with `ports.sharedUrls`, the URLs this process claims from a frontier other processes share.
+ */
 export async function runScrapeStep(ctx: RunContext, step: ScrapeStep, timeout: AbortSignal): Promise<StepTally> {
   // Each page once (a file is checked for repeats; a request built in code may still hold one).
   const urls = Array.isArray(step.body.urls) ? [...new Set(step.body.urls)] : selectUrls(urlsFromStep(ctx, step.body.urls.from), step.body.urls);
@@ -34,7 +38,9 @@ export async function runScrapeStep(ctx: RunContext, step: ScrapeStep, timeout: 
     toStored: (document) => withScrapeId(document, pipelineScrapeId(ctx.plan.pipeline.name, step.id, url)),
     ...keeping(url),
   });
-  await Promise.all(todo.map((url) => runPage(ctx, job(url), timeout, tally)));
+  const shared = ctx.ports.sharedUrls?.(step.id, urls);
+  if (shared) await scrapeSharedUrls(ctx, step.id, shared, job, timeout, tally);
+  else await Promise.all(todo.map((url) => runPage(ctx, job(url), timeout, tally)));
   return tally;
 }
 

@@ -1,0 +1,89 @@
+// serve replicas and workers sharing a PostgreSQL database, as processes of the built CLI, and what
+// their tests read them through: the HTTP API, the database, a webhook receiver.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface Started {
+  child: ChildProcess;
+  err: () => string;
+  exited: Promise<number | null>;
+}
+
+/** The built CLI with `args`, its stderr kept; no database from the environment. */
+export function startProcess(args: string[], env: NodeJS.ProcessEnv = {}): Started {
+  const child = spawn(process.execPath, [join(ROOT, "dist/cli/main.js"), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1", SCRAPELINE_DB: "", SCRAPELINE_DATABASE_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stdout!.resume();
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  return { child, err: () => stderr, exited };
+}
+
+/** Waits until `read` gives a value `done` accepts (the test's own timeout bounds it). */
+export async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Where a started serve listens, and the pid of its server program (serve runs it as a process of its own). */
+export async function listening(serve: Started): Promise<{ base: string; pid: number }> {
+  const match = await until(() => /listening on (\S+) \(pid (\d+)\)/.exec(serve.err()), (found) => found !== null || serve.child.exitCode !== null);
+  if (!match) throw new Error(`serve did not start:\n${serve.err()}`);
+  return { base: match[1]!, pid: Number(match[2]) };
+}
+
+/** A new key of team acme in `db`. */
+export async function keyFor(db: string): Promise<string> {
+  const keys = startProcess(["keys", "create", "--team", "acme", "--db", db]);
+  let out = "";
+  keys.child.stdout!.removeAllListeners("data");
+  keys.child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  await keys.exited;
+  return out.trim().split("\n").find((line) => line.startsWith("fc-"))!;
+}
+
+export type Call = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: Record<string, any> }>;
+
+export function client(base: string, key: string): Call {
+  return async (method, path, body) => {
+    const response = await fetch(new URL(path, base), { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+}
+
+export async function query<T extends pg.QueryResultRow>(db: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const connection = new pg.Client({ connectionString: db });
+  await connection.connect();
+  try {
+    return (await connection.query<T>(text, params)).rows;
+  } finally {
+    await connection.end();
+  }
+}
+
+/** Pages stored by the worker whose stderr this is, from its "left crawl" and "left batch" lines. */
+export const storedBy = (stderr: string) => [...stderr.matchAll(/(\d+) page\(s\) stored here/g)].reduce((n, m) => n + Number(m[1]), 0);
+
+/** A webhook receiver on 127.0.0.1 keeping the messages it got, in order. */
+export async function receiver(): Promise<{ url: string; received: Array<Record<string, any>>; close: () => Promise<void> }> {
+  const received: Array<Record<string, any>> = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    req.on("end", () => {
+      received.push(JSON.parse(body) as Record<string, any>);
+      res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
