@@ -104,28 +104,30 @@ function prune(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
  */
 function dropLooseRuns(el: El): void {
   const children = el.children;
-  const out: Node[] = [];
-  let run: Node[] = [];
+  // The children kept, made only once a run is dropped (most blocks keep every run).
+  let out: Node[] | undefined;
+  let runStart = 0;
   let length = 0;
-  const flush = (): void => {
-    if (run.length > 0 && (length === 0 || length > SHORT || !isSmallPrintLine(collapseSpace(run.map(textContent).join(""))))) out.push(...run);
-    run = [];
+  const endRun = (end: number): void => {
+    if (end > runStart) {
+      const dropped = length > 0 && length <= SHORT && isSmallPrintLine(collapseSpace(children.slice(runStart, end).map(textContent).join("")));
+      if (dropped) out ??= children.slice(0, runStart);
+      else if (out !== undefined) for (let i = runStart; i < end; i++) out.push(children[i]!);
+    }
     length = 0;
   };
-  for (const child of children) {
-    if (typeof child === "string") {
-      run.push(child);
-      length += trimmedLength(child);
-    } else if (PHRASING.has(child.tag) && child.tag !== "br") {
-      run.push(child);
-      length += child.textLen;
-    } else {
-      flush();
-      out.push(child);
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (typeof child === "string") length += trimmedLength(child);
+    else if (PHRASING.has(child.tag) && child.tag !== "br") length += child.textLen;
+    else {
+      endRun(i);
+      out?.push(child);
+      runStart = i + 1;
     }
   }
-  flush();
-  if (out.length !== children.length) el.children = out;
+  endRun(children.length);
+  if (out !== undefined) el.children = out;
 }
 
 /** A dateline, a byline, a credit or a label, unless it holds a price, a quantity, a stock state or a rating. */
