@@ -25,6 +25,8 @@ export interface CrawlFrontierPort {
   snapshot(): unknown;
   /** The key a URL is deduplicated by (the crawl's rules: similar URLs share one). */
   keyOf?(url: string): string;
+  /** Pages with a query string the crawl accepts per path at most (a trap defence: calendars, session ids). */
+  readonly maxQueryVariants?: number;
   /** Set when several processes share the frontier (the store keeps it): see SharedFrontierHooks. */
   readonly shared?: SharedFrontierHooks;
 }

@@ -40,13 +40,15 @@ export interface CrawlFrontierTables {
   openCrawl(crawl: { jobId: string; runId: number; stepId: string; limit: number; holder: string; leaseMs: number }): void;
   /**
    * Adds pages not in the crawl yet (by key), in order, while it has accepted fewer than its limit
-   * (counted under a lock on the crawl, so processes adding at once never pass it).
+   * and, with `maxQueryVariants`, fewer than that many keys with a query string of the page's path
+   * (the part of its key before `?`): both counted under a lock on the crawl, so processes adding
+   * at once never pass them.
    *
    * addPages, finishPages and releaseHost are sent without waiting for their answer (a page's
    * calls would otherwise keep its process waiting on the database between pages): calls made after
    * them see them, and a failure of one is thrown by the store's next call.
    */
-  addPages(jobId: string, pages: readonly FrontierPage[]): void;
+  addPages(jobId: string, pages: readonly FrontierPage[], options?: { maxQueryVariants?: number }): void;
   /** Claims up to `max` pages, first accepted first: queued ones, or claimed ones whose lease ended. None once the job is cancelled or ended. */
   claim(jobId: string, holder: string, max: number, leaseMs: number): FrontierClaim;
   /** Marks pages done (fetched, stored or failed for good). */

@@ -51,7 +51,8 @@ export const toMonitor = (r: Row): MonitorRecord => ({
   goneAt: (r.gone_at as string | null) ?? null,
 });
 
-export const toCheck = (r: Row): CheckRecord => ({
+/** A check as read when the store's clock said `nowMs` (its lease's time left is counted from it). */
+export const toCheck = (r: Row, nowMs: number): CheckRecord => ({
   id: r.id as number,
   monitorId: r.monitor_id as number,
   slot: r.slot as string,
@@ -64,6 +65,7 @@ export const toCheck = (r: Row): CheckRecord => ({
   error: (r.error as string | null) ?? null,
   owner: r.owner_pid ? { host: r.owner_host as string, pid: r.owner_pid as number } : null,
   leaseUntil: (r.lease_until as string | null) ?? null,
+  leaseLeftMs: r.lease_until ? Date.parse(r.lease_until as string) - nowMs : null,
 });
 
 

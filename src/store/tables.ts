@@ -158,12 +158,21 @@ export interface CheckRecord {
   owner: { host: string; pid: number } | null;
   /** Until when its owner holds it unless the owner renews the lease (null: checks from before leases, and finished ones). */
   leaseUntil: string | null;
+  /**
+   * How long its lease had left when it was read, in ms, by the store's clock: the database's on
+   * PostgreSQL (so watchers whose clocks disagree agree on it), the tables' own on SQLite. Negative
+   * once the lease ended; null when it has none.
+   */
+  leaseLeftMs: number | null;
 }
 
-/** A watcher's hold on the checks and queued notifications it works on: who holds them, and until when unless renewed. */
+/**
+ * A watcher's hold on the checks and queued notifications it works on: who holds them, and for how
+ * long unless renewed, in ms from when the store takes or renews it (by its clock: see leaseLeftMs).
+ */
 export interface Lease {
   owner: { host: string; pid: number };
-  until: string;
+  ms: number;
 }
 
 export interface NotificationRecord extends Delivery {
@@ -183,7 +192,8 @@ export interface ClaimOptions {
   trigger: CheckRecord["trigger"];
   status: CheckStatus;
   owner?: { host: string; pid: number };
-  leaseUntil?: string;
+  /** A running check's lease, in ms from the claim by the store's clock. */
+  leaseMs?: number;
   error?: string;
   /** Moves the monitor's last slot (default true). */
   advance?: boolean;

@@ -10,6 +10,7 @@ import { PostgresStore } from "../../src/store/index.js";
 import { FakeLlm } from "../helpers/llm-server.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { freshDatabase, postgresMissing } from "../helpers/postgres.js";
+import { receiver, until } from "../helpers/serve-cluster.js";
 import { runChild, startCli } from "./child.js";
 
 const missing = postgresMissing();
@@ -17,14 +18,6 @@ if (missing) console.warn(`PostgreSQL replica tests skipped: ${missing}`);
 
 const CLEAN_ENV = { NO_COLOR: "1", SCRAPELINE_DB: "", SCRAPELINE_DATABASE_URL: "" };
 
-/** Waits until `read` gives a value `done` accepts (the test's own timeout bounds it). */
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 interface Replica {
   cli: ReturnType<typeof startCli>;
@@ -67,21 +60,6 @@ function caller(key: string) {
     const response = await fetch(new URL(path, base), { method, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
     return { status: response.status, body: (await response.json()) as Record<string, any> };
   };
-}
-
-/** A webhook receiver on 127.0.0.1 keeping the messages it got, in order. */
-async function receiver(): Promise<{ url: string; received: Array<Record<string, any>>; close: () => Promise<void> }> {
-  const received: Array<Record<string, any>> = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    req.on("end", () => {
-      received.push(JSON.parse(body) as Record<string, any>);
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 /** A site whose pages after the first are held until the test releases them: a crawl of it keeps running. */

@@ -60,6 +60,13 @@ export function client(base: string, key: string): Call {
   };
 }
 
+/** A replica serving `db` (started through `run`, so its test stops it), a new key of team acme, and a client calling it with that key. */
+export async function firstReplica(db: string, run: (args: string[]) => Started): Promise<{ key: string; call: Call }> {
+  const serve = run(["serve", "--port", "0", "--db", db, "--allow-private-network"]);
+  const key = await keyFor(db);
+  return { key, call: client((await listening(serve)).base, key) };
+}
+
 export async function query<T extends pg.QueryResultRow>(db: string, text: string, params: unknown[] = []): Promise<T[]> {
   const connection = new pg.Client({ connectionString: db });
   await connection.connect();

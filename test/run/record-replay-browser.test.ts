@@ -1,10 +1,10 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite } from "../helpers/site.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { pipeline, readDocuments, runYaml, workdir } from "./helpers.js";
+import { fixtureText } from "./fixture-packs.js";
 
 const site = new FixtureSite();
 const SECRETS = { authorization: "bearer-secret-8e21", cookie: "cookie-secret-51ab", setCookie: "set-cookie-secret-c3d0", token: "token-secret-77f4" };
@@ -35,14 +35,6 @@ const yaml = (path = `/old?token=${SECRETS.token}`) =>
     "engine: { kind: local, browser: always }\n",
   );
 
-function fixtureText(dir: string): string {
-  let text = "";
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
-    const path = join(dir, name);
-    if (statSync(path).isFile()) text += (name.endsWith(".gz") ? gunzipSync(readFileSync(path)) : readFileSync(path)).toString("utf8");
-  }
-  return text;
-}
 
 function failures(db: string, runId: number) {
   const store = new SqliteStore(db);

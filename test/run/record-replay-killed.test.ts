@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
@@ -39,6 +39,8 @@ describe("a recording killed mid-crawl", () => {
     expect(killed, err).toBe(true);
     expect(existsSync(join(fixture, "index.json"))).toBe(false);
     expect(readFileSync(join(fixture, "journal.jsonl"), "utf8")).toContain(`GET ${site.url}/docs/p0`);
+    // A kill in the middle of a body's write leaves the journal pack torn at its end.
+    appendFileSync(join(fixture, "bodies", "journal.pack"), `${"ab".repeat(32)} 5000\n<html>`);
 
     await site.stop();
     const urls = [`${site.url}/docs/`, ...Array.from({ length: PAGES }, (_, i) => `${site.url}/docs/p${i}`)];

@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeService, json, serviceDocument } from "../helpers/fake-service.js";
 import { chainSite, startServe } from "../server/helpers.js";
 import { SqliteStore } from "../../src/store/index.js";
 import { pipeline, readDocuments, runYaml, workdir } from "./helpers.js";
+import { fixtureText } from "./fixture-packs.js";
 
 const KEY = "fc-record-secret-4c1e9a";
 const service = new FakeService();
@@ -33,14 +33,6 @@ const yaml = () =>
     `engine: { kind: firecrawl, baseUrl: "${service.url}" }\n`,
   );
 
-function fixtureText(dir: string): string {
-  let text = "";
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
-    const path = join(dir, name);
-    if (statSync(path).isFile()) text += (name.endsWith(".gz") ? gunzipSync(readFileSync(path)) : readFileSync(path)).toString("utf8");
-  }
-  return text;
-}
 
 const documents = (db: string, runId: number) => readDocuments(db, runId).map((d) => ({ step: d.stepId, url: d.url, markdown: d.document.markdown }));
 

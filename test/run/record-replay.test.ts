@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeLlm } from "../helpers/llm-server.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { SqliteStore } from "../../src/store/index.js";
+import { fixtureText, packedBodies, readPack, replaceBody } from "./fixture-packs.js";
 import { pipeline, readDocuments, runYaml, workdir } from "./helpers.js";
 
 const site = new FixtureSite();
@@ -19,7 +20,7 @@ beforeAll(async () => {
     res.writeHead(200, { "content-type": "text/html", "set-cookie": `sid=${SECRETS.cookie}; Path=/` }).end(htmlPage("Docs", `<p>${links}</p><a href="/docs/private">Private</a>`));
   });
   for (let i = 0; i < PAGES; i++) {
-    // Pages over a few KB are stored gzipped; the rest as they are.
+    // Long pages and short ones (a fixture of format 1 gzipped the long ones).
     const filler = i % 2 === 0 ? `<p>${"Long text of the page. ".repeat(300)}</p>` : "";
     site.page(`/docs/p${i}`, htmlPage(`Page ${i}`, `<article><p>Body of page ${i}.</p>${filler}</article><aside>Sidebar ${i}</aside>`));
   }
@@ -41,17 +42,6 @@ function yaml(): string {
   );
 }
 
-/** Every file of the fixture as text (gzipped bodies unpacked), to look for what must not be there. */
-function fixtureText(dir: string): string {
-  let text = "";
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
-    const path = join(dir, name);
-    if (!statSync(path).isFile()) continue;
-    const raw = readFileSync(path);
-    text += (name.endsWith(".gz") ? gunzipSync(raw) : raw).toString("utf8");
-  }
-  return text;
-}
 
 /** A run's documents by step and URL, without what differs between two runs of the same pages. */
 function documentsOf(db: string, runId: number): Record<string, unknown> {
@@ -83,9 +73,25 @@ describe("record and replay", () => {
     expect(keys).toContain(`GET ${site.url}/product?token=REDACTED`);
     expect(Object.keys(index.modelCalls)).toHaveLength(1);
     expect(index.model).toEqual({ baseUrl: llm.url, model: "m" });
-    const bodies = readdirSync(join(fixture, "bodies"));
-    expect(bodies.some((b) => b.endsWith(".gz"))).toBe(true);
-    expect(bodies.some((b) => b.endsWith(".bin"))).toBe(true);
+    // Bodies packed by the first digit of their hash, sorted, each once, compressed over 4 KB; the recording's own pack is gone.
+    const shards = readdirSync(join(fixture, "bodies")).sort();
+    expect(shards.length).toBeGreaterThan(1);
+    const entries = shards.flatMap((shard) => readPack(join(fixture, "bodies", shard)));
+    expect(entries.every(({ body, compressed }) => compressed === body.length > 4096)).toBe(true);
+    expect(new Set(entries.map((e) => e.compressed))).toEqual(new Set([true, false]));
+    for (const shard of shards) {
+      expect(shard).toMatch(/^[0-9a-f]\.pack$/);
+      const hashes = readPack(join(fixture, "bodies", shard)).map(({ hash, body }) => {
+        expect(hash).toBe(createHash("sha256").update(body).digest("hex"));
+        return hash;
+      });
+      expect(hashes).toEqual([...new Set(hashes)].sort());
+      expect(hashes.every((hash) => hash[0] === shard[0])).toBe(true);
+    }
+    const packed = packedBodies(fixture);
+    const named = [...Object.values(index.documents), ...Object.values(index.requests).map((entry) => (entry as { body: string }).body)] as string[];
+    for (const name of named) expect(packed.has(name), name).toBe(true);
+    expect(packed.get(index.requests[`GET ${site.url}/docs/p1`].body)!.toString("utf8")).toContain("Body of page 1.");
 
     const text = fixtureText(fixture);
     for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
@@ -149,10 +155,10 @@ describe("record and replay", () => {
 
   it("takes back the document recorded with a page when the options match; converting again (scrapeline test) ignores it", async () => {
     const index = JSON.parse(readFileSync(join(fixture, "index.json"), "utf8"));
-    const read = (name: string) => JSON.parse((name.endsWith(".gz") ? gunzipSync(readFileSync(join(fixture, "bodies", name))) : readFileSync(join(fixture, "bodies", name))).toString("utf8"));
+    const bodies = packedBodies(fixture);
+    const read = (name: string) => JSON.parse(bodies.get(name)!.toString("utf8"));
     const name = (Object.values(index.documents) as string[]).find((n) => read(n).metadata.url.endsWith("/docs/p3"))!;
-    const marked = JSON.stringify({ ...read(name), markdown: "taken from the recording" });
-    writeFileSync(join(fixture, "bodies", name), name.endsWith(".gz") ? gzipSync(marked) : marked);
+    replaceBody(fixture, name, Buffer.from(JSON.stringify({ ...read(name), markdown: "taken from the recording" })));
     const page3 = (db: string, runId: number) => readDocuments(db, runId, "site").find((p) => p.url.endsWith("/docs/p3"))!.document.markdown;
     const taken = await runYaml(yaml(), { env: {}, replay: fixture });
     if (!taken.result.ok) throw new Error(JSON.stringify(taken.result.diagnostics));

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { freshDatabase, postgresMissing } from "../helpers/postgres.js";
-import { client, keyFor, listening, query, receiver, startProcess, storedBy, until, type Call, type Started } from "../helpers/serve-cluster.js";
+import { client, firstReplica, keyFor, listening, query, receiver, startProcess, storedBy, until, type Call, type Started } from "../helpers/serve-cluster.js";
 
 const missing = postgresMissing();
 if (missing) console.warn(`batch worker tests skipped: ${missing}`);
@@ -78,9 +78,7 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one batch scrape on s
   beforeAll(async () => {
     if (missing) return;
     db = await freshDatabase();
-    const serve = run(["serve", "--port", "0", "--db", db, "--allow-private-network"]);
-    key = await keyFor(db);
-    call = client((await listening(serve)).base, key);
+    ({ key, call } = await firstReplica(db, run));
   });
 
   it("with no worker running, a batch on PostgreSQL runs on serve alone: each page once with its scrapeId, a failed URL in its errors", async () => {

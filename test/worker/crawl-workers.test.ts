@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { freshDatabase, postgresMissing } from "../helpers/postgres.js";
-import { client, keyFor, listening, query, startProcess as start, storedBy, until, type Call, type Started } from "../helpers/serve-cluster.js";
+import { client, firstReplica, keyFor, listening, query, startProcess as start, storedBy, until, type Call, type Started } from "../helpers/serve-cluster.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const missing = postgresMissing();
@@ -90,9 +90,7 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
   beforeAll(async () => {
     if (missing) return;
     db = await freshDatabase();
-    const serve = run(["serve", "--port", "0", "--db", db, "--allow-private-network"]);
-    key = await keyFor(db);
-    call = client((await listening(serve)).base, key);
+    ({ key, call } = await firstReplica(db, run));
   });
 
   it("worker refuses a SQLite database, saying what it needs", async () => {
@@ -214,6 +212,72 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
     const paths = await crawledPaths(call, crawl.body.id);
     expect(paths).toHaveLength(ALL_PAGES);
     expect(new Set(paths).size).toBe(ALL_PAGES);
+  });
+
+  it("a page whose every taker is killed -9 is given up after three, listed in the crawl's errors, and the crawl completes", async () => {
+    // The leader (one page at a time, two taken) holds /a0 and /a1, which wait at the site: the link
+    // to /poison (found on /b) is taken by the workers alone, and each one that asks for it is killed.
+    const poisoned = new FixtureSite();
+    sites.push(poisoned);
+    let open!: () => void;
+    const held = new Promise<void>((resolve) => (open = resolve));
+    const page = (body: string) => (_req: unknown, res: import("node:http").ServerResponse) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Page", body));
+    poisoned.route("/", page('<a href="/a0">a0</a> <a href="/a1">a1</a> <a href="/b">b</a>'));
+    for (const path of ["/a0", "/a1"]) poisoned.route(path, async (req, res) => (await held, page("<p>held</p>")(req, res)));
+    poisoned.route("/b", page('<a href="/poison">poison</a>'));
+    // Never answered: the process that asked is killed.
+    poisoned.route("/poison", () => new Promise(() => undefined));
+    await poisoned.start();
+    const leader = run(["serve", "--port", "0", "--db", db, "--allow-private-network", "--concurrency", "1", "--per-host-concurrency", "8"]);
+    const leaderCall = client((await listening(leader)).base, key);
+    const crawl = await leaderCall("POST", "/v2/crawl", { url: `${poisoned.url}/`, limit: 200, sitemap: "skip" });
+    expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
+    const claimedUrls = () => query<{ url: string }>(db, "SELECT url FROM crawl_frontier WHERE job_id = $1 AND state = 'claimed' ORDER BY url", [crawl.body.id]);
+    expect((await until(claimedUrls, (r) => r.length === 2)).map((r) => r.url)).toEqual([`${poisoned.url}/a0`, `${poisoned.url}/a1`]);
+    const workers = [1, 2, 3].map(() => run(["worker", "--db", db, "--allow-private-network", "--lease-seconds", "1"]));
+    for (let taken = 1; taken <= 3; taken++) {
+      await until(() => poisoned.hits.get("/poison") ?? 0, (n) => n >= taken);
+      const [claim] = await until(
+        () => query<{ claimed_by: string }>(db, "SELECT claimed_by FROM crawl_frontier WHERE job_id = $1 AND url = $2 AND state = 'claimed'", [crawl.body.id, `${poisoned.url}/poison`]),
+        (r) => r.length === 1,
+      );
+      const pid = Number(claim!.claimed_by.split(":").at(-2));
+      expect(workers.map((w) => w.child.pid)).toContain(pid);
+      process.kill(pid, "SIGKILL");
+      await workers.find((w) => w.child.pid === pid)!.exited;
+    }
+    open();
+    const done = await until(() => leaderCall("GET", `/v2/crawl/${crawl.body.id}`), (r) => r.body.status !== "scraping");
+    expect(done.body.status).toBe("completed");
+    expect(poisoned.hits.get("/poison")).toBe(3);
+    const errors = await leaderCall("GET", `/v2/crawl/${crawl.body.id}/errors`);
+    expect(errors.body.errors).toEqual([
+      expect.objectContaining({ url: `${poisoned.url}/poison`, error: "given up after its claims ended 3 times: the processes that took it stopped before finishing it" }),
+    ]);
+    expect([...(await crawledPaths(leaderCall, crawl.body.id))].sort()).toEqual(["/", "/a0", "/a1", "/b"]);
+  });
+
+  it("a path's query variants are counted across processes: the crawl takes as many as on one process", async () => {
+    // Six sections, each with ten variants of /cal of its own; the leader takes two sections, the workers the rest.
+    const calendar = new FixtureSite();
+    sites.push(calendar);
+    let open!: () => void;
+    const joined = new Promise<void>((resolve) => (open = resolve));
+    const html = (res: import("node:http").ServerResponse, body: string) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Page", body));
+    calendar.route("/", (_req, res) => html(res, [0, 1, 2, 3, 4, 5].map((n) => `<a href="/s${n}">s${n}</a>`).join(" ")));
+    for (let n = 0; n < 6; n++) calendar.route(`/s${n}`, async (_req, res) => (await joined, html(res, Array.from({ length: 10 }, (_, d) => `<a href="/cal?d=${n}-${d}">day</a>`).join(" "))));
+    calendar.route("/cal", (_req, res) => html(res, "<p>a day</p>"));
+    await calendar.start();
+    const leader = run(["serve", "--port", "0", "--db", db, "--allow-private-network", "--concurrency", "1", "--per-host-concurrency", "8"]);
+    const leaderCall = client((await listening(leader)).base, key);
+    const workers = [run(["worker", "--db", db, "--allow-private-network"]), run(["worker", "--db", db, "--allow-private-network"])];
+    const crawl = await leaderCall("POST", "/v2/crawl", { url: `${calendar.url}/`, limit: 200, sitemap: "skip" });
+    await until(() => workers.every((w) => w.err().includes(`joined crawl ${crawl.body.id}`)), Boolean);
+    open();
+    const paths = await crawledPaths(leaderCall, crawl.body.id);
+    expect(paths.filter((p) => p === "/cal")).toHaveLength(10);
+    for (const w of workers) w.child.kill("SIGTERM");
+    await Promise.all(workers.map((w) => w.exited));
   });
 
   it("a crawl cancelled on a replica stops the workers at their next claim", async () => {

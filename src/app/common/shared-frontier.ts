@@ -137,7 +137,9 @@ export class SharedFrontier implements CrawlFrontierPort {
     for (let page = this.rules.next(); page; page = this.rules.next()) {
       pages.push({ key: this.rules.keyOf ? this.rules.keyOf(page.url) : page.url, url: page.url, depth: page.depth, linksOnly: page.linksOnly === true });
     }
-    if (pages.length > 0) this.holder.tables.addPages(this.jobId, pages);
+    // The rules' query-variant count is this process's: the store counts each path's across processes.
+    const max = this.rules.maxQueryVariants;
+    if (pages.length > 0) this.holder.tables.addPages(this.jobId, pages, max === undefined ? undefined : { maxQueryVariants: max });
   }
 
   private claim(): { open: number } {

@@ -17,17 +17,15 @@ export function leaseMs(env: Readonly<Record<string, string | undefined>>): numb
  * The leases this process takes on the checks it runs and the notifications it sends: each lasts
  * `ms` from when it is taken or renewed; the loop renews them every third of that, so a watcher
  * that stops renewing (killed, cut off from the database) loses them after `ms`, and a live one
- * misses two renewals before it does.
+ * misses two renewals before it does. Their ends are written and compared by the store's clock
+ * (the database's on PostgreSQL), never this process's: watchers whose clocks disagree agree on them.
  */
 export class Leases {
-  constructor(
-    readonly ms: number,
-    private readonly now: () => Date,
-  ) {}
+  constructor(readonly ms: number) {}
 
-  /** A lease held by this process from now. */
+  /** A lease held by this process from when the store takes it. */
   next(): Lease {
-    return { owner: SELF, until: new Date(this.now().getTime() + this.ms).toISOString() };
+    return { owner: SELF, ms: this.ms };
   }
 
   /** How often the loop renews what it holds. */
@@ -35,10 +33,10 @@ export class Leases {
     return Math.max(250, Math.floor(this.ms / 3));
   }
 
-  /** When the lease of another process's check ends (undefined: it has none, or it is this process's). */
-  endOf(check: CheckRecord): number | undefined {
-    if (check.leaseUntil === null || !check.owner || isSelf(check.owner)) return undefined;
-    return Date.parse(check.leaseUntil);
+  /** How long the lease of another process's check had left when it was read, in ms (undefined: it has none, or it is this process's). */
+  leftOf(check: CheckRecord): number | undefined {
+    if (check.leaseLeftMs === null || !check.owner || isSelf(check.owner)) return undefined;
+    return check.leaseLeftMs;
   }
 
   /**
@@ -49,7 +47,7 @@ export class Leases {
   orphaned(check: CheckRecord): boolean {
     if (check.status === "interrupted" || !check.owner) return true;
     if (isSelf(check.owner)) return false;
-    if (check.leaseUntil !== null && check.leaseUntil < this.now().toISOString()) return true;
+    if (check.leaseLeftMs !== null && check.leaseLeftMs < 0) return true;
     if (check.owner.host !== SELF.host) return false;
     try {
       process.kill(check.owner.pid, 0);

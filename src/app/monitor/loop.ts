@@ -71,7 +71,7 @@ export class MonitorLoop {
   private readonly leases: Leases;
 
   constructor(private readonly options: LoopOptions) {
-    this.leases = new Leases(leaseMs(options.env ?? process.env), options.now);
+    this.leases = new Leases(leaseMs(options.env ?? process.env));
     options.stop?.addEventListener("abort", () => this.wakeup.wake(), { once: true });
     options.abort?.addEventListener("abort", () => this.wakeup.wake(), { once: true });
   }
@@ -89,7 +89,7 @@ export class MonitorLoop {
   /** Starts a check of a monitor now, outside its schedule; a monitor already running is a conflict. */
   runNow(entry: LoopEntry): CheckRecord {
     if (this.running.has(entry.monitor.id)) throw new ScrapelineError("invalid-input", "a check of this monitor is already running");
-    const check = this.options.tables.claim(entry.monitor.id, `manual:${this.options.now().toISOString()}:${randomUUID().slice(0, 8)}`, { trigger: "manual", status: "running", owner: SELF, leaseUntil: this.leases.next().until, advance: false });
+    const check = this.options.tables.claim(entry.monitor.id, `manual:${this.options.now().toISOString()}:${randomUUID().slice(0, 8)}`, { trigger: "manual", status: "running", owner: SELF, leaseMs: this.leases.ms, advance: false });
     if (!check) throw new ScrapelineError("invalid-input", "a check of this monitor was started this very moment");
     this.start(entry, check, false);
     return check;
@@ -124,11 +124,12 @@ export class MonitorLoop {
         }
         if (orphans.length > 0) unfinished = tables.unfinishedChecks();
         let wakeAt = options.once ? Infinity : nextRefresh;
-        // A check another watcher holds is looked at again when its lease ends.
+        // A check another watcher holds is looked at again when its lease ends (counted from this
+        // pass: its end is on the store's clock, which this process's may not agree with).
         const passAt = options.now().getTime();
         for (const check of unfinished) {
-          const end = leases.endOf(check);
-          if (end !== undefined && end >= passAt) wakeAt = Math.min(wakeAt, end + 1);
+          const left = leases.leftOf(check);
+          if (left !== undefined && left >= 0) wakeAt = Math.min(wakeAt, passAt + left + 1);
         }
         let waiting = false;
         for (const entry of entries) {
@@ -208,7 +209,7 @@ export class MonitorLoop {
       if (check) log("check.skipped_budget", { monitor: monitor.name, check: check.id, slot, error: refused });
       return undefined;
     }
-    const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "running", owner: SELF, leaseUntil: this.leases.next().until, lastSlot: monitor.lastSlot });
+    const check = tables.claim(monitor.id, slot, { trigger: "schedule", status: "running", owner: SELF, leaseMs: this.leases.ms, lastSlot: monitor.lastSlot });
     // Another watcher claimed it (or is claiming it): the next pass reads what it did.
     if (!check) return this.options.now().getTime() + RECHECK_MS;
     if (decision.late) log("check.late", { monitor: monitor.name, slot, missed: decision.missedSlots });

@@ -50,7 +50,7 @@ export function fixtureTraffic(options: FixtureOptions, pipeline: Pipeline, env:
     const { baseUrlEnv, modelEnv } = pipeline.llm;
     const withModel = recorded && !env[baseUrlEnv]?.trim() ? { ...env, [baseUrlEnv]: recorded.baseUrl, [modelEnv]: recorded.model } : env;
     const extraction = extractionSettings(pipeline, withModel);
-    return { extraction: { ...extraction, modelTap: replayer.taps.model! }, taps: replayer.taps, service: { tap: replayer.serviceTap, offline: true }, finish: (engine) => engine };
+    return { extraction: { ...extraction, modelTap: replayer.taps.model! }, taps: replayer.taps, service: { tap: replayer.serviceTap, offline: true }, finish: (engine) => closingWith(engine, async () => replayer.close()) };
   }
   const extraction = extractionSettings(pipeline, env);
   const recorder = new Recorder(options.record!, extraction.llm);

@@ -26,5 +26,6 @@ export async function openCrawl(gate: FetchGate, request: CrawlRequest, options:
     ...(started.delayMs > 0 ? { delaySeconds: started.delayMs / 1000 } : {}),
     snapshot: () => frontier.snapshot(),
     keyOf: (url) => frontier.keyOf(url),
+    maxQueryVariants: frontier.maxQueryVariants,
   };
 }

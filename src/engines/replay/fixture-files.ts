@@ -1,16 +1,15 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { promisify } from "node:util";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gunzip as gunzipCallback, gunzipSync } from "node:zlib";
+import { gunzipSync } from "node:zlib";
 import { ScrapelineError } from "../../core/index.js";
+import { PackReader } from "./body-packs.js";
 
-/** Bodies over this many bytes are stored gzipped. */
-export const GZIP_OVER_BYTES = 4096;
-export const FIXTURE_FORMAT = 1;
+/** The format a recording writes: 2, bodies packed by hash (body-packs.ts). Format 1 (a file per body) still replays. */
+export const FIXTURE_FORMAT = 2;
+export const READABLE_FORMATS: readonly number[] = [1, 2];
 
-/** A response of the fetch gate as recorded: the body is a file of `bodies/`, named by its content's hash. */
+/** A response of the fetch gate as recorded: the body is named by its content's hash. */
 export interface RecordedResponse {
   url: string;
   status: number;
@@ -37,7 +36,7 @@ export interface RecordedSearch {
   answer: unknown;
 }
 
-/** One answer of the firecrawl service: its body is a file of `bodies/`. */
+/** One answer of the firecrawl service: its body is named by its content's hash. */
 export interface RecordedServiceAnswer {
   status: number;
   body: string;
@@ -84,46 +83,45 @@ export function sortKeys(value: unknown): unknown {
   return out;
 }
 
-const gunzip = promisify(gunzipCallback);
-
-/** A body's name in `bodies/`: its content's hash, and how it is stored. */
-export function bodyName(data: Uint8Array): string {
-  return `${sha256(data)}${data.byteLength > GZIP_OVER_BYTES ? ".gz" : ".bin"}`;
-}
-
-export async function readBody(dir: string, name: string): Promise<Buffer> {
-  const path = bodyPath(dir, name);
-  let data: Buffer;
-  try {
-    data = await readFile(path);
-  } catch (cause) {
-    throw lacking(dir, name, cause);
-  }
-  return name.endsWith(".gz") ? gunzip(data) : data;
-}
+/** A body of a fixture of format 1: a file of its own, `bodies/<sha256>.gz` (gzipped) or `.bin`. */
+const FILE_BODY = /^[0-9a-f]{64}\.(gz|bin)$/;
+/** A body of format 2: its hash, found in the packs. */
+const PACKED_BODY = /^[0-9a-f]{64}$/;
 
 /**
- * A small body read at once: one read and an inflate take less than the four steps of an
- * asynchronous read, each waiting its turn on the thread pool (a replay reads a document per page).
+ * The bodies of a fixture, by the names its index gives them: packed ones (format 2, see
+ * body-packs.ts) and the files of a fixture recorded in format 1, which replays as it did.
  */
-export function readBodyNow(dir: string, name: string): Buffer {
-  const path = bodyPath(dir, name);
-  let data: Buffer;
-  try {
-    data = readFileSync(path);
-  } catch (cause) {
-    throw lacking(dir, name, cause);
+export class FixtureBodies {
+  private readonly packs: PackReader;
+
+  constructor(private readonly dir: string) {
+    this.packs = new PackReader(dir);
   }
-  return name.endsWith(".gz") ? gunzipSync(data) : data;
+
+  read(name: string): Buffer {
+    if (PACKED_BODY.test(name)) {
+      const body = this.packs.read(name);
+      if (body === undefined) throw lacking(this.dir, `the body ${name}`);
+      return body;
+    }
+    if (!FILE_BODY.test(name)) throw new ScrapelineError("invalid-input", `${join(this.dir, "index.json")}: "${name}" is not a body of this fixture`);
+    let data: Buffer;
+    try {
+      data = readFileSync(join(this.dir, "bodies", name));
+    } catch (cause) {
+      throw lacking(this.dir, join("bodies", name), cause);
+    }
+    return name.endsWith(".gz") ? gunzipSync(data) : data;
+  }
+
+  close(): void {
+    this.packs.close();
+  }
 }
 
-function bodyPath(dir: string, name: string): string {
-  if (!/^[0-9a-f]{64}\.(gz|bin)$/.test(name)) throw new ScrapelineError("invalid-input", `${join(dir, "index.json")}: "${name}" is not a body of this fixture`);
-  return join(dir, "bodies", name);
-}
-
-function lacking(dir: string, name: string, cause: unknown): ScrapelineError {
-  return new ScrapelineError("invalid-input", `the fixture ${dir} lacks ${join("bodies", name)}: record it again`, { cause });
+function lacking(dir: string, what: string, cause?: unknown): ScrapelineError {
+  return new ScrapelineError("invalid-input", `the fixture ${dir} lacks ${what}: record it again`, cause === undefined ? {} : { cause });
 }
 
 /** The bodies an index names. */
@@ -134,14 +132,10 @@ export function bodiesOf(index: FixtureIndex): Set<string> {
   return used;
 }
 
-/** Writes index.json and removes bodies it does not name (left by an earlier recording). */
+/** Writes index.json (the bodies it names are in the shards already). */
 export function writeIndex(dir: string, index: FixtureIndex): void {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "index.json");
   writeFileSync(`${path}.tmp`, sortedJson(index));
   renameSync(`${path}.tmp`, path);
-  const used = bodiesOf(index);
-  const bodies = join(dir, "bodies");
-  if (!existsSync(bodies)) return;
-  for (const name of readdirSync(bodies)) if (!used.has(name)) rmSync(join(bodies, name), { force: true });
 }

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ScrapelineError } from "../../core/index.js";
-import { emptyIndex, FIXTURE_FORMAT, type FixtureIndex } from "./fixture-files.js";
+import { emptyIndex, FIXTURE_FORMAT, READABLE_FORMATS, type FixtureIndex } from "./fixture-files.js";
 
 /** The journal of a recording under way: one line per entry, in index.json's stead until the recording ends. */
 export const JOURNAL_FILE = "journal.jsonl";
@@ -60,7 +60,7 @@ export function readIndex(dir: string): FixtureIndex {
   } catch (cause) {
     throw new ScrapelineError("invalid-input", `${path}: not JSON (${(cause as Error).message})`, { cause });
   }
-  if (index?.format !== FIXTURE_FORMAT || typeof index.requests !== "object") throw new ScrapelineError("invalid-input", `${path}: not a fixture of format ${FIXTURE_FORMAT}`);
+  if (!READABLE_FORMATS.includes(index?.format) || typeof index.requests !== "object") throw new ScrapelineError("invalid-input", `${path}: ${unreadable(index?.format)}`);
   return { ...emptyIndex(), ...index };
 }
 
@@ -79,13 +79,19 @@ function readJournal(path: string): FixtureIndex {
     }
     if (n === 0) {
       const head = line as { format?: unknown; model?: FixtureIndex["model"] };
-      if (head.format !== FIXTURE_FORMAT) throw new ScrapelineError("invalid-input", `${path}:1:1: not a fixture journal of format ${FIXTURE_FORMAT}`);
+      if (!READABLE_FORMATS.includes(head.format as number)) throw new ScrapelineError("invalid-input", `${path}:1:1: ${unreadable(head.format)}`);
       if (head.model) index.model = head.model;
       return;
     }
     applyLine(index, line as JournalLine);
   });
   return index;
+}
+
+/** Why a fixture's format cannot be read, and what to do. */
+function unreadable(format: unknown): string {
+  const what = typeof format === "number" ? `a fixture of format ${format}` : "not a fixture";
+  return `${what}; this version replays formats ${READABLE_FORMATS.join(" and ")}: record it again with scrapeline run FILE --record DIR`;
 }
 
 export type { JournalLine };

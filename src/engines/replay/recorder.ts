@@ -5,16 +5,19 @@ import type { ServiceSend } from "../firecrawl/index.js";
 import { recordContext } from "./browser-traffic.js";
 import { documentKey } from "./conversion-key.js";
 import { BodyWriter } from "./body-writer.js";
-import { emptyIndex, writeIndex, type FixtureIndex } from "./fixture-files.js";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { JOURNAL_PACK } from "./body-packs.js";
+import { bodiesOf, emptyIndex, writeIndex, type FixtureIndex } from "./fixture-files.js";
 import { applyLine, IndexJournal, type JournalLine } from "./fixture-index.js";
 import { hashKey, keptHeaders, requestKey, safeUrl, serviceKey } from "./request-keys.js";
 
 /**
  * Keeps what the engine was answered in a fixture directory: each response of the fetch gate,
  * each model call and each search, pages loaded in the browser and the firecrawl service's
- * answers. Bodies are written on a thread of their own (once per content), and each entry is
- * journaled once its body is on disk (a run killed mid-way leaves what it recorded); index.json
- * is written when the engine closes. Request headers (cookies, authorization) are never written,
+ * answers. Bodies are written on a thread of their own (once per content, to the journal pack),
+ * and each entry is journaled once its body is on disk (a run killed mid-way leaves what it
+ * recorded); the shards and index.json are written when the engine closes. Request headers (cookies, authorization) are never written,
  * nor the model's or the service's key.
  */
 export class Recorder {
@@ -55,12 +58,17 @@ export class Recorder {
     },
   };
 
-  /** Waits for the bodies, then writes the index (the last thing written, so it names only bodies on disk). */
+  /**
+   * Waits for the bodies, sorts them into the shards, then writes the index (so it names only
+   * bodies in the shards) and removes the journal and its pack. Killed before the end, the
+   * journal still names bodies of its pack or of the shards.
+   */
   async save(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
-    await this.bodies.close();
+    await this.bodies.close(bodiesOf(this.index));
     writeIndex(this.dir, this.index);
     this.journal.remove();
+    rmSync(join(this.dir, "bodies", JOURNAL_PACK), { force: true });
   }
 
   private recordingGate(inner: FetchGate): FetchGate {

@@ -2,7 +2,7 @@ import type { ConversionSettings, EngineTaps, FetchGate } from "../local/index.j
 import { ScrapelineError, type Document, type ErrorKind, type SearchAnswer } from "../../core/index.js";
 import { replayContext } from "./browser-traffic.js";
 import { documentKey } from "./conversion-key.js";
-import { readBody, readBodyNow, type FixtureIndex } from "./fixture-files.js";
+import { FixtureBodies, type FixtureIndex } from "./fixture-files.js";
 import { readIndex } from "./fixture-index.js";
 import type { ServiceSend } from "../firecrawl/index.js";
 import { describeServiceRequest, hashKey, requestKey, safeUrl, serviceKey } from "./request-keys.js";
@@ -17,9 +17,11 @@ export class Replayer {
   private readonly index: FixtureIndex;
   /** How many answers of each service request were given: the next is the following one (the last stays). */
   private readonly served = new Map<string, number>();
+  private readonly bodies: FixtureBodies;
 
   constructor(private readonly dir: string, private readonly options: { convertAgain?: boolean } = {}) {
     this.index = readIndex(dir);
+    this.bodies = new FixtureBodies(dir);
     this.taps = this.replayingTaps();
   }
 
@@ -29,6 +31,11 @@ export class Replayer {
   }
 
   readonly taps: EngineTaps;
+
+  /** Closes the fixture's packs (once the engine is closed). */
+  close(): void {
+    this.bodies.close();
+  }
 
   private replayingTaps(): EngineTaps {
     return {
@@ -48,7 +55,7 @@ export class Replayer {
       searches: true,
       ...(this.options.convertAgain ? {} : { documents: { find: (url, settings, signal) => this.recordedDocument(url, settings, signal), keep: () => undefined } }),
       browser: {
-        attach: (context) => replayContext(context, { entry: (key) => this.index.browser[key], body: (name) => readBody(this.dir, name), dir: this.dir }),
+        attach: (context) => replayContext(context, { entry: (key) => this.index.browser[key], body: (name) => Promise.resolve(this.bodies.read(name)), dir: this.dir }),
         offline: true,
       },
       refuseBrowser: (url) => new ScrapelineError("not-recorded", `not-recorded: ${url} needs a browser session of its own (a login or a live page), which a replay does not answer`, { url }),
@@ -64,7 +71,7 @@ export class Replayer {
     const n = this.served.get(key) ?? 0;
     this.served.set(key, n + 1);
     const answer = answers[Math.min(n, answers.length - 1)]!;
-    return { status: answer.status, text: (await readBody(this.dir, answer.body)).toString("utf8"), ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) };
+    return { status: answer.status, text: this.bodies.read(answer.body).toString("utf8"), ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}) };
   };
 
   private async recordedDocument(url: string, settings: ConversionSettings, signal?: AbortSignal): Promise<Document | undefined> {
@@ -73,7 +80,7 @@ export class Replayer {
     const page = this.index.requests[key];
     if (!page || !("body" in page)) return undefined;
     const name = this.index.documents[documentKey(key, page.body, settings)];
-    return name === undefined ? undefined : (JSON.parse(readBodyNow(this.dir, name).toString("utf8")) as Document);
+    return name === undefined ? undefined : (JSON.parse(this.bodies.read(name).toString("utf8")) as Document);
   }
 
   private replayingGate(inner: FetchGate): FetchGate {
@@ -86,7 +93,7 @@ export class Replayer {
         if ("error" in entry) throw new ScrapelineError(entry.error.kind as ErrorKind, entry.error.message, { url: request.url, ...(entry.error.status !== undefined ? { status: entry.error.status } : {}) });
         // Credentials were taken out of the recorded URLs: where the page ended where it was asked, it is the URL asked.
         const asked = (url: string) => (url === safeUrl(request.url) ? request.url : url);
-        return { url: asked(entry.url), status: entry.status, headers: { ...entry.headers }, redirects: entry.redirects.map(asked), body: await readBody(this.dir, entry.body) };
+        return { url: asked(entry.url), status: entry.status, headers: { ...entry.headers }, redirects: entry.redirects.map(asked), body: this.bodies.read(entry.body) };
       },
       // The real gate was never used: closing it frees nothing but keeps its contract.
       close: () => inner.close(),

@@ -1,10 +1,19 @@
 // Shared crawls' frontier and per-host politeness on PostgreSQL (the thread's side; ../tables.ts says what each does).
 import type { CrawlFrontierTables, FrontierPage } from "../crawl-frontier.js";
 import type { OnThread } from "./on-thread.js";
-import { column, row, rows, run } from "./sql.js";
+import { saveFailure } from "./runs.js";
+import { column, row, rows, run, value, type Tx } from "./sql.js";
 
 /** The database's clock in ms since the epoch: leases of processes on several machines end by one clock. */
 const NOW_MS = "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint";
+
+/**
+ * Claims of one page that may end without the page finished (each process that took it was gone
+ * before it was done) before the page is given up, recorded as a failure of the crawl's step, rather
+ * than handed to the next process: a page that brings down every process fetching it does not go
+ * round for ever. A page given back (releasePages, a process stopping) does not count.
+ */
+export const MAX_PAGE_CLAIMS = 3;
 
 /** How long a process whose host slot is taken waits before it asks again, in ms. */
 const BUSY_HOST_WAIT_MS = 25;
@@ -19,20 +28,34 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
       [crawl.jobId, crawl.runId, crawl.stepId, crawl.limit, crawl.holder, crawl.leaseMs],
     );
   },
-  async addPages(tx, jobId, pages) {
+  async addPages(tx, jobId, pages, options = {}) {
     if (pages.length === 0) return;
     // The crawl's row is the lock: processes adding pages to one crawl take turns, so its count is exact.
     const crawl = await row(tx, "SELECT found, page_limit FROM crawl_jobs WHERE job_id = $1 FOR UPDATE", [jobId]);
     if (!crawl) return;
     let room = (crawl.page_limit as number) - (crawl.found as number);
     const known = new Set(await column<string>(tx, "SELECT url_key FROM crawl_frontier WHERE job_id = $1 AND url_key = ANY($2)", [jobId, pages.map((p) => p.key)]));
+    const variants = await queryVariants(tx, jobId, options.maxQueryVariants === undefined ? [] : pages.filter((p) => !known.has(p.key)));
     const added: FrontierPage[] = [];
     for (const page of pages) {
       if (known.has(page.key)) continue;
       if (!page.linksOnly && room <= 0) continue;
+      const path = queryPath(page.key);
+      if (path !== undefined && variants.has(path)) {
+        if (variants.get(path)! >= options.maxQueryVariants!) continue;
+        variants.set(path, variants.get(path)! + 1);
+      }
       known.add(page.key);
       added.push(page);
       if (!page.linksOnly) room--;
+    }
+    if (variants.size > 0) {
+      await run(
+        tx,
+        `INSERT INTO crawl_query_paths (job_id, path, variants) SELECT $1, p, v FROM unnest($2::text[], $3::int[]) AS t(p, v)
+         ON CONFLICT (job_id, path) DO UPDATE SET variants = excluded.variants`,
+        [jobId, [...variants.keys()], [...variants.values()]],
+      );
     }
     if (added.length === 0) return;
     await run(
@@ -48,15 +71,19 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
     // Counted only when no page is claimed (whether the crawl is over): a claim that takes pages does not scan the queue.
     const open = async () => Number((await row(tx, "SELECT COUNT(*) AS n FROM crawl_frontier WHERE job_id = $1 AND state IN ('queued', 'claimed')", [jobId]))!.n);
     if (!crawl || crawl.state !== "running" || crawl.status !== "scraping") return { pages: [], state: "stopped", found: (crawl?.found as number) ?? 0, open: crawl ? await open() : 0 };
+    // One reading of the clock for the whole claim: a lease ending between two readings would be
+    // seen alive by the give-up and ended by the claim, which would then take the page once more.
+    const now = Number(await value<string>(tx, `SELECT ${NOW_MS}`));
+    await giveUpPages(tx, jobId, crawl.run_id as number, crawl.step_id as string, now);
     const claimed = await rows(
       tx,
-      `UPDATE crawl_frontier f SET state = 'claimed', claimed_by = $2, lease_until = ${NOW_MS} + $4, attempts = f.attempts + 1
+      `UPDATE crawl_frontier f SET state = 'claimed', claimed_by = $2, lease_until = $5::bigint + $4, attempts = f.attempts + 1
        FROM (SELECT url_key FROM crawl_frontier
-             WHERE job_id = $1 AND (state = 'queued' OR (state = 'claimed' AND lease_until < ${NOW_MS}))
+             WHERE job_id = $1 AND (state = 'queued' OR (state = 'claimed' AND lease_until < $5))
              ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED) picked
        WHERE f.job_id = $1 AND f.url_key = picked.url_key
        RETURNING f.url_key, f.url, f.depth, f.links_only, f.seq`,
-      [jobId, holder, max, leaseMs],
+      [jobId, holder, max, leaseMs, now],
     );
     claimed.sort((a, b) => Number(a.seq) - Number(b.seq));
     return { pages: claimed.map(toPage), state: "running", found: crawl.found as number, open: claimed.length > 0 ? claimed.length : await open() };
@@ -65,9 +92,10 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
     if (keys.length === 0) return;
     await run(tx, "UPDATE crawl_frontier SET state = 'done', claimed_by = NULL, lease_until = NULL WHERE job_id = $1 AND url_key = ANY($2) AND (claimed_by = $3 OR state = 'queued')", [jobId, keys, holder]);
   },
+  /** A page given back was not lost with its process: its claim does not count towards MAX_PAGE_CLAIMS. */
   async releasePages(tx, jobId, holder, keys) {
     if (keys.length === 0) return;
-    await run(tx, "UPDATE crawl_frontier SET state = 'queued', claimed_by = NULL, lease_until = NULL WHERE job_id = $1 AND url_key = ANY($2) AND claimed_by = $3 AND state = 'claimed'", [jobId, keys, holder]);
+    await run(tx, "UPDATE crawl_frontier SET state = 'queued', claimed_by = NULL, lease_until = NULL, attempts = attempts - 1 WHERE job_id = $1 AND url_key = ANY($2) AND claimed_by = $3 AND state = 'claimed'", [jobId, keys, holder]);
   },
   async heartbeat(tx, holder, leaseMs) {
     await run(tx, `UPDATE crawl_frontier SET lease_until = ${NOW_MS} + $2 WHERE claimed_by = $1 AND state = 'claimed'`, [holder, leaseMs]);
@@ -111,3 +139,38 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
     await run(tx, `INSERT INTO crawl_hosts (host, next_at) VALUES ($1, ${NOW_MS} + $2) ON CONFLICT (host) DO UPDATE SET next_at = GREATEST(crawl_hosts.next_at, excluded.next_at)`, [host, forMs]);
   },
 };
+
+/**
+ * Pages whose last claim ended (by `now`) after MAX_PAGE_CLAIMS claims are done, each recorded as a
+ * failure of the crawl's step. SKIP LOCKED: a page another process is giving up at once is its own.
+ */
+async function giveUpPages(tx: Tx, jobId: string, runId: number, stepId: string, now: number): Promise<void> {
+  const lost = await column<string>(
+    tx,
+    `UPDATE crawl_frontier f SET state = 'done', claimed_by = NULL, lease_until = NULL
+     FROM (SELECT url_key FROM crawl_frontier
+           WHERE job_id = $1 AND state = 'claimed' AND lease_until < $2 AND attempts >= $3
+           FOR UPDATE SKIP LOCKED) ended
+     WHERE f.job_id = $1 AND f.url_key = ended.url_key
+     RETURNING f.url`,
+    [jobId, now, MAX_PAGE_CLAIMS],
+  );
+  const error = `given up after its claims ended ${MAX_PAGE_CLAIMS} times: the processes that took it stopped before finishing it`;
+  for (const url of lost) await saveFailure(tx, { runId, stepId, url, kind: "internal", error });
+}
+
+/** The part of a page's key before its query string, when it has one. */
+function queryPath(key: string): string | undefined {
+  const query = key.indexOf("?");
+  return query === -1 ? undefined : key.slice(0, query);
+}
+
+/** How many keys with a query string the crawl accepted of each path of `pages` that has one. */
+async function queryVariants(tx: Tx, jobId: string, pages: readonly FrontierPage[]): Promise<Map<string, number>> {
+  const paths = [...new Set(pages.map((p) => queryPath(p.key)).filter((p) => p !== undefined))];
+  if (paths.length === 0) return new Map();
+  const counted = await rows(tx, "SELECT path, variants FROM crawl_query_paths WHERE job_id = $1 AND path = ANY($2)", [jobId, paths]);
+  const variants = new Map(paths.map((p) => [p, 0]));
+  for (const r of counted) variants.set(r.path as string, r.variants as number);
+  return variants;
+}

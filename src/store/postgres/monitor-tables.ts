@@ -4,11 +4,22 @@ import { snapshotBranch } from "../change-codec.js";
 import type { MonitorTables } from "../tables.js";
 import { toCheck, toMonitor, toNotification, toQueued } from "../table-rows.js";
 import type { OnThread } from "./on-thread.js";
+import type { Row } from "../rows.js";
 import { changes, column, row, rows, run, value, type Tx } from "./sql.js";
 
+/**
+ * Leases are on the database's clock, so watchers on machines whose clocks disagree agree on when
+ * one ends: NOW_ISO is now as an ISO time (the form lease_until is kept in), until(n) now + $n ms.
+ */
+const NOW_ISO = `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const until = (n: number) => `to_char((clock_timestamp() AT TIME ZONE 'UTC') + $${n}::double precision * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** A check's columns and the database's clock as they were read (its lease's time left is counted from it). */
+const CHECK = "*, (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint AS read_at_ms";
+const readCheck = (r: Row) => toCheck(r, Number(r.read_at_ms));
+
 async function check(tx: Tx, id: number) {
-  const found = await row(tx, "SELECT * FROM monitor_checks WHERE id = $1", [id]);
-  return found ? toCheck(found) : undefined;
+  const found = await row(tx, `SELECT ${CHECK} FROM monitor_checks WHERE id = $1`, [id]);
+  return found ? readCheck(found) : undefined;
 }
 
 export const MONITOR_TABLES: OnThread<MonitorTables> = {
@@ -55,9 +66,10 @@ export const MONITOR_TABLES: OnThread<MonitorTables> = {
     }
     const id = await value<number>(
       tx,
-      `INSERT INTO monitor_checks (monitor_id, slot, trigger, status, started_at, finished_at, error, owner_host, owner_pid, lease_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      `INSERT INTO monitor_checks (monitor_id, slot, trigger, status, started_at, finished_at, error, owner_host, owner_pid, lease_until)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $10::double precision IS NULL THEN NULL ELSE ${until(10)} END)
        ON CONFLICT (monitor_id, slot) DO NOTHING RETURNING id`,
-      [monitorId, slot, options.trigger, options.status, tx.now, done ? tx.now : null, options.error ?? null, options.owner?.host ?? null, options.owner?.pid ?? null, done ? null : (options.leaseUntil ?? null)],
+      [monitorId, slot, options.trigger, options.status, tx.now, done ? tx.now : null, options.error ?? null, options.owner?.host ?? null, options.owner?.pid ?? null, done ? null : (options.leaseMs ?? null)],
     );
     if (id === undefined) return undefined;
     if (options.advance !== false) await run(tx, "UPDATE monitors SET last_slot = $1 WHERE id = $2 AND (last_slot IS NULL OR last_slot < $1)", [slot, monitorId]);
@@ -72,21 +84,21 @@ export const MONITOR_TABLES: OnThread<MonitorTables> = {
     // process holds locked is skipped too, not waited for.
     const taken = await changes(
       tx,
-      `UPDATE monitor_checks SET status = 'running', owner_host = $1, owner_pid = $2, lease_until = $3
+      `UPDATE monitor_checks SET status = 'running', owner_host = $1, owner_pid = $2, lease_until = ${until(3)}
        WHERE id IN (SELECT id FROM monitor_checks WHERE id = $4 AND status IN ('running', 'interrupted') AND owner_host IS NOT DISTINCT FROM $5::text AND owner_pid IS NOT DISTINCT FROM $6::integer FOR UPDATE SKIP LOCKED)`,
-      [lease.owner.host, lease.owner.pid, lease.until, checkId, previous?.host ?? null, previous?.pid ?? null],
+      [lease.owner.host, lease.owner.pid, lease.ms, checkId, previous?.host ?? null, previous?.pid ?? null],
     );
     if (taken === 0) return undefined;
     await run(
       tx,
-      "UPDATE monitor_outbox SET holder_host = $1, holder_pid = $2, lease_until = $3 WHERE check_id = $4 AND holder_host IS NOT DISTINCT FROM $5::text AND holder_pid IS NOT DISTINCT FROM $6::integer",
-      [lease.owner.host, lease.owner.pid, lease.until, checkId, previous?.host ?? null, previous?.pid ?? null],
+      `UPDATE monitor_outbox SET holder_host = $1, holder_pid = $2, lease_until = ${until(3)} WHERE check_id = $4 AND holder_host IS NOT DISTINCT FROM $5::text AND holder_pid IS NOT DISTINCT FROM $6::integer`,
+      [lease.owner.host, lease.owner.pid, lease.ms, checkId, previous?.host ?? null, previous?.pid ?? null],
     );
     return check(tx, checkId);
   },
   async renewLeases(tx, lease) {
-    await run(tx, "UPDATE monitor_outbox SET lease_until = $1 WHERE holder_host = $2 AND holder_pid = $3", [lease.until, lease.owner.host, lease.owner.pid]);
-    return column<number>(tx, "UPDATE monitor_checks SET lease_until = $1 WHERE status = 'running' AND owner_host = $2 AND owner_pid = $3 RETURNING id", [lease.until, lease.owner.host, lease.owner.pid]);
+    await run(tx, `UPDATE monitor_outbox SET lease_until = ${until(1)} WHERE holder_host = $2 AND holder_pid = $3`, [lease.ms, lease.owner.host, lease.owner.pid]);
+    return column<number>(tx, `UPDATE monitor_checks SET lease_until = ${until(1)} WHERE status = 'running' AND owner_host = $2 AND owner_pid = $3 RETURNING id`, [lease.ms, lease.owner.host, lease.owner.pid]);
   },
   async finishCheck(tx, checkId, status, result, owner) {
     await run(
@@ -97,14 +109,14 @@ export const MONITOR_TABLES: OnThread<MonitorTables> = {
   },
   check,
   async checks(tx, monitorId, options = {}) {
-    return (await rows(tx, "SELECT * FROM monitor_checks WHERE monitor_id = $1 ORDER BY id DESC LIMIT $2", [monitorId, options.limit ?? 100])).map(toCheck);
+    return (await rows(tx, `SELECT ${CHECK} FROM monitor_checks WHERE monitor_id = $1 ORDER BY id DESC LIMIT $2`, [monitorId, options.limit ?? 100])).map(readCheck);
   },
   async latestCheck(tx, monitorId) {
-    const found = await row(tx, "SELECT * FROM monitor_checks WHERE monitor_id = $1 ORDER BY id DESC LIMIT 1", [monitorId]);
-    return found ? toCheck(found) : undefined;
+    const found = await row(tx, `SELECT ${CHECK} FROM monitor_checks WHERE monitor_id = $1 ORDER BY id DESC LIMIT 1`, [monitorId]);
+    return found ? readCheck(found) : undefined;
   },
   async unfinishedChecks(tx) {
-    return (await rows(tx, "SELECT * FROM monitor_checks WHERE status IN ('running', 'interrupted') ORDER BY id")).map(toCheck);
+    return (await rows(tx, `SELECT ${CHECK} FROM monitor_checks WHERE status IN ('running', 'interrupted') ORDER BY id`)).map(readCheck);
   },
   async addNotifications(tx, checkId, deliveries) {
     for (const d of deliveries) {
@@ -117,8 +129,9 @@ export const MONITOR_TABLES: OnThread<MonitorTables> = {
       ids.push(
         (await value<number>(
           tx,
-          "INSERT INTO monitor_outbox (check_id, channel_index, channel, target, event, message, at, holder_host, holder_pid, lease_until) VALUES ($1, $2, $3, '', $4, $5, $6, $7, $8, $9) RETURNING id",
-          [checkId, item.channelIndex, item.channel.type, item.message.event, JSON.stringify(item.message), tx.now, lease?.owner.host ?? null, lease?.owner.pid ?? null, lease?.until ?? null],
+          `INSERT INTO monitor_outbox (check_id, channel_index, channel, target, event, message, at, holder_host, holder_pid, lease_until)
+           VALUES ($1, $2, $3, '', $4, $5, $6, $7, $8, CASE WHEN $9::double precision IS NULL THEN NULL ELSE ${until(9)} END) RETURNING id`,
+          [checkId, item.channelIndex, item.channel.type, item.message.event, JSON.stringify(item.message), tx.now, lease?.owner.host ?? null, lease?.owner.pid ?? null, lease?.ms ?? null],
         ))!,
       );
     }
@@ -136,15 +149,15 @@ export const MONITOR_TABLES: OnThread<MonitorTables> = {
     // Rows another watcher is taking or settling this moment are skipped, not waited for.
     const taken = await rows(
       tx,
-      `UPDATE monitor_outbox SET holder_host = $1, holder_pid = $2, lease_until = $3
-       WHERE id IN (SELECT id FROM monitor_outbox WHERE check_id = $4 AND (lease_until IS NULL OR lease_until < $5 OR (holder_host = $1 AND holder_pid = $2)) FOR UPDATE SKIP LOCKED)
+      `UPDATE monitor_outbox SET holder_host = $1, holder_pid = $2, lease_until = ${until(3)}
+       WHERE id IN (SELECT id FROM monitor_outbox WHERE check_id = $4 AND (lease_until IS NULL OR lease_until < ${NOW_ISO} OR (holder_host = $1 AND holder_pid = $2)) FOR UPDATE SKIP LOCKED)
        RETURNING id, channel_index, message`,
-      [lease.owner.host, lease.owner.pid, lease.until, checkId, tx.now],
+      [lease.owner.host, lease.owner.pid, lease.ms, checkId],
     );
     return taken.map(toQueued).sort((a, b) => a.id - b.id);
   },
   async holdsNotification(tx, outboxId, lease) {
-    return (await changes(tx, "UPDATE monitor_outbox SET lease_until = $1 WHERE id = $2 AND holder_host = $3 AND holder_pid = $4", [lease.until, outboxId, lease.owner.host, lease.owner.pid])) > 0;
+    return (await changes(tx, `UPDATE monitor_outbox SET lease_until = ${until(1)} WHERE id = $2 AND holder_host = $3 AND holder_pid = $4`, [lease.ms, outboxId, lease.owner.host, lease.owner.pid])) > 0;
   },
   async hasNotifications(tx, checkId) {
     return (await value(tx, "SELECT 1 FROM monitor_outbox WHERE check_id = $1 UNION ALL SELECT 1 FROM monitor_notifications WHERE check_id = $1 LIMIT 1", [checkId])) !== undefined;

@@ -362,4 +362,14 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX crawl_host_slots_by_host ON crawl_host_slots (host);
   CREATE INDEX crawl_host_slots_by_holder ON crawl_host_slots (holder);
   `,
+  `
+  -- How many pages with a query string a shared crawl accepted of each path (the part of their URL
+  -- key before "?"): the crawl's trap defence counted across its processes, under the crawl's lock.
+  CREATE TABLE crawl_query_paths (
+    job_id    TEXT NOT NULL REFERENCES crawl_jobs (job_id),
+    path      TEXT NOT NULL,
+    variants  INTEGER NOT NULL,
+    PRIMARY KEY (job_id, path)
+  );
+  `,
 ];

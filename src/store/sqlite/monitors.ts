@@ -68,7 +68,7 @@ export class SqliteMonitorTables implements MonitorTables {
       if (options.lastSlot !== undefined && this.db.prepare("SELECT last_slot FROM monitors WHERE id = ?").pluck().get(monitorId) !== options.lastSlot) return undefined;
       const info = this.db
         .prepare("INSERT INTO monitor_checks (monitor_id, slot, trigger, status, started_at, finished_at, error, owner_host, owner_pid, lease_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (monitor_id, slot) DO NOTHING")
-        .run(monitorId, slot, options.trigger, options.status, at, done ? at : null, options.error ?? null, options.owner?.host ?? null, options.owner?.pid ?? null, done ? null : (options.leaseUntil ?? null));
+        .run(monitorId, slot, options.trigger, options.status, at, done ? at : null, options.error ?? null, options.owner?.host ?? null, options.owner?.pid ?? null, done || options.leaseMs === undefined ? null : this.until(options.leaseMs));
       if (info.changes === 0) return undefined;
       if (options.advance !== false) this.db.prepare("UPDATE monitors SET last_slot = ? WHERE id = ? AND (last_slot IS NULL OR last_slot < ?)").run(slot, monitorId, slot);
       return this.check(Number(info.lastInsertRowid));
@@ -84,9 +84,9 @@ export class SqliteMonitorTables implements MonitorTables {
     return this.db.transaction(() => {
       const taken = this.db
         .prepare("UPDATE monitor_checks SET status = 'running', owner_host = ?, owner_pid = ?, lease_until = ? WHERE id = ? AND status IN ('running', 'interrupted') AND owner_host IS ? AND owner_pid IS ?")
-        .run(lease.owner.host, lease.owner.pid, lease.until, checkId, previous?.host ?? null, previous?.pid ?? null).changes;
+        .run(lease.owner.host, lease.owner.pid, this.until(lease.ms), checkId, previous?.host ?? null, previous?.pid ?? null).changes;
       if (taken === 0) return undefined;
-      this.db.prepare("UPDATE monitor_outbox SET holder_host = ?, holder_pid = ?, lease_until = ? WHERE check_id = ? AND holder_host IS ? AND holder_pid IS ?").run(lease.owner.host, lease.owner.pid, lease.until, checkId, previous?.host ?? null, previous?.pid ?? null);
+      this.db.prepare("UPDATE monitor_outbox SET holder_host = ?, holder_pid = ?, lease_until = ? WHERE check_id = ? AND holder_host IS ? AND holder_pid IS ?").run(lease.owner.host, lease.owner.pid, this.until(lease.ms), checkId, previous?.host ?? null, previous?.pid ?? null);
       return this.check(checkId);
     }).immediate();
   }
@@ -94,8 +94,8 @@ export class SqliteMonitorTables implements MonitorTables {
   /** Moves on the lease of the running checks and queued notifications its owner holds; returns the ids of the checks it still holds. */
   renewLeases(lease: Lease): number[] {
     return this.db.transaction(() => {
-      this.db.prepare("UPDATE monitor_outbox SET lease_until = ? WHERE holder_host = ? AND holder_pid = ?").run(lease.until, lease.owner.host, lease.owner.pid);
-      return this.db.prepare("UPDATE monitor_checks SET lease_until = ? WHERE status = 'running' AND owner_host = ? AND owner_pid = ? RETURNING id").pluck().all(lease.until, lease.owner.host, lease.owner.pid) as number[];
+      this.db.prepare("UPDATE monitor_outbox SET lease_until = ? WHERE holder_host = ? AND holder_pid = ?").run(this.until(lease.ms), lease.owner.host, lease.owner.pid);
+      return this.db.prepare("UPDATE monitor_checks SET lease_until = ? WHERE status = 'running' AND owner_host = ? AND owner_pid = ? RETURNING id").pluck().all(this.until(lease.ms), lease.owner.host, lease.owner.pid) as number[];
     })();
   }
 
@@ -107,21 +107,21 @@ export class SqliteMonitorTables implements MonitorTables {
 
   check(id: number): CheckRecord | undefined {
     const row = this.db.prepare("SELECT * FROM monitor_checks WHERE id = ?").get(id) as Row | undefined;
-    return row ? toCheck(row) : undefined;
+    return row ? toCheck(row, this.now().getTime()) : undefined;
   }
 
   checks(monitorId: number, options: { limit?: number } = {}): CheckRecord[] {
-    return (this.db.prepare("SELECT * FROM monitor_checks WHERE monitor_id = ? ORDER BY id DESC LIMIT ?").all(monitorId, options.limit ?? 100) as Row[]).map(toCheck);
+    return (this.db.prepare("SELECT * FROM monitor_checks WHERE monitor_id = ? ORDER BY id DESC LIMIT ?").all(monitorId, options.limit ?? 100) as Row[]).map((r) => toCheck(r, this.now().getTime()));
   }
 
   latestCheck(monitorId: number): CheckRecord | undefined {
     const row = this.db.prepare("SELECT * FROM monitor_checks WHERE monitor_id = ? ORDER BY id DESC LIMIT 1").get(monitorId) as Row | undefined;
-    return row ? toCheck(row) : undefined;
+    return row ? toCheck(row, this.now().getTime()) : undefined;
   }
 
   /** Checks that never finished: running (maybe in a process that is gone) or interrupted. */
   unfinishedChecks(): CheckRecord[] {
-    return (this.db.prepare("SELECT * FROM monitor_checks WHERE status IN ('running', 'interrupted') ORDER BY id").all() as Row[]).map(toCheck);
+    return (this.db.prepare("SELECT * FROM monitor_checks WHERE status IN ('running', 'interrupted') ORDER BY id").all() as Row[]).map((r) => toCheck(r, this.now().getTime()));
   }
 
   addNotifications(checkId: number, deliveries: readonly Delivery[]): void {
@@ -136,7 +136,7 @@ export class SqliteMonitorTables implements MonitorTables {
   queueNotifications(checkId: number, items: ReadonlyArray<{ channelIndex: number; channel: { type: string }; message: OutgoingNotification }>, lease?: Lease): number[] {
     const insert = this.db.prepare("INSERT INTO monitor_outbox (check_id, channel_index, channel, target, event, message, at, holder_host, holder_pid, lease_until) VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?)");
     const at = this.now().toISOString();
-    const holder = [lease?.owner.host ?? null, lease?.owner.pid ?? null, lease?.until ?? null];
+    const holder = [lease?.owner.host ?? null, lease?.owner.pid ?? null, lease ? this.until(lease.ms) : null];
     return this.db.transaction(() => items.map((item) => Number(insert.run(checkId, item.channelIndex, item.channel.type, item.message.event, JSON.stringify(item.message), at, ...holder).lastInsertRowid)))();
   }
 
@@ -156,13 +156,13 @@ export class SqliteMonitorTables implements MonitorTables {
         `UPDATE monitor_outbox SET holder_host = ?, holder_pid = ?, lease_until = ?
          WHERE check_id = ? AND (lease_until IS NULL OR lease_until < ? OR (holder_host = ? AND holder_pid = ?)) RETURNING id, channel_index, message`,
       )
-      .all(lease.owner.host, lease.owner.pid, lease.until, checkId, this.now().toISOString(), lease.owner.host, lease.owner.pid) as Row[];
+      .all(lease.owner.host, lease.owner.pid, this.until(lease.ms), checkId, this.now().toISOString(), lease.owner.host, lease.owner.pid) as Row[];
     return taken.map(toQueued).sort((a, b) => a.id - b.id);
   }
 
   /** Whether `lease`'s owner still holds a queued notification (moving its lease on). */
   holdsNotification(outboxId: number, lease: Lease): boolean {
-    return this.db.prepare("UPDATE monitor_outbox SET lease_until = ? WHERE id = ? AND holder_host IS ? AND holder_pid IS ?").run(lease.until, outboxId, lease.owner.host, lease.owner.pid).changes > 0;
+    return this.db.prepare("UPDATE monitor_outbox SET lease_until = ? WHERE id = ? AND holder_host IS ? AND holder_pid IS ?").run(this.until(lease.ms), outboxId, lease.owner.host, lease.owner.pid).changes > 0;
   }
 
   /** Notifications of a check queued and not yet settled (their process died while sending them). */
@@ -196,5 +196,10 @@ export class SqliteMonitorTables implements MonitorTables {
            AND version < (SELECT MAX(s2.version) FROM snapshots s2 WHERE s2.url = snapshots.url AND s2.branch = snapshots.branch)`,
       )
       .run(snapshotBranch(tag), before).changes;
+  }
+
+  /** When a lease of `ms` taken now ends, by the tables' clock: on SQLite every watcher is on one machine. */
+  private until(ms: number): string {
+    return new Date(this.now().getTime() + ms).toISOString();
   }
 }

@@ -63,6 +63,8 @@ export class CrawlFrontier {
   private queue: string[] = [];
   private head = 0;
   private variants = new Map<string, number>();
+  /** Query-string variants of one path admitted at most. */
+  readonly maxQueryVariants: number;
   private waiting = 0;
   private ruleSkips = 0;
   private robotsSkips = 0;
@@ -74,7 +76,8 @@ export class CrawlFrontier {
     this.request = request;
     this.start = start;
     this.startKey = this.key(new URL(start));
-    this.ruleSet = crawlRules(request, new URL(start), options.maxQueryVariants ?? MAX_QUERY_VARIANTS);
+    this.maxQueryVariants = options.maxQueryVariants ?? MAX_QUERY_VARIANTS;
+    this.ruleSet = crawlRules(request, new URL(start), this.maxQueryVariants);
     this.startLinksOnly = !this.ruleSet.pathAllowed(new URL(start));
     const robots = options.robots === undefined ? [] : Array.isArray(options.robots) ? options.robots : [options.robots as Robots];
     this.robots = new Map(robots.map((r) => [r.origin, r]));
