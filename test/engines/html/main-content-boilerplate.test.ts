@@ -51,6 +51,15 @@ describe("onlyMainContent drops what a template puts around the story", () => {
     for (const clutter of ["Jane Doe", "5:27", "John Roe"]) expect(out).not.toContain(clutter);
   });
 
+  it("drops a dateline written loose between blocks and keeps the text around it in order", () => {
+    const out = main(`<article><div><h2>Harbour reopens</h2>Updated 5:27 am CST, November 20, 2019<p>The harbour reopened on Tuesday, after a week of repairs, and the first boats left at dawn.</p>Crews worked through the night, <em>in shifts</em>, to finish the quay before the storm season began.<p>More boats are expected.</p></div>${PROSE}</article>`);
+    expect(out).not.toContain("5:27");
+    const order = ["Harbour reopens", "The harbour reopened", "Crews worked through the night, *in shifts*, to finish", "More boats are expected."];
+    const at = order.map((text) => out.indexOf(text));
+    expect(at.every((index) => index >= 0), out).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+  });
+
   it("drops lines split by <br> when each is small print", () => {
     const out = main(`<article>${PROSE}<div class="s-data"><br>The Associated Press<br><span>Published Monday, November 18, 2019 8:22AM EST</span><br></div></article>`);
     expect(out).not.toContain("Associated Press");

@@ -67,6 +67,11 @@ describe("markdown: tables", () => {
     expect(markdown("<table><tr><th>h</th><th>i</th></tr><tr><td><p>a</p><p>b</p></td><td>c<br>d</td></tr></table>")).toBe("| h | i |\n| --- | --- |\n| a b | c d |\n");
   });
 
+  it("starts each cell afresh: escapes at its start, and nothing of the cell before it carries over", () => {
+    const html = '<table><tr><th><a href="/x">x</a> </th><th>- y</th><th>+ z</th></tr><tr><td><em>a</em> <a href="/b">b</a></td><td># b</td><td>1. c</td></tr></table>';
+    expect(markdown(html)).toBe("| [x](https://example.com/x) | \\- y | \\+ z |\n| --- | --- | --- |\n| *a* [b](https://example.com/b) | \\# b | 1\\. c |\n");
+  });
+
   it("renders layout tables (one column, or tables inside tables) as blocks", () => {
     expect(markdown("<table><tr><td><p>First</p></td></tr><tr><td>Second</td></tr></table>")).toBe("First\n\nSecond\n");
     expect(markdown("<table><tr><td><table><tr><td>x</td><td>y</td></tr></table></td><td>z</td></tr></table>")).toContain("z");

@@ -18,11 +18,36 @@ interface Counts {
   dataTable: boolean;
 }
 
-interface Context {
-  inDataTable: boolean;
-  inFigure: boolean;
-  inCode: boolean;
-  depth: number;
+/** Where an element is, as bits: inside a data table or listing, a figure, code. */
+const IN_DATA_TABLE = 1;
+const IN_FIGURE = 2;
+const IN_CODE = 4;
+
+/**
+ * The counts of each depth of the walk, reused from element to element and page to page: an
+ * element's counts are added to its parent's before its next sibling is cleaned, so one object per
+ * depth is enough (two fresh objects per element were a twentieth of what converting a page allocates).
+ */
+const countsAt: Counts[] = [];
+
+function freshCounts(depth: number, text: number, commas: number, dataTable: boolean): Counts {
+  let counts = countsAt[depth];
+  if (counts === undefined) {
+    counts = { text: 0, link: 0, commas: 0, p: 0, img: 0, li: 0, input: 0, embed: 0, heading: 0, list: 0, dataTable: false };
+    countsAt[depth] = counts;
+  }
+  counts.text = text;
+  counts.link = 0;
+  counts.commas = commas;
+  counts.p = 0;
+  counts.img = 0;
+  counts.li = 0;
+  counts.input = 0;
+  counts.embed = 0;
+  counts.heading = 0;
+  counts.list = 0;
+  counts.dataTable = dataTable;
+  return counts;
 }
 
 const ALWAYS_REMOVED = new Set(["footer", "aside", "link", "input", "textarea", "select", "button"]);
@@ -41,21 +66,17 @@ const LOADING_WORDS = /^((loading|正在加载|Загрузка|chargement|carga
 export function prepArticle(root: El, options: { cleanConditionally: boolean; weighClasses: boolean }): number {
   markDataTables(root);
   markListings(root);
-  const counts = clean(root, { inDataTable: false, inFigure: false, inCode: false, depth: 0 }, options);
+  const counts = clean(root, 0, 0, options);
   return counts?.text ?? 0;
 }
 
-function clean(el: El, context: Context, options: { cleanConditionally: boolean; weighClasses: boolean }): Counts | null {
+/** Cleans `el`'s subtree; its counts (valid until the next element of its depth is cleaned), or null when `el` goes. */
+function clean(el: El, context: number, depth: number, options: { cleanConditionally: boolean; weighClasses: boolean }): Counts | null {
   const tag = el.tag;
   // A data table and a listing of priced items are kept whole, links and all.
   const isDataTable = (el.flags & (DATA_TABLE | LISTING)) !== 0;
-  const inner: Context = {
-    inDataTable: context.inDataTable || isDataTable,
-    inFigure: context.inFigure || tag === "figure",
-    inCode: context.inCode || tag === "code" || tag === "pre",
-    depth: context.depth + 1,
-  };
-  const counts: Counts = { text: el.ownText, link: 0, commas: el.ownCommas, p: 0, img: 0, li: 0, input: 0, embed: 0, heading: 0, list: 0, dataTable: isDataTable };
+  const inner = context | (isDataTable ? IN_DATA_TABLE : 0) | (tag === "figure" ? IN_FIGURE : 0) | (tag === "code" || tag === "pre" ? IN_CODE : 0);
+  const counts = freshCounts(depth, el.ownText, el.ownCommas, isDataTable);
   const children = el.children;
   let kept = 0;
   for (let i = 0; i < children.length; i++) {
@@ -65,7 +86,7 @@ function clean(el: El, context: Context, options: { cleanConditionally: boolean;
       continue;
     }
     if (child.tag === "input") counts.input++;
-    const sub = clean(child, inner, options);
+    const sub = clean(child, inner, depth + 1, options);
     if (sub === null) continue;
     children[kept++] = child;
     counts.text += sub.text;
@@ -81,16 +102,16 @@ function clean(el: El, context: Context, options: { cleanConditionally: boolean;
     counts.dataTable ||= sub.dataTable;
   }
   if (kept !== children.length) children.length = kept;
-  if (context.depth === 0) return counts;
-  return shouldRemove(el, counts, context, options) ? null : counts;
+  if (depth === 0) return counts;
+  return shouldRemove(el, counts, context, depth, options) ? null : counts;
 }
 
-function shouldRemove(el: El, counts: Counts, context: Context, options: { cleanConditionally: boolean; weighClasses: boolean }): boolean {
+function shouldRemove(el: El, counts: Counts, context: number, depth: number, options: { cleanConditionally: boolean; weighClasses: boolean }): boolean {
   const tag = el.tag;
   if (ALWAYS_REMOVED.has(tag)) return true;
   if (EMBEDS.has(tag)) return !isVideoEmbed(el);
   if ((tag === "h1" || tag === "h2") && options.weighClasses && classWeight(el) < 0) return true;
-  if (context.depth > 1 && counts.text < 500 && el.attrs.length > 0 && elementHints(el) & HINT_SHARE) return true;
+  if (depth > 1 && counts.text < 500 && el.attrs.length > 0 && elementHints(el) & HINT_SHARE) return true;
   if (tag === "p" || el.flags & PARA) return counts.text === 0 && counts.img + counts.embed === 0;
   if (options.cleanConditionally && CONDITIONAL.has(tag)) {
     // An embedded post with its words (a tweet's text and author) is quoted content, links and all.
@@ -100,8 +121,9 @@ function shouldRemove(el: El, counts: Counts, context: Context, options: { clean
   return false;
 }
 
-function isClutter(el: El, counts: Counts, context: Context, weighClasses: boolean): boolean {
-  if (context.inDataTable || counts.dataTable || context.inCode) return false;
+function isClutter(el: El, counts: Counts, context: number, weighClasses: boolean): boolean {
+  if (context & (IN_DATA_TABLE | IN_CODE) || counts.dataTable) return false;
+  const inFigure = (context & IN_FIGURE) !== 0;
   const tag = el.tag;
   const text = counts.text;
   const isList = tag === "ul" || tag === "ol" || (text > 0 && counts.list / text > 0.9);
@@ -117,10 +139,10 @@ function isClutter(el: El, counts: Counts, context: Context, weighClasses: boole
     if (AD_WORDS.test(words) || LOADING_WORDS.test(words)) return true;
   }
   const remove =
-    (!context.inFigure && img > 1 && p / img < 0.5) ||
+    (!inFigure && img > 1 && p / img < 0.5) ||
     (!isList && li > p) ||
     input > Math.floor(p / 3) ||
-    (!isList && !context.inFigure && headingDensity < 0.9 && text < 25 && (img === 0 || img > 2) && linkDensity > 0) ||
+    (!isList && !inFigure && headingDensity < 0.9 && text < 25 && (img === 0 || img > 2) && linkDensity > 0) ||
     (!isList && weight < 25 && linkDensity > 0.2) ||
     (weight >= 25 && linkDensity > 0.5) ||
     (embed === 1 && text < 75) ||

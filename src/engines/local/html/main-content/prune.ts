@@ -22,13 +22,8 @@ const RATING = /rating|review/i;
 const LINK_LINE = 150;
 const READ_MORE = /^(see|read|watch|click) (more|also|next|here)\b|^(related|more|also read|see also|recommended|watch|listen)\s*:|^(lesen sie|lire|leia|lee|leggi)\b/i;
 
-/** Text statistics of a subtree of the article copy, kept in the element's scratch fields. */
-interface Stats {
-  text: number;
-  link: number;
-  /** Text inside elements named as small print (byline, date, credit). */
-  small: number;
-}
+/** Text inside elements named as small print (byline, date, credit) in the subtree `measure` walked last. */
+let measuredSmall = 0;
 
 /**
  * Removes what a news or blog template puts around the story from the extracted article:
@@ -38,30 +33,39 @@ interface Stats {
  */
 export function pruneBoilerplate(root: El): void {
   let smallOf = new Map<El, number>();
-  let total = measure(root, smallOf, false).text;
+  measure(root, smallOf, false);
+  let total = root.textLen;
   if (total === 0) return;
   if (narrowToBody(root, total)) {
     smallOf = new Map();
-    total = measure(root, smallOf, false).text;
+    measure(root, smallOf, false);
+    total = root.textLen;
   }
   prune(root, total, smallOf, new Set());
 }
 
-function measure(el: El, smallOf: Map<El, number>, inSmall: boolean): Stats {
+/**
+ * Text statistics of a subtree of the article copy, kept in each element's scratch fields
+ * (`textLen`, `linkLen`; the small print of those that hold some in `smallOf`), without an object
+ * per element.
+ */
+function measure(el: El, smallOf: Map<El, number>, inSmall: boolean): void {
   const named = !inSmall && el.attrs.length > 0 && isSmallPrintName(classAndId(el));
-  const stats: Stats = { text: el.ownText, link: 0, small: 0 };
+  let text = el.ownText;
+  let link = 0;
+  let small = 0;
   for (const child of el.children) {
     if (typeof child === "string") continue;
-    const sub = measure(child, smallOf, inSmall || named);
-    stats.text += sub.text;
-    stats.link += child.tag === "a" ? ((child.attr("href") ?? "").startsWith("#") ? sub.text * 0.3 : sub.text) : sub.link;
-    stats.small += sub.small;
+    measure(child, smallOf, inSmall || named);
+    text += child.textLen;
+    link += child.tag === "a" ? ((child.attr("href") ?? "").startsWith("#") ? child.textLen * 0.3 : child.textLen) : child.linkLen;
+    small += measuredSmall;
   }
-  if (named) stats.small = stats.text;
-  el.textLen = stats.text;
-  el.linkLen = stats.link;
-  if (stats.small > 0) smallOf.set(el, stats.small);
-  return stats;
+  if (named) small = text;
+  el.textLen = text;
+  el.linkLen = link;
+  if (small > 0) smallOf.set(el, small);
+  measuredSmall = small;
 }
 
 function prune(el: El, total: number, smallOf: Map<El, number>, seen: Set<string>): void {
@@ -100,28 +104,30 @@ function prune(el: El, total: number, smallOf: Map<El, number>, seen: Set<string
  */
 function dropLooseRuns(el: El): void {
   const children = el.children;
-  const out: Node[] = [];
-  let run: Node[] = [];
+  // The children kept, made only once a run is dropped (most blocks keep every run).
+  let out: Node[] | undefined;
+  let runStart = 0;
   let length = 0;
-  const flush = (): void => {
-    if (run.length > 0 && (length === 0 || length > SHORT || !isSmallPrintLine(collapseSpace(run.map(textContent).join(""))))) out.push(...run);
-    run = [];
+  const endRun = (end: number): void => {
+    if (end > runStart) {
+      const dropped = length > 0 && length <= SHORT && isSmallPrintLine(collapseSpace(children.slice(runStart, end).map(textContent).join("")));
+      if (dropped) out ??= children.slice(0, runStart);
+      else if (out !== undefined) for (let i = runStart; i < end; i++) out.push(children[i]!);
+    }
     length = 0;
   };
-  for (const child of children) {
-    if (typeof child === "string") {
-      run.push(child);
-      length += trimmedLength(child);
-    } else if (PHRASING.has(child.tag) && child.tag !== "br") {
-      run.push(child);
-      length += child.textLen;
-    } else {
-      flush();
-      out.push(child);
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (typeof child === "string") length += trimmedLength(child);
+    else if (PHRASING.has(child.tag) && child.tag !== "br") length += child.textLen;
+    else {
+      endRun(i);
+      out?.push(child);
+      runStart = i + 1;
     }
   }
-  flush();
-  if (out.length !== children.length) el.children = out;
+  endRun(children.length);
+  if (out !== undefined) el.children = out;
 }
 
 /** A dateline, a byline, a credit or a label, unless it holds a price, a quantity, a stock state or a rating. */

@@ -48,6 +48,24 @@ export class MarkdownWriter {
     this.table = options.singleLine === true;
   }
 
+  /** Empties the writer: it then writes as a new one made with the same options would (a table's cells share one). */
+  restart(): void {
+    this.out.length = 0;
+    this.prefix = "";
+    this.contentPrefix = "";
+    this.marker = null;
+    this.breaks = 0;
+    this.hardBreaks = 0;
+    this.space = false;
+    this.started = false;
+    this.freshItem = false;
+    this.lineStart = true;
+    this.last = 32;
+    this.marks.length = 0;
+    this.linkDepth = 0;
+    this.inline = this.table ? 1 : 0;
+  }
+
   get inLink(): boolean {
     return this.linkDepth > 0;
   }
@@ -187,10 +205,27 @@ export class MarkdownWriter {
     this.lineStart = false;
   }
 
-  /** The markdown: no trailing whitespace, one final newline (empty when nothing was written). */
+  /**
+   * The markdown: no trailing whitespace, one final newline (empty when nothing was written). The
+   * whitespace is trimmed off the last pieces and the newline joined with them, so the page's
+   * markdown is made once, as one flat string (`joined + "\n"` was copied again when the page was
+   * handed to the store). Ends the writer.
+   */
   finish(): string {
-    const out = this.out.join("").trimEnd();
-    return out === "" ? "" : out + "\n";
+    const out = this.out;
+    let end = out.length;
+    while (end > 0) {
+      const last = out[end - 1]!.trimEnd();
+      if (last !== "") {
+        out[end - 1] = last;
+        break;
+      }
+      end--;
+    }
+    if (end === 0) return "";
+    out.length = end;
+    out.push("\n");
+    return out.join("");
   }
 
   /** For single-line output (table cells): the text without a final newline. */
