@@ -59,7 +59,7 @@ export interface CrawlFrontierTables {
   heartbeat(holder: string, leaseMs: number): void;
   /** Keeps a serve job's header values (sealed: the store never sees them in clear) beside the job. */
   keepHeaderValues(jobId: string, sealed: string): void;
-  /** A serve job's sealed header values, when they were kept. */
+  /** A serve job's sealed header values, when they were kept (until the job ends: finishJob deletes them). */
   headerValues(jobId: string): string | undefined;
   /** Whether the job's crawl is (or was) shared: its frontier's processes finish it. */
   isShared(jobId: string): boolean;

@@ -113,6 +113,9 @@ describe.skipIf(missing !== undefined)("a job's header values kept sealed with S
     const leftIt = (w: Started) => until(() => w.err(), (err) => err.includes(`left crawl ${id} to other processes`));
     expect(await leftIt(keyless)).toContain("this process has no SCRAPELINE_SECRET_KEY to decrypt them");
     expect(await leftIt(otherKey)).toContain("cannot be decrypted with this process's SCRAPELINE_SECRET_KEY");
+    // Its header values are kept beside it, sealed, while it runs.
+    const [kept] = await query<{ sealed: string }>(db, "SELECT sealed FROM serve_job_headers WHERE job_id = $1", [id]);
+    expect(kept!.sealed).toMatch(/^aes-256-gcm:/);
     const active = await call("GET", "/v2/crawl/active");
     expect(active.body.crawls.map((c: { id: string }) => c.id)).toEqual([id]);
     expect(JSON.stringify(active.body)).not.toContain(TOKEN);
@@ -137,8 +140,8 @@ describe.skipIf(missing !== undefined)("a job's header values kept sealed with S
     } finally {
       store.close();
     }
-    const [kept] = await query<{ sealed: string }>(db, "SELECT sealed FROM serve_job_headers WHERE job_id = $1", [id]);
-    expect(kept!.sealed).toMatch(/^aes-256-gcm:/);
+    // Once the job has ended they are not kept any more.
+    expect(await query(db, "SELECT 1 FROM serve_job_headers WHERE job_id = $1", [id])).toEqual([]);
     expect(await wholeDatabase(db)).not.toContain(TOKEN);
     for (const p of [serve, keyed, keyless, otherKey]) expect(p.err()).not.toContain(TOKEN);
   });
