@@ -57,6 +57,10 @@ export interface CrawlFrontierTables {
   releasePages(jobId: string, holder: string, keys: readonly string[]): void;
   /** Extends the leases of everything `holder` holds: its claimed pages, host slots and the crawls it leads. */
   heartbeat(holder: string, leaseMs: number): void;
+  /** Keeps a serve job's header values (sealed: the store never sees them in clear) beside the job. */
+  keepHeaderValues(jobId: string, sealed: string): void;
+  /** A serve job's sealed header values, when they were kept (until the job ends: finishJob deletes them). */
+  headerValues(jobId: string): string | undefined;
   /** Whether the job's crawl is (or was) shared: its frontier's processes finish it. */
   isShared(jobId: string): boolean;
   /** Crawls still running whose job is running too. */

@@ -10,7 +10,7 @@ import { PostgresStore } from "../../src/store/index.js";
 import { FakeLlm } from "../helpers/llm-server.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { freshDatabase, postgresMissing } from "../helpers/postgres.js";
-import { receiver, until } from "../helpers/serve-cluster.js";
+import { query, receiver, until } from "../helpers/serve-cluster.js";
 import { runChild, startCli } from "./child.js";
 
 const missing = postgresMissing();
@@ -63,19 +63,21 @@ function caller(key: string) {
 }
 
 /** A site whose pages after the first are held until the test releases them: a crawl of it keeps running. */
-async function heldSite(): Promise<{ url: string; release: () => void; requested: () => number; stop: () => Promise<void> }> {
+async function heldSite(): Promise<{ url: string; release: () => void; requested: () => number; authorizations: Array<string | undefined>; stop: () => Promise<void> }> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const site = new FixtureSite();
   site.route("/", (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Home", `<a href="/p/1">one</a> <a href="/p/2">two</a>`)));
+  const authorizations: Array<string | undefined> = [];
   for (const path of ["/p/1", "/p/2"]) {
-    site.route(path, async (_req, res) => {
+    site.route(path, async (req, res) => {
+      authorizations.push(req.headers.authorization);
       await gate;
       res.writeHead(200, { "content-type": "text/html" }).end(htmlPage("Page", "<p>page</p>"));
     });
   }
   await site.start();
-  return { url: site.url, release, requested: () => (site.hits.get("/p/1") ?? 0) + (site.hits.get("/p/2") ?? 0), stop: () => (release(), site.stop()) };
+  return { url: site.url, release, authorizations, requested: () => (site.hits.get("/p/1") ?? 0) + (site.hits.get("/p/2") ?? 0), stop: () => (release(), site.stop()) };
 }
 
 describe.skipIf(missing !== undefined)("serve replicas on PostgreSQL", () => {
@@ -129,14 +131,21 @@ describe.skipIf(missing !== undefined)("serve replicas on PostgreSQL", () => {
     });
   }
 
-  for (const [how, headers] of [["is resumed by the replica taking it over and completes", undefined], ["ends cancelled, saying why, when it was sent with header values (not stored)", { authorization: "Bearer site-token" }]] as const) {
+  const TOKEN = "site-token-7d41be09";
+  const resumedWithKey = "is resumed, sending its header values, by a replica taking it over with the SCRAPELINE_SECRET_KEY they were kept sealed with";
+  const extractCases = [
+    ["is resumed by the replica taking it over and completes", undefined, {}],
+    ["ends cancelled, saying why, when it was sent with header values (not stored)", { authorization: `Bearer ${TOKEN}` }, {}],
+    [resumedWithKey, { authorization: `Bearer ${TOKEN}` }, { SCRAPELINE_SECRET_KEY: "the replicas' key" }],
+  ] as const;
+  for (const [how, headers, keyEnv] of extractCases) {
     it(`an extract whose replica was killed with -9 ${how}; its webhook hears how it ended once`, async () => {
       const db = await freshDatabase();
       const call = caller(await newTeam(db));
       const llm = new FakeLlm();
       await llm.start();
       llm.fallback = () => ({ content: JSON.stringify({ title: "Page" }), tokens: 10 });
-      const env = { SCRAPELINE_REPLICA_LEASE: "1s", SCRAPELINE_LLM_BASE_URL: llm.url, SCRAPELINE_LLM_MODEL: "served-model" };
+      const env = { SCRAPELINE_REPLICA_LEASE: "1s", SCRAPELINE_LLM_BASE_URL: llm.url, SCRAPELINE_LLM_MODEL: "served-model", SCRAPELINE_SECRET_KEY: "", ...keyEnv };
       const held = await heldSite();
       const hook = await receiver();
       let one: Replica | undefined;
@@ -152,12 +161,21 @@ describe.skipIf(missing !== undefined)("serve replicas on PostgreSQL", () => {
         const watcher = new PostgresStore(db);
         await until(() => watcher.jobWebhookTables().deliveries(id), (d) => d.length > 0).finally(() => watcher.close());
         process.kill(one.pid, "SIGKILL");
+        const sentBeforeKill = held.authorizations.length;
         held.release();
         const ended = await until(() => call(two!.base, "GET", `/v2/extract/${id}`), (r) => r.body.status !== "processing");
         const store = new PostgresStore(db);
         try {
           const job = store.serveTables().job(id)!;
-          if (headers) {
+          if (how === resumedWithKey) {
+            expect(ended.body).toMatchObject({ success: true, status: "completed", data: { title: "Page" } });
+            expect(job.error).toBeNull();
+            // The replica that took it over fetched its pages again, with the header the request carried.
+            expect(held.authorizations.length).toBeGreaterThan(sentBeforeKill);
+            expect(held.authorizations).toEqual(held.authorizations.map(() => `Bearer ${TOKEN}`));
+            expect(store.runPlan(job.runId!)).toContain('"authorization":"[not stored]"');
+            expect(store.runPlan(job.runId!)).not.toContain(TOKEN);
+          } else if (headers) {
             expect(ended.body.status).toBe("cancelled");
             expect(job.error).toMatch(/the server stopped before the job finished \(scrapeline serve pid \d+ on .*; it was not resumed: its request had header values, which are not stored/);
           } else {
@@ -165,13 +183,17 @@ describe.skipIf(missing !== undefined)("serve replicas on PostgreSQL", () => {
             expect(job.error).toBeNull();
             expect(store.getRun(job.runId!)!.status).toBe("succeeded");
           }
-          const end = headers ? "extract.cancelled" : "extract.completed";
+          const end = headers && how !== resumedWithKey ? "extract.cancelled" : "extract.completed";
           await until(() => store.jobWebhookTables().deliveries(id), (d) => d.some((x) => x.event === end));
         } finally {
           store.close();
         }
         await stopReplica(two);
-        expect(hook.received.map((m) => m.type)).toEqual(["extract.started", headers ? "extract.cancelled" : "extract.completed"]);
+        const cancelled = headers && how !== resumedWithKey;
+        expect(hook.received.map((m) => m.type)).toEqual(["extract.started", cancelled ? "extract.cancelled" : "extract.completed"]);
+        for (const replica of [one, two]) expect(replica.cli.stderrSoFar()).not.toContain(TOKEN);
+        const rows = await Promise.all(["serve_jobs", "runs", "serve_job_headers"].map((table) => query<{ row: string }>(db, `SELECT t::text AS row FROM ${table} t`)));
+        expect(rows.flat().map((r) => r.row).join("\n")).not.toContain(TOKEN);
       } finally {
         killServer(one);
         held.release();

@@ -8,3 +8,5 @@ export { openExistingRunStore, openExistingStore, openRunStore, openStore, RUN_W
 export { DEFAULT_LEASE_MS, FrontierHolder, SharedFrontier, sharingEngine } from "./shared-frontier.js";
 export { sharedBatchFrontier } from "./shared-batch.js";
 export { channelHearing, jobMessage, leaveJobEnd, WEBHOOK_KIND, type WebhookJobKind } from "./job-messages.js";
+export { headerObjects, leftOutHeaderValues, NOT_STORED, storedWhole, withHeaderValues, withoutHeaderValues } from "./request-credentials.js";
+export { JobHeaderKey, type OpenedPlan } from "./job-header-key.js";

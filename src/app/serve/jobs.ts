@@ -5,9 +5,8 @@ import { serviceCreditRules } from "../../credits/index.js";
 import { planPipeline } from "../../planner/index.js";
 import { runPlan, type RunnerPorts, type RunResult } from "../../runner/index.js";
 import type { ServeTables, RunsStore } from "../../store/index.js";
-import { FrontierHolder, inlineAssets, SharedFrontier, sharedBatchFrontier, sharingEngine } from "../common/index.js";
+import { FrontierHolder, inlineAssets, JobHeaderKey, type OpenedPlan, SharedFrontier, sharedBatchFrontier, sharingEngine, storedWhole, withoutHeaderValues } from "../common/index.js";
 import { StoreChangeTracker } from "../common/index.js";
-import { leftOutHeaderValues, storedWhole, withoutHeaderValues } from "./request-credentials.js";
 import { concurrencyRefused } from "./limits.js";
 import { runAgent } from "../../agent/index.js";
 import { endShared, JOB_STEP_ID, shareJob, tellStored, type RunningJob } from "./running-job.js";
@@ -22,6 +21,9 @@ interface JobStorage {
 
 /** What a replica that takes a job over does with it: carried on (here, or by the processes sharing it), or why not. */
 export type CarryOn = { carriedOn: true } | { carriedOn: false; why?: string };
+
+/** The jobs another process may carry on (shared with workers, or resumed after their replica died): their header values are kept sealed. */
+const CARRIED_ON: readonly ServeJobKind[] = ["crawl", "batch", "extract", "agent"];
 
 export interface JobOutcome {
   id: string;
@@ -43,16 +45,18 @@ export class JobRunner {
     private readonly engine: Engine,
     /** This process's name and lease in shared crawls (PostgreSQL): crawls share their frontier with other replicas and workers. */
     private readonly holder?: FrontierHolder,
+    /** Seals a job's header values to keep beside it (with SCRAPELINE_SECRET_KEY), so the processes holding the key can run it as it was sent. */
+    private readonly headerKey: JobHeaderKey = new JobHeaderKey({}),
   ) {}
 
   /**
    * The team's crawls running now, on every replica sharing the database, with the options they
    * run with (GET /v2/crawl/active): this replica's as it runs them, others' as their runs
-   * recorded them (without header values).
+   * recorded them; header values left out of both.
    */
   activeCrawls(teamId: number): Array<{ id: string; url: string | null; createdAt: string; options: Record<string, unknown> }> {
     return this.tables.runningJobs(teamId, ["crawl"]).map((row) => {
-      const { url: _url, ...options } = (this.running.get(row.id)?.request ?? this.recordedRequest(row)) as Record<string, unknown>;
+      const { url: _url, ...options } = withoutHeaderValues(this.running.get(row.id)?.request ?? this.recordedRequest(row)) as Record<string, unknown>;
       return { id: row.id, url: row.url, createdAt: row.createdAt, options };
     });
   }
@@ -84,6 +88,12 @@ export class JobRunner {
     if (!this.tables.createJob({ id, teamId, kind, url: info.url, total: info.total }, info.within)) throw concurrencyRefused(this.activeJobs(teamId, info.within!.kinds), info.within!.max);
     const step = pipeline.steps[0]!;
     const job: RunningJob = { id, teamId, kind, stop: new AbortController(), cancelled: false, stored: 0, pages: [], done: Promise.resolve(), ...(onPage ? { onPage } : {}), ...(step.kind === "crawl" ? { limit: step.body.limit, request: step.body } : {}) };
+    // On PostgreSQL, with a key, its header values are kept sealed beside it: processes with the key may share it or resume it.
+    const sealed = this.holder && CARRIED_ON.includes(kind) ? this.headerKey.seal(id, pipeline) : undefined;
+    if (sealed !== undefined) {
+      this.holder!.tables.keepHeaderValues(id, sealed);
+      job.headersKept = true;
+    }
     // The request's header values (the client's credentials for the site) are used, not stored.
     const finished = this.launch(job, pipeline, JSON.stringify({ ...withoutHeaderValues(pipeline), file: undefined }), info);
     if (job.runId === undefined) throw new ScrapelineError("internal", "the job's run did not start");
@@ -93,21 +103,38 @@ export class JobRunner {
   /**
    * Carries on here an extract or agent job that a replica which died left running: its run's
    * stored plan runs again on the same run (as `scrapeline run --resume` does), so what it stored
-   * stays and the rest is done; `onEnd` is told once it has ended. Not when its request had header
-   * values, which are not stored (then it says why), nor for other kinds of jobs.
+   * stays and the rest is done; `onEnd` is told once it has ended. When its request had header
+   * values, only with the key they were kept sealed with (else it says why); not for other kinds of jobs.
    */
   resume(row: ServeJob, onEnd: (job: ServeJob) => void): CarryOn {
     if (row.kind !== "extract" && row.kind !== "agent") return { carriedOn: false };
     const run = row.runId === null ? undefined : this.store.getRun(row.runId);
     const planJson = run ? this.store.runPlan(run.id) : undefined;
     if (!run || !planJson) return { carriedOn: false, why: "its run was not recorded" };
-    const pipeline = JSON.parse(planJson) as Pipeline;
-    if (leftOutHeaderValues(pipeline)) return { carriedOn: false, why: "its request had header values, which are not stored, so it cannot run again here" };
+    const opened = this.openPlan(row.id, JSON.parse(planJson) as Pipeline);
+    if ("why" in opened) return { carriedOn: false, why: opened.why };
+    const pipeline = opened.pipeline;
     const pages = [...this.store.storedUrls(run.id, JOB_STEP_ID)];
     const job: RunningJob = { id: row.id, teamId: row.teamId, kind: row.kind, stop: new AbortController(), cancelled: false, stored: pages.length, pages, runId: run.id, done: Promise.resolve() };
     const told = () => onEnd(this.tables.job(row.id) ?? row);
     this.launch(job, pipeline, planJson, {}, run).then(told, told);
     return { carriedOn: true };
+  }
+
+  /**
+   * Whether this replica can carry on a shared crawl or batch a dead replica led: its header values,
+   * if it had any, open with this replica's key. Else it says why (the job then ends cancelled).
+   */
+  carryOnShared(row: ServeJob): CarryOn {
+    const planJson = row.runId === null ? undefined : this.store.runPlan(row.runId);
+    if (!planJson) return { carriedOn: true };
+    const opened = this.openPlan(row.id, JSON.parse(planJson) as Pipeline);
+    return "why" in opened ? { carriedOn: false, why: opened.why } : { carriedOn: true };
+  }
+
+  /** A job's stored plan with the header values kept sealed beside it, or why it cannot run here. */
+  private openPlan(jobId: string, stored: Pipeline): OpenedPlan<Pipeline> {
+    return this.headerKey.open(jobId, stored, () => this.holder?.tables.headerValues(jobId));
   }
 
   /** Runs a job's plan (a new run, or `resume` carried on), recording its pages and how it ended. */
@@ -196,8 +223,8 @@ export class JobRunner {
     const holder = this.holder;
     const step = pipeline.steps[0]!;
     const body = step.kind === "crawl" ? step.body : undefined;
-    // A crawl sent with header values (the client's credentials for the site) is not shared: they are not stored for others to use.
-    if (holder && body && storedWhole(body)) {
+    // A crawl sent with header values (the client's credentials for the site) is shared only when they were kept sealed for processes with the key.
+    if (holder && body && (storedWhole(body) || job.headersKept)) {
       return sharingEngine(engine, (local, request) => {
         const shared = shareJob(job, holder, this.store, request.limit, () => new SharedFrontier(holder, job.id, local, request, { leads: true, batch: pipeline.concurrency }));
         job.frontier = shared;
@@ -221,12 +248,13 @@ export class JobRunner {
   /**
    * A batch scrape's URLs in the frontier shared with other replicas and workers (PostgreSQL),
    * which claim them and store their pages into its run. A batch sent with header values (the
-   * client's credentials for the sites) is not shared, as a crawl is not: they are not stored for others to use.
+   * client's credentials for the sites) is shared, as a crawl is, only when they were kept sealed
+   * (SCRAPELINE_SECRET_KEY): the processes holding the key send them too.
    */
   private shareBatch(job: RunningJob, pipeline: Pipeline): Pick<RunnerPorts, "sharedUrls"> {
     const holder = this.holder;
     const step = pipeline.steps[0]!;
-    if (!holder || job.kind !== "batch" || step.kind !== "scrape" || !storedWhole(step.body)) return {};
+    if (!holder || job.kind !== "batch" || step.kind !== "scrape" || !(storedWhole(step.body) || job.headersKept)) return {};
     return { sharedUrls: (_stepId, urls) => shareJob(job, holder, this.store, urls.length, () => sharedBatchFrontier(holder, job.id, urls, { leads: true, batch: pipeline.concurrency })) };
   }
 

@@ -30,6 +30,8 @@ export interface RunningJob {
   watch?: NodeJS.Timeout;
   runId?: number;
   limit?: number;
+  /** Its request's header values are kept sealed beside it (SCRAPELINE_SECRET_KEY): it may be shared though they are not in its plan. */
+  headersKept?: boolean;
   done: Promise<void>;
 }
 

@@ -16,7 +16,7 @@ import { creditUsage, teamUsage, usageHistory, type CreditUsage, type TokenUsage
 import { readSearchCall, searchReply } from "./search.js";
 import { agentListItem, agentReply, readAgentCall, type AgentListItem, type AgentStatusReply } from "./agent.js";
 import { effectiveThreatPolicy } from "./threat.js";
-import { openRunStore } from "../common/index.js";
+import { JobHeaderKey, openRunStore } from "../common/index.js";
 import { readParseCall, type Upload } from "./parse.js";
 import { uploadNamedStore } from "./upload-store.js";
 import { dirname, join } from "node:path";
@@ -73,17 +73,18 @@ export class ServeService {
     this.riskClassifier = options.riskList ? fileRiskClassifier(options.riskList) : undefined;
     this.engine = serveEngine(options, this.riskClassifier);
     const leaseMs = options.replicaLeaseMs ?? replicaLeaseMs(options.env ?? process.env);
-    // On PostgreSQL crawls and batch scrapes share their frontier with workers and replicas, and this one carries on those of dead replicas.
-    // One finished here left its webhook's last message in the outbox: sent at once.
-    this.shared = sharedCrawls(this.store, this.engine, leaseMs, () => this.webhooks.resendLeftOver());
-    this.jobs = new JobRunner(this.store, this.tables, this.engine, this.shared.holder);
+    // On PostgreSQL crawls and batch scrapes share their frontier with workers and replicas, and this one carries on those of dead replicas
+    // (those sent with header values when SCRAPELINE_SECRET_KEY keeps them sealed). One finished here left its webhook's last message in the outbox: sent at once.
+    const headerKey = new JobHeaderKey(options.env ?? process.env);
+    this.shared = sharedCrawls(this.store, this.engine, { leaseMs, headerKey }, () => this.webhooks.resendLeftOver());
+    this.jobs = new JobRunner(this.store, this.tables, this.engine, this.shared.holder, headerKey);
     this.limiter = new RateLimiter(this.tables, this.clock);
     const webhookSecret = (options.env ?? process.env).SCRAPELINE_WEBHOOK_SECRET;
     this.webhooks = new JobWebhooks({ allowPrivateNetwork: Boolean(options.allowPrivateNetwork), tables: this.store.jobWebhookTables(), sender: this.token, ...(webhookSecret ? { secret: webhookSecret } : {}) });
     this.liveness = new ReplicaLiveness({
       tables: this.tables, store: this.store, token: this.token, leaseMs, resendWebhooks: () => this.webhooks.resendLeftOver(),
       // Shared crawls and batches go on with the processes sharing them; extract and agent jobs resume here, then tell their webhook how they ended.
-      resume: (job) => (this.shared.carriesOn(job.id) ? { carriedOn: true } : this.jobs.resume(job, (ended) => this.webhooks.tellEnded(this.store, ended))),
+      resume: (job) => (this.shared.carriesOn(job.id) ? this.jobs.carryOnShared(job) : this.jobs.resume(job, (ended) => this.webhooks.tellEnded(this.store, ended))),
       // A job taken over from a dead replica tells its webhook how it ended.
       onSettled: (job) => this.webhooks.tellEnded(this.store, this.tables.job(job.id) ?? job),
     });

@@ -4,7 +4,10 @@ import { serviceCreditRules } from "../../credits/index.js";
 import { planPipeline } from "../../planner/index.js";
 import { joinBatch, joinCrawl, type RunnerPorts } from "../../runner/index.js";
 import type { PostgresStore, SharedCrawl } from "../../store/index.js";
-import { FrontierHolder, leaveJobEnd, SharedFrontier, sharedBatchFrontier, sharingEngine, StoreChangeTracker } from "../common/index.js";
+import { FrontierHolder, JobHeaderKey, leaveJobEnd, SharedFrontier, sharedBatchFrontier, sharingEngine, StoreChangeTracker } from "../common/index.js";
+
+/** Without SCRAPELINE_SECRET_KEY: no job's header values open. */
+const NO_KEY = new JobHeaderKey({});
 
 /** How often a worker with nothing to do looks for running crawls and batches. */
 const LOOK_FOR_CRAWLS_MS = 250;
@@ -15,6 +18,7 @@ export type WorkerEvent =
   | { type: "joined"; kind: SharedJobKind; jobId: string; runId: number }
   | { type: "left"; kind: SharedJobKind; jobId: string; stored: number; failed: number }
   | { type: "finished-for-leader"; kind: SharedJobKind; jobId: string; pages: number; failed: number; webhookLeft: boolean }
+  | { type: "skipped"; kind: SharedJobKind; jobId: string; why: string }
   | { type: "error"; jobId: string; message: string };
 
 /** The jobs whose pages processes share: a crawl (its links followed) and a batch scrape (its URLs only). */
@@ -25,6 +29,8 @@ export interface CrawlWorkerOptions {
   concurrency?: number;
   /** Work only on crawls and batches whose leader is gone (a serve replica adopting a dead replica's jobs). */
   orphansOnly?: boolean;
+  /** Opens the header values kept sealed beside a job (SCRAPELINE_SECRET_KEY): a job whose values it cannot open is left to others. */
+  headerKey?: JobHeaderKey;
   onEvent?: (event: WorkerEvent) => void;
 }
 
@@ -38,6 +44,8 @@ export class CrawlWorker {
   private readonly working = new Map<string, Promise<void>>();
   /** Crawls this worker found with nothing left to fetch: not joined again unless their leader is gone. */
   private readonly over = new Set<string>();
+  /** Jobs whose header values this worker cannot open: left to the processes that can, never sent without them. */
+  private readonly leftToOthers = new Set<string>();
 
   constructor(
     private readonly store: PostgresStore,
@@ -50,7 +58,7 @@ export class CrawlWorker {
   async run(stop: AbortSignal): Promise<void> {
     while (!stop.aborted) {
       for (const crawl of this.holder.tables.runningCrawls()) {
-        if (this.working.has(crawl.jobId)) continue;
+        if (this.working.has(crawl.jobId) || this.leftToOthers.has(crawl.jobId)) continue;
         if (this.over.has(crawl.jobId) && !crawl.leaderGone) continue;
         if (this.options.orphansOnly && !crawl.leaderGone) continue;
         const work = this.work(crawl, stop).finally(() => this.working.delete(crawl.jobId));
@@ -68,9 +76,17 @@ export class CrawlWorker {
     try {
       const planJson = this.store.runPlan(crawl.runId);
       if (!planJson) return;
-      const pipeline = JSON.parse(planJson) as Pipeline;
+      const recorded = JSON.parse(planJson) as Pipeline;
+      kind = recorded.steps.find((s) => s.id === crawl.stepId)?.kind === "scrape" ? "batch" : "crawl";
+      // Its plan is stored without the request's header values: they are opened from beside the job, or it is left to others.
+      const opened = (this.options.headerKey ?? NO_KEY).open(crawl.jobId, recorded, () => this.holder.tables.headerValues(crawl.jobId));
+      if ("why" in opened) {
+        this.leftToOthers.add(crawl.jobId);
+        tell({ type: "skipped", kind, jobId: crawl.jobId, why: opened.why });
+        return;
+      }
+      const pipeline = opened.pipeline;
       const plan = planPipeline(this.options.concurrency ? { ...pipeline, concurrency: this.options.concurrency } : pipeline);
-      kind = plan.steps.find((s) => s.step.id === crawl.stepId)?.step.kind === "scrape" ? "batch" : "crawl";
       const batch = plan.pipeline.concurrency;
       const ports: RunnerPorts = { engine: this.engine, store: this.store, credits: serviceCreditRules, changes: new StoreChangeTracker(this.store, pipeline.changeTracking), hosts: this.holder.hostGate() };
       let stored = 0;

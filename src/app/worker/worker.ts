@@ -3,7 +3,7 @@ import { ScrapelineError } from "../../core/index.js";
 import { LocalEngine, SERVE_LLM_HOWTO } from "../../engines/local/index.js";
 import { DEFAULT_LLM } from "../../pipeline/index.js";
 import { PostgresStore } from "../../store/index.js";
-import { extractionSettings, FrontierHolder, openRunStore } from "../common/index.js";
+import { extractionSettings, FrontierHolder, JobHeaderKey, openRunStore } from "../common/index.js";
 import { isDatabaseUrl } from "../db-path.js";
 import { CrawlWorker, type WorkerEvent } from "./crawl-worker.js";
 
@@ -16,7 +16,7 @@ export interface WorkerOptions {
   allowPrivateNetwork?: boolean;
   /** How long this process's claims last unless it renews them (default 30 s). */
   leaseMs?: number;
-  /** Where the extraction model is configured (SCRAPELINE_LLM_*; default process.env). */
+  /** Where the extraction model is configured (SCRAPELINE_LLM_*) and the key of jobs' header values (SCRAPELINE_SECRET_KEY); default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
   onEvent?: (event: WorkerEvent) => void;
 }
@@ -33,13 +33,14 @@ export async function runWorker(options: WorkerOptions, stop: AbortSignal): Prom
   const store = openRunStore(options.db);
   if (!(store instanceof PostgresStore)) throw new ScrapelineError("internal", "a postgres:// URL opened a store that is not PostgreSQL");
   const holder = new FrontierHolder(store.crawlFrontierTables(), ...(options.leaseMs ? [options.leaseMs] : []));
+  const env = options.env ?? process.env;
   const engine: Engine = new LocalEngine({
     allowPrivateNetwork: Boolean(options.allowPrivateNetwork),
-    extraction: { ...extractionSettings({ extractor: "auto", llm: { ...DEFAULT_LLM } }, options.env ?? process.env), howTo: SERVE_LLM_HOWTO },
+    extraction: { ...extractionSettings({ extractor: "auto", llm: { ...DEFAULT_LLM } }, env), howTo: SERVE_LLM_HOWTO },
   });
   options.onEvent?.({ type: "ready" });
   try {
-    await new CrawlWorker(store, engine, holder, { ...(options.concurrency ? { concurrency: options.concurrency } : {}), ...(options.onEvent ? { onEvent: options.onEvent } : {}) }).run(stop);
+    await new CrawlWorker(store, engine, holder, { headerKey: new JobHeaderKey(env), ...(options.concurrency ? { concurrency: options.concurrency } : {}), ...(options.onEvent ? { onEvent: options.onEvent } : {}) }).run(stop);
   } finally {
     holder.close();
     await engine.close();

@@ -41,7 +41,8 @@ export function workerCommand(io: Io, setExit: (code: number) => void, signals: 
             else if (event.type === "finished-for-leader") {
               const webhook = event.webhookLeft ? "; its webhook is told by the next live replica" : "";
               io.stderr(`finished ${event.kind} ${event.jobId} for its replica, which is gone: ${event.pages} page(s), ${event.failed} failed${webhook}\n`);
-            } else io.stderr(`job ${event.jobId}: ${event.message}\n`);
+            } else if (event.type === "skipped") io.stderr(`left ${event.kind} ${event.jobId} to other processes: ${event.why}\n`);
+            else io.stderr(`job ${event.jobId}: ${event.message}\n`);
           },
         },
         signals.stop,

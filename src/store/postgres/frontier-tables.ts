@@ -102,6 +102,12 @@ export const FRONTIER_TABLES: OnThread<CrawlFrontierTables> = {
     await run(tx, `UPDATE crawl_host_slots SET lease_until = ${NOW_MS} + $2 WHERE holder = $1`, [holder, leaseMs]);
     await run(tx, `UPDATE crawl_jobs SET leader_until = ${NOW_MS} + $2 WHERE leader = $1 AND state = 'running'`, [holder, leaseMs]);
   },
+  async keepHeaderValues(tx, jobId, sealed) {
+    await run(tx, "INSERT INTO serve_job_headers (job_id, sealed) VALUES ($1, $2)", [jobId, sealed]);
+  },
+  async headerValues(tx, jobId) {
+    return value<string>(tx, "SELECT sealed FROM serve_job_headers WHERE job_id = $1", [jobId]);
+  },
   async isShared(tx, jobId) {
     return (await rows(tx, "SELECT 1 FROM crawl_jobs WHERE job_id = $1", [jobId])).length > 0;
   },

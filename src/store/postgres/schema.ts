@@ -372,4 +372,14 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (job_id, path)
   );
   `,
+  `
+  -- The header values of a serve job's request (the client's credentials for the site), sealed with a
+  -- key derived from SCRAPELINE_SECRET_KEY and bound to the job: its plan is stored without them, and
+  -- the processes holding the key send its requests with them (shared crawls and batches, a job resumed).
+  -- Deleted when the job ends.
+  CREATE TABLE serve_job_headers (
+    job_id  TEXT PRIMARY KEY REFERENCES serve_jobs (id),
+    sealed  TEXT NOT NULL
+  );
+  `,
 ];

@@ -70,9 +70,10 @@ export const SERVE_TABLES: OnThread<ServeTables> & { createJob(tx: Tx, job: Para
   async setJobRun(tx, id, runId) {
     await run(tx, "UPDATE serve_jobs SET run_id = $1 WHERE id = $2", [runId, id]);
   },
-  /** A job cancelled (by any replica) stays cancelled when the replica running it finishes it. */
+  /** A job cancelled (by any replica) stays cancelled when the replica running it finishes it. Its sealed header values are no longer needed. */
   async finishJob(tx, id, status, fields = {}) {
     await run(tx, "UPDATE serve_jobs SET status = CASE WHEN status = 'cancelled' THEN status ELSE $1 END, finished_at = COALESCE(finished_at, $2), total = COALESCE($3, total), error = COALESCE($4, error) WHERE id = $5", [status, tx.now, fields.total ?? null, fields.error ?? null, id]);
+    await run(tx, "DELETE FROM serve_job_headers WHERE job_id = $1", [id]);
   },
   async setJobPages(tx, id, urls) {
     await run(tx, "UPDATE serve_jobs SET pages = $1 WHERE id = $2", [JSON.stringify(urls), id]);

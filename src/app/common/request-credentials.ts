@@ -26,6 +26,35 @@ export function leftOutHeaderValues(value: unknown): boolean {
   );
 }
 
+/** A pipeline's `headers` objects, in the order withoutHeaderValues walks them. */
+export function headerObjects(value: unknown): Array<Record<string, unknown>> {
+  if (Array.isArray(value)) return value.flatMap(headerObjects);
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, item]) => (isHeaders(key, item) ? [item] : headerObjects(item)));
+}
+
+/**
+ * A stored pipeline with its header values given back: the i-th `headers` object (in the order
+ * headerObjects lists them) takes the values of `values[i]` where it holds NOT_STORED.
+ */
+export function withHeaderValues<T>(stored: T, values: ReadonlyArray<Record<string, unknown>>): T {
+  let at = 0;
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== "object") return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, item]) => {
+        if (!isHeaders(key, item)) return [key, walk(item)];
+        const given = values[at++] ?? {};
+        return [key, Object.fromEntries(Object.entries(item).map(([name, value]) => [name, value === NOT_STORED && name in given ? given[name] : value]))];
+      }),
+    );
+  };
+  return walk(stored) as T;
+}
+
+const isHeaders = (key: string, item: unknown): item is Record<string, unknown> => key === "headers" && item !== null && typeof item === "object" && !Array.isArray(item);
+
 /** Whether a request has no header values to leave out when it is stored: stored, it is whole (another process may run it). */
 export function storedWhole(value: unknown): boolean {
   return JSON.stringify(value) === JSON.stringify(withoutHeaderValues(value));
