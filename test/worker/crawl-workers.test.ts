@@ -230,7 +230,8 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
     await poisoned.start();
     const leader = run(["serve", "--port", "0", "--db", db, "--allow-private-network", "--concurrency", "1", "--per-host-concurrency", "8"]);
     const leaderCall = client((await listening(leader)).base, key);
-    const crawl = await leaderCall("POST", "/v2/crawl", { url: `${poisoned.url}/`, limit: 200, sitemap: "skip" });
+    // The held pages must not reach their timeout (30 s by default) on a busy machine: the leader would take /b and /poison next.
+    const crawl = await leaderCall("POST", "/v2/crawl", { url: `${poisoned.url}/`, limit: 200, sitemap: "skip", scrapeOptions: { timeout: 300_000 } });
     expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
     const claimedUrls = () => query<{ url: string }>(db, "SELECT url FROM crawl_frontier WHERE job_id = $1 AND state = 'claimed' ORDER BY url", [crawl.body.id]);
     expect((await until(claimedUrls, (r) => r.length === 2)).map((r) => r.url)).toEqual([`${poisoned.url}/a0`, `${poisoned.url}/a1`]);
