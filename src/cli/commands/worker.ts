@@ -23,7 +23,8 @@ export function workerCommand(io: Io, setExit: (code: number) => void, signals: 
         .option("concurrency", integerOption("concurrency", "pages in flight per crawl or batch in this process (default: the job's own)", { min: 1 }))
         .option("lease-seconds", { ...integerOption("lease-seconds", "how long this process's claimed pages stay its own unless it renews them: after a crash, others take them over after this", { min: 1, max: 3600 }), default: 30 })
         .option("allow-private-network", { type: "boolean", default: false, describe: "let requests fetch loopback and private addresses (off: the SSRF guard)" })
-        .example("$0 worker --db postgres://scrapeline@db/scrapeline", "help serve's replicas with their crawls and batch scrapes") as never,
+        .example("$0 worker --db postgres://scrapeline@db/scrapeline", "help serve's replicas with their crawls and batch scrapes")
+        .epilog("Jobs sent with header values are taken only when SCRAPELINE_SECRET_KEY is the one the serve replica that accepted them has (their values are kept encrypted under it).") as never,
     handler: async (args) => {
       const { runWorker } = await import("../../app/worker/index.js");
       signals.onStop(() => io.stderr("stopping: no new pages; pages in flight finish and are stored, the others go back to the queue\n"));
