@@ -25,6 +25,9 @@ export type CarryOn = { carriedOn: true } | { carriedOn: false; why?: string };
 /** The jobs another process may carry on (shared with workers, or resumed after their replica died): their header values are kept sealed. */
 const CARRIED_ON: readonly ServeJobKind[] = ["crawl", "batch", "extract", "agent"];
 
+/** How often a job on a database replicas share looks whether one of them cancelled it. */
+const CANCEL_LOOK_MS = 250;
+
 export interface JobOutcome {
   id: string;
   runId: number;
@@ -38,6 +41,8 @@ export interface JobOutcome {
  */
 export class JobRunner {
   private readonly running = new Map<string, RunningJob>();
+  /** Whether other replicas share the database (PostgreSQL): a job may be cancelled on one of them. */
+  private readonly replicasShare: boolean;
 
   constructor(
     private readonly store: RunsStore,
@@ -47,7 +52,9 @@ export class JobRunner {
     private readonly holder?: FrontierHolder,
     /** Seals a job's header values to keep beside it (with SCRAPELINE_SECRET_KEY), so the processes holding the key can run it as it was sent. */
     private readonly headerKey: JobHeaderKey = new JobHeaderKey({}),
-  ) {}
+  ) {
+    this.replicasShare = tables.sharedByReplicas();
+  }
 
   /**
    * The team's crawls running now, on every replica sharing the database, with the options they
@@ -140,6 +147,7 @@ export class JobRunner {
   /** Runs a job's plan (a new run, or `resume` carried on), recording its pages and how it ended. */
   private launch(job: RunningJob, pipeline: Pipeline, planJson: string, storage: JobStorage, resume?: RunRecord): Promise<JobOutcome> {
     const { id, kind, stop } = job;
+    const cancelWatch = this.watchCancelElsewhere(job);
     const finished = runPlan(
       {
         engine: this.observeCrawl(job, pipeline),
@@ -166,22 +174,19 @@ export class JobRunner {
             job.pages.push(storage.storedAs ? storage.storedAs(event.url) : event.url);
             if (job.told) tellStored(job, this.store, [event.url]);
             else job.onPage?.(event.url);
-            // A replica sharing the database may have cancelled it: it starts no more pages.
-            if (!job.cancelled && this.tables.cancelledElsewhere(id)) {
-              job.cancelled = true;
-              stop.abort();
-            }
           }
         },
       },
     ).then(
       (result) => {
+        clearInterval(cancelWatch);
         endShared(job, this.holder, this.store);
         this.tables.setJobPages(id, job.pages);
         this.tables.finishJob(id, this.statusOf(job, result), job.cancelled ? {} : { total: job.stored, ...(result.status === "failed" && job.stored === 0 ? { error: this.stepError(result.runId) } : {}) });
         return { id, runId: result.runId, result };
       },
       (error: unknown) => {
+        clearInterval(cancelWatch);
         endShared(job, this.holder, this.store);
         this.tables.setJobPages(id, job.pages);
         this.tables.finishJob(id, job.cancelled ? "cancelled" : "failed", { error: error instanceof Error ? error.message : String(error) });
@@ -195,6 +200,26 @@ export class JobRunner {
     this.running.set(id, job);
     void job.done.finally(() => this.running.delete(id));
     return finished;
+  }
+
+  /**
+   * On a database replicas share, looks every CANCEL_LOOK_MS whether another replica cancelled the
+   * job: then it starts no more pages. (Asked per stored page before: a round trip to PostgreSQL
+   * each, and a job storing nothing for a while never heard of the cancel.) None on SQLite: one server.
+   */
+  private watchCancelElsewhere(job: RunningJob): NodeJS.Timeout | undefined {
+    if (!this.replicasShare) return undefined;
+    const timer = setInterval(() => {
+      try {
+        if (job.cancelled || !this.tables.cancelledElsewhere(job.id)) return;
+        job.cancelled = true;
+        job.stop.abort();
+      } catch {
+        // The database is unreachable for now: the next look asks again.
+      }
+    }, CANCEL_LOOK_MS);
+    timer.unref();
+    return timer;
   }
 
   private statusOf(job: RunningJob, result: RunResult): ServeJobStatus {
