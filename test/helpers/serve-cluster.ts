@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { expect } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -65,6 +66,20 @@ export async function firstReplica(db: string, run: (args: string[]) => Started)
   const serve = run(["serve", "--port", "0", "--db", db, "--allow-private-network"]);
   const key = await keyFor(db);
   return { key, call: client((await listening(serve)).base, key) };
+}
+
+/** Every page of a finished crawl, read through the status pages' `next` links. */
+export async function crawledPaths(call: Call, id: string): Promise<string[]> {
+  const done = await until(() => call("GET", `/v2/crawl/${id}`), (r) => r.body.status !== "scraping");
+  expect(done.body.status, JSON.stringify(done.body).slice(0, 500)).toBe("completed");
+  const paths: string[] = [];
+  let page: Record<string, any> = done.body;
+  for (;;) {
+    paths.push(...page.data.map((d: { metadata: { sourceURL: string } }) => new URL(d.metadata.sourceURL).pathname));
+    if (!page.next) break;
+    page = (await call("GET", new URL(page.next).pathname + new URL(page.next).search)).body;
+  }
+  return paths;
 }
 
 export async function query<T extends pg.QueryResultRow>(db: string, text: string, params: unknown[] = []): Promise<T[]> {

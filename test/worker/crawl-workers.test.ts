@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { freshDatabase, postgresMissing } from "../helpers/postgres.js";
-import { client, firstReplica, keyFor, listening, query, startProcess as start, storedBy, until, type Call, type Started } from "../helpers/serve-cluster.js";
+import { client, crawledPaths, firstReplica, keyFor, listening, query, startProcess as start, storedBy, until, type Call, type Started } from "../helpers/serve-cluster.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const missing = postgresMissing();
@@ -48,20 +48,6 @@ class CountingSite extends FixtureSite {
   release(): void {
     this.open();
   }
-}
-
-/** Every page of a finished crawl, read through the status pages' `next` links. */
-async function crawledPaths(call: Call, id: string): Promise<string[]> {
-  const done = await until(() => call("GET", `/v2/crawl/${id}`), (r) => r.body.status !== "scraping");
-  expect(done.body.status, JSON.stringify(done.body).slice(0, 500)).toBe("completed");
-  const paths: string[] = [];
-  let page: Record<string, any> = done.body;
-  for (;;) {
-    paths.push(...page.data.map((d: { metadata: { sourceURL: string } }) => new URL(d.metadata.sourceURL).pathname));
-    if (!page.next) break;
-    page = (await call("GET", new URL(page.next).pathname + new URL(page.next).search)).body;
-  }
-  return paths;
 }
 
 describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several processes", () => {

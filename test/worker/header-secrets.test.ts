@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PostgresStore } from "../../src/store/index.js";
 import { FixtureSite, htmlPage } from "../helpers/site.js";
 import { freshDatabase, postgresMissing } from "../helpers/postgres.js";
-import { client, keyFor, listening, query, startProcess, storedBy, until, type Call, type Started } from "../helpers/serve-cluster.js";
+import { client, crawledPaths, keyFor, listening, query, startProcess, storedBy, until, type Call, type Started } from "../helpers/serve-cluster.js";
 
 const missing = postgresMissing();
 if (missing) console.warn(`header secret tests skipped: ${missing}`);
@@ -58,20 +58,6 @@ async function wholeDatabase(db: string): Promise<string> {
   const tables = await query<{ name: string }>(db, "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'");
   const texts = await Promise.all(tables.map(({ name }) => query<{ row: string }>(db, `SELECT t::text AS row FROM "${name}" t`)));
   return texts.flat().map((r) => r.row).join("\n");
-}
-
-/** Every page of a finished crawl, read through the status pages' `next` links. */
-async function crawledPaths(call: Call, id: string): Promise<string[]> {
-  const done = await until(() => call("GET", `/v2/crawl/${id}`), (r) => r.body.status !== "scraping");
-  expect(done.body.status, JSON.stringify(done.body).slice(0, 500)).toBe("completed");
-  const paths: string[] = [];
-  let page: Record<string, any> = done.body;
-  for (;;) {
-    paths.push(...page.data.map((d: { metadata: { sourceURL: string } }) => new URL(d.metadata.sourceURL).pathname));
-    if (!page.next) break;
-    page = (await call("GET", new URL(page.next).pathname + new URL(page.next).search)).body;
-  }
-  return paths;
 }
 
 describe.skipIf(missing !== undefined)("a job's header values kept sealed with SCRAPELINE_SECRET_KEY (PostgreSQL)", () => {
