@@ -120,4 +120,24 @@ describe.skipIf(!existsSync(resolve(DIST, "cli/main.js")))("the bundled CLI", ()
     expect(help.stdout).toContain("Commands:");
     expect(help.stdout).toContain("Show version number");
   });
+  it("lists no folder of the directory it is started in on its way to its own package.json", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { runChild } = await import("./child.js");
+    const dir = mkdtempSync(resolve(tmpdir(), "scrapeline-cwd-"));
+    // Every directory the CLI lists, written down by a preload (the bundle's imports of fs see the change).
+    const spy = resolve(dir, "spy.cjs");
+    const listed = resolve(dir, "listed.txt");
+    writeFileSync(spy, `const fs = require("node:fs");\nconst list = fs.readdirSync;\nfs.readdirSync = function (path, ...rest) { fs.appendFileSync(${JSON.stringify(listed)}, String(path) + "\\n"); return list.call(this, path, ...rest); };\nrequire("node:module").syncBuiltinESMExports();\n`);
+    writeFileSync(resolve(dir, "p.yaml"), "version: 1\nname: cwd\nsteps:\n  - id: a\n    scrape: { url: https://example.com/ }\n");
+    const plan = await runChild(["plan", "p.yaml"], { cwd: dir, env: { NODE_OPTIONS: `--require ${spy}` } });
+    expect(plan.stderr).toBe("");
+    expect(plan.code).toBe(0);
+    const folders = existsSync(listed) ? readFileSync(listed, "utf8").split("\n").filter(Boolean).map((path) => resolve(dir, path)) : [];
+    // It used to list the working directory and each one above it: slow in a folder of many entries.
+    for (let up = dir; ; up = dirname(up)) {
+      expect(folders).not.toContain(up);
+      if (dirname(up) === up) break;
+    }
+  });
 });
