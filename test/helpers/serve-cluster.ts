@@ -26,13 +26,35 @@ export function startProcess(args: string[], env: NodeJS.ProcessEnv = {}): Start
   return { child, err: () => stderr, exited };
 }
 
-/** Waits until `read` gives a value `done` accepts (the test's own timeout bounds it). */
+/**
+ * How long `until` waits before it fails saying what it saw last: under the tests' own timeout
+ * (120 s, vitest.config.ts), whose failure names neither the wait nor the value. It catches hangs only.
+ */
+const UNTIL_GIVES_UP_MS = 100_000;
+
+/** Waits until `read` gives a value `done` accepts; fails naming the last value if none comes (a hang). */
 export async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
+  const waiting = new Error("until: no accepted value");
+  const since = Date.now();
   for (;;) {
     const value = await read();
     if (done(value)) return value;
+    if (Date.now() - since > UNTIL_GIVES_UP_MS) {
+      waiting.message = `until: still waiting after ${UNTIL_GIVES_UP_MS / 1000} s; the last value read: ${describe(value)}`;
+      throw waiting;
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+function describe(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? String(item) : item)) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
 }
 
 /** Where a started serve listens, and the pid of its server program (serve runs it as a process of its own). */
