@@ -40,14 +40,14 @@ export async function until<T>(read: () => Promise<T> | T, done: (value: T) => b
     const value = await read();
     if (done(value)) return value;
     if (Date.now() - since > UNTIL_GIVES_UP_MS) {
-      waiting.message = `until: still waiting after ${UNTIL_GIVES_UP_MS / 1000} s; the last value read: ${describe(value)}`;
+      waiting.message = `until: still waiting after ${UNTIL_GIVES_UP_MS / 1000} s; the last value read: ${valueShown(value)}`;
       throw waiting;
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-function describe(value: unknown): string {
+function valueShown(value: unknown): string {
   let text: string;
   try {
     text = JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? String(item) : item)) ?? String(value);
