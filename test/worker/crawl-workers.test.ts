@@ -226,11 +226,15 @@ describe.skipIf(missing !== undefined)("scrapeline worker: one crawl on several 
     // can also stall past its 1 s lease and lose the page alive: that claim ended too, and counts alike.
     const pidOf = (holder: string | null) => Number(holder?.split(":").at(-2));
     const killed = new Set<number>();
+    type Poison = { state: string; claimed_by: string | null; attempts: number };
+    // Worth a look: given up; or held by a live taker whose request reached the site (one request
+    // per claim), to be killed; or held by a killed one after the third claim.
+    const settled = (r: Poison | undefined) =>
+      r !== undefined && (r.state === "done" || (r.state === "claimed" && (killed.has(pidOf(r.claimed_by)) ? r.attempts >= 3 : (poisoned.hits.get("/poison") ?? 0) >= r.attempts)));
     for (;;) {
       const [poison] = await until(
-        () => query<{ state: string; claimed_by: string | null; attempts: number }>(db, "SELECT state, claimed_by, attempts FROM crawl_frontier WHERE job_id = $1 AND url = $2", [crawl.body.id, `${poisoned.url}/poison`]),
-        // A taker is killed once its request reached the site (the site has seen one request per claim).
-        ([r]) => r !== undefined && (r.state === "done" || (r.state === "claimed" && (killed.has(pidOf(r.claimed_by)) ? r.attempts >= 3 : (poisoned.hits.get("/poison") ?? 0) >= r.attempts))),
+        () => query<Poison>(db, "SELECT state, claimed_by, attempts FROM crawl_frontier WHERE job_id = $1 AND url = $2", [crawl.body.id, `${poisoned.url}/poison`]),
+        ([r]) => settled(r),
       );
       const pid = pidOf(poison!.claimed_by);
       // Given up already (by a worker left alive), or its third claim ended with its killed taker.

@@ -27,25 +27,26 @@ export interface WriterOptions {
  */
 export class MarkdownWriter {
   private readonly out: string[] = [];
-  private prefix = "";
+  // The state below is set by restart(), the one place a fresh writer's is written.
+  private prefix!: string;
   /** The prefix of the line the last content went on: blank lines keep what it shares with the next. */
-  private contentPrefix = "";
-  private marker: { outer: string; text: string } | null = null;
-  private breaks = 0;
-  private hardBreaks = 0;
-  private space = false;
-  private started = false;
-  private freshItem = false;
-  private lineStart = true;
-  private last = 32;
+  private contentPrefix!: string;
+  private marker!: { outer: string; text: string } | null;
+  private breaks!: number;
+  private hardBreaks!: number;
+  private space!: boolean;
+  private started!: boolean;
+  private freshItem!: boolean;
+  private lineStart!: boolean;
+  private last!: number;
   private readonly marks: Mark[] = [];
-  private linkDepth = 0;
-  private inline: number;
+  private linkDepth!: number;
+  private inline!: number;
   private readonly table: boolean;
 
   constructor(options: WriterOptions = {}) {
-    this.inline = options.singleLine ? 1 : 0;
     this.table = options.singleLine === true;
+    this.restart();
   }
 
   /** Empties the writer: it then writes as a new one made with the same options would (a table's cells share one). */
